@@ -1,0 +1,16 @@
+/*
+ * radcol/radcol.h - the whole public API.
+ */
+#ifndef RADCOL_RADCOL_H
+#define RADCOL_RADCOL_H
+
+#include "radcol/errors.h"
+#include "radcol/io.h"
+#include "radcol/mesh.h"
+#include "radcol/options.h"
+#include "radcol/problem.h"
+#include "radcol/result.h"
+#include "radcol/solve.h"
+#include "radcol/version.h"
+
+#endif

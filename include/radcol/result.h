@@ -1,0 +1,79 @@
+/*
+ * radcol/result.h - a discrete trajectory on a mesh, and what a solve returns.
+ *
+ * Node layout (shared with the HDF5 file): node 0 is t0; node 1 + off_k + j - 1
+ * is stage j (1..s_k) of element k, off_k = s_0 + ... + s_{k-1}.  The last
+ * stage of element k is the first node of element k+1 (c_s = 1).
+ *
+ * w holds every point vector (x, y, u, p) at every node, node-major.  y and u
+ * at t0 are the NLP's values when the formulation imposes g at t0, otherwise
+ * the element-0 dense-output value (the degree s-1 polynomial through the
+ * stage values, extrapolated).
+ *
+ * Multipliers are stored as mesh-independent densities: the NLP dual of a
+ * collocation, algebraic or path constraint at stage j of element k divided by
+ * b_j h_k (so they approximate costates and continuous multipliers and can be
+ * interpolated onto a new mesh for a warm start).  Row 0 (t0) holds the raw
+ * duals of the constraints imposed at t0, or zeros.
+ */
+#ifndef RADCOL_RESULT_H
+#define RADCOL_RESULT_H
+
+#include "radcol/errors.h"
+#include "radcol/mesh.h"
+#include "radcol/problem.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct rc_solution {
+  int nx, ny, nu, np, nc, nb;
+  rc_mesh mesh;
+  double t0, tf;
+  int nnodes;
+  double *t;        /* nnodes times */
+  double *w;        /* nnodes x nw */
+  int has_duals;
+  double *lam_f;    /* nnodes x nx  collocation duals / (b_j h_k) */
+  double *lam_g;    /* nnodes x ny */
+  double *lam_c;    /* nnodes x nc */
+  double *lam_b;    /* nb boundary duals (raw) */
+  double *z_lo;     /* nnodes x nw  bound duals (raw) */
+  double *z_hi;     /* nnodes x nw */
+} rc_solution;
+
+/* Allocate a zeroed solution for the problem's dims on a copy of mesh. */
+rc_err rc_solution_alloc(const rc_problem *pb, const rc_mesh *mesh, double t0,
+                         double tf, int with_duals, rc_solution *sol,
+                         rc_error *err);
+void rc_solution_free(rc_solution *sol);
+/* Fill sol->t from mesh, t0, tf and the Radau nodes. */
+void rc_solution_set_times(rc_solution *sol);
+/* Dense output at time t (t0 <= t <= tf): x from the degree-s polynomial
+ * through the element's s+1 nodes, y and u from the degree-(s-1) polynomial
+ * through its s stage values, p constant.  w gets nw values. */
+rc_err rc_solution_eval(const rc_solution *sol, double t, double *w,
+                        rc_error *err);
+/* Same for the multipliers (lam_f, lam_g, lam_c densities): degree s-1 through
+ * the stage values.  out gets nx + ny + nc values. */
+rc_err rc_solution_eval_duals(const rc_solution *sol, double t, double *out,
+                              rc_error *err);
+/* Element containing t (ties go to the left element, t <= t0 gives 0). */
+int rc_solution_element(const rc_solution *sol, double t);
+
+typedef struct rc_solve_stats {
+  rc_status status;
+  int solver_status; /* raw Ipopt ApplicationReturnStatus */
+  int iterations;
+  double objective;
+  double constraint_violation; /* max |constraint residual| incl. bounds */
+  double dual_infeasibility;
+  double wall_s, ipopt_s, eval_s;
+  int nvars, ncons, nnz_jac, nnz_hes;
+} rc_solve_stats;
+
+#ifdef __cplusplus
+}
+#endif
+#endif
