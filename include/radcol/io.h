@@ -56,6 +56,10 @@ rc_err rc_read_mesh(const char *path, rc_mesh *mesh, rc_error *err);
 rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
                         char *formulation, rc_error *err);
 
+/* Print a summary of a result file (root attributes, sizes, status, errors)
+ * to out, as text or as one JSON object.  For `radcol info`. */
+rc_err rc_print_info(const char *path, void *out_FILE, int json, rc_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -124,6 +124,9 @@ struct rc_problem {
   const int *fix_xf; /* nx flags, or NULL */
   const double *xf;  /* nx values, or NULL */
   int t0_algebraic;
+  /* Solved without an NLP: the solution is the reference sampled at the nodes
+   * (e.g. the crane's exact inverse by flatness).  Needs `reference`. */
+  int sampled_reference;
 
   rc_block point;    /* F(t, w), inputs w (nw) */
   rc_block boundary; /* B(z), inputs z (2 nx + np + 1); t argument unused */

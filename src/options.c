@@ -1,0 +1,50 @@
+/*
+ * options.c - solver settings: defaults and the one place they are validated.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "radcol/options.h"
+
+void rc_options_default(rc_options *opt) {
+  memset(opt, 0, sizeof *opt);
+  opt->tol = 1e-10;
+  opt->acceptable_tol = 1e-6;
+  opt->max_iter = 3000;
+  opt->max_cpu_s = 1e6;
+  opt->print_level = 0;
+  opt->warm_start = 0;
+  opt->dense_per_element = 8;
+}
+
+rc_err rc_options_validate(const rc_options *opt, rc_error *err) {
+  if (!(opt->tol > 0 && isfinite(opt->tol)))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "tolerance %g: expected a finite number > 0", opt->tol);
+  if (!(opt->acceptable_tol > 0 && isfinite(opt->acceptable_tol)))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "acceptable tolerance %g: expected a finite number > 0",
+                        opt->acceptable_tol);
+  if (opt->max_iter < 0)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "max_iter %d: expected an integer >= 0", opt->max_iter);
+  if (!(opt->max_cpu_s > 0))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "max_cpu_s %g: expected a number > 0", opt->max_cpu_s);
+  if (opt->print_level < 0 || opt->print_level > 12)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "print_level %d: expected 0..12", opt->print_level);
+  if (opt->dense_per_element < 1 || opt->dense_per_element > 1000)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "dense points per element %d: expected 1..1000",
+                        opt->dense_per_element);
+  for (int i = 0; i < opt->nipopt; ++i) {
+    const char *kv = opt->ipopt_kv[i];
+    const char *eq = kv ? strchr(kv, '=') : NULL;
+    if (!eq || eq == kv || eq[1] == '\0')
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "Ipopt option '%s': expected KEY=VALUE",
+                          kv ? kv : "(null)");
+  }
+  return RC_OK;
+}
