@@ -127,6 +127,8 @@ struct rc_problem {
   /* Solved without an NLP: the solution is the reference sampled at the nodes
    * (e.g. the crane's exact inverse by flatness).  Needs `reference`. */
   int sampled_reference;
+  /* Suggested uniform mesh when the user gives none (0: radcol's default). */
+  int default_elements, default_stages;
 
   rc_block point;    /* F(t, w), inputs w (nw) */
   rc_block boundary; /* B(z), inputs z (2 nx + np + 1); t argument unused */
