@@ -71,6 +71,7 @@ typedef struct rc_solve_stats {
   double dual_infeasibility;
   double wall_s, ipopt_s, eval_s;
   int nvars, ncons, nnz_jac, nnz_hes;
+  char message[RC_MESSAGE_MAX]; /* how the solve ended, in words */
 } rc_solve_stats;
 
 #ifdef __cplusplus
