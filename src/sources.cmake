@@ -6,6 +6,7 @@ set(RADCOL_LIB_SOURCES
   src/solution.c
   src/problem.c
   src/registry.c
+  src/check.c
 )
 set(RADCOL_CLI_SOURCES
   src/cli/main.c

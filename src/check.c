@@ -1,0 +1,608 @@
+/*
+ * check.c - finite-difference check of a problem's hand-coded derivatives
+ * (radcol/check.h).
+ *
+ * What it checks.  Each block of the problem (point F(t, w), boundary B(z)
+ * with z = (x(t0), x(tf), p, tf), invariants when ninv > 0) is a function
+ * out = B(v) of n_in inputs.  At npoints random points v per block:
+ *
+ *   Jacobian  J_fd[r][j] = (B_r(v + h_j e_j) - B_r(v - h_j e_j)) / (2 h_j),
+ *             h_j = cbrt(eps) (1 + |v_j|)  (rounded so that v_j + h_j is exact)
+ *   Hessian   of sum_r mu_r B_r with mu_r ~ U(-1, 1), from central
+ *             differences of the hand-coded gradient g = J(v)^T mu:
+ *             H_fd[i][j] = (g_i(v + h_j e_j) - g_i(v - h_j e_j)) / (2 h_j),
+ *             symmetrised: H(r, c) = (H_fd[r][c] + H_fd[c][r]) / 2, r >= c.
+ *
+ * A declared entry fails (RC_CHECK_JAC_VALUE / RC_CHECK_HES_VALUE) when
+ *     |fd - got| > rel_tol max(1, |fd|, |got|) + noise,
+ * an undeclared entry (implicit zero; Hessian: lower triangle) fails
+ * (RC_CHECK_JAC_MISSING / RC_CHECK_HES_MISSING) when |fd| > abs_tol + noise,
+ * where noise = 100 eps (1 + max |value at v +- h|) / h is the rounding floor
+ * of the difference quotient (it matters only for outputs of size >> 1e3).
+ * NaN compares as a failure.
+ *
+ * Test points.  Point blocks: t ~ U(t0, tf); w from pb->guess(t) when it
+ * exists and succeeds, else x = x0 and zeros; then w_i += spread (1 + |w_i|)
+ * U(-1, 1), clipped to the simple bounds with a margin of 4 h_i so that the
+ * difference stencil stays inside them.  Boundary block: x(t0), p from the
+ * guess at t0, x(tf) from the guess at tf (else xf, else x0), tf = pb->tf,
+ * perturbed and clipped the same way (tf also to [tf_lo, tf_hi] when free,
+ * and kept above t0).  The PRNG is xorshift64* seeded from o->seed, so a run
+ * is reproducible.
+ *
+ * Evaluation failures.  A callback that fails at a perturbed point v +- h e_j
+ * removes column j from the comparison at that point.  When the base point
+ * itself fails (value, Jacobian or Hessian; or non-finite values) with a
+ * recoverable status (> 0) another point is drawn, up to CHK_RETRIES times;
+ * a fatal status (< 0) or running out of retries records one RC_CHECK_EVAL
+ * failure: row = col = -1, row_name = the callback ("eval", "jacobian",
+ * "hessian"), got = its status, expected = 0.
+ *
+ * Report.  Each (block, entry) is reported at most once, at the first point
+ * where it fails, so nfailures counts distinct failing entries plus
+ * RC_CHECK_EVAL events, and failures[0 .. min(nfailures, MAX) - 1] holds the
+ * first ones found.  nentries counts every comparison made (declared entries
+ * and implicit zeros, at every point).  Names: point rows f_<state>, g_<k>,
+ * c_<k>, L; boundary rows b_<k>, phi; invariant rows inv_names[k]; point and
+ * invariant inputs var_names; boundary inputs <x>(t0), <x>(tf), p names, tf
+ * (k zero-based, like row and col).  Boundary failures carry t = tf.
+ *
+ * Workspace is allocated once per block and freed before the next block; the
+ * library never prints.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "radcol/check.h"
+
+#define CHK_RETRIES 20
+
+void rc_check_options_default(rc_check_options *o) {
+  if (!o)
+    return;
+  o->npoints = 6;
+  o->seed = 12345u;
+  o->rel_tol = 1e-6;
+  o->abs_tol = 1e-6;
+  o->spread = 0.05;
+}
+
+/* ---- deterministic random numbers (xorshift64*) ------------------------- */
+
+typedef struct chk_rng {
+  uint64_t s;
+} chk_rng;
+
+static void rng_seed(chk_rng *g, unsigned seed) {
+  /* splitmix64 of the seed: never zero, well mixed for small seeds */
+  uint64_t z = (uint64_t)seed + 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  g->s = z ? z : 0x2545F4914F6CDD1Dull;
+}
+
+/* Uniform in [0, 1). */
+static double rng_unit(chk_rng *g) {
+  g->s ^= g->s >> 12;
+  g->s ^= g->s << 25;
+  g->s ^= g->s >> 27;
+  uint64_t r = g->s * 0x2545F4914F6CDD1Dull;
+  return (double)(r >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static double rng_sym(chk_rng *g) {
+  return 2.0 * rng_unit(g) - 1.0;
+}
+
+/* ---- one block under test ------------------------------------------------ */
+
+typedef enum chk_kind { CHK_POINT, CHK_BOUNDARY, CHK_INVARIANTS } chk_kind;
+
+typedef struct chk_ctx {
+  const rc_problem *pb;
+  const rc_block *b;
+  chk_kind kind;
+  const char *name;
+  int nin, nout, nw;
+  const rc_check_options *o;
+  rc_check_report *rep;
+  chk_rng *rng;
+
+  double *v;             /* nin: test point */
+  double *lo, *hi;       /* nin: bounds for the test point (+-HUGE_VAL: none) */
+  double *f0, *fp, *fm;  /* nout */
+  double *jac, *jp, *jm; /* jac.nnz: hand-coded values at v, v +- h */
+  double *hes;           /* hes.nnz */
+  double *mu;            /* nout */
+  double *gp, *gm, *ap, *am;  /* nin: J^T mu and sum |J mu| at v +- h */
+  double *jfd, *jnoise;       /* nout * nin */
+  double *hfd, *hnoise;       /* nin * nin */
+  int *jidx, *hidx;           /* dense -> pattern entry, or -1 */
+  unsigned char *jbad, *hbad; /* entry already reported */
+  unsigned char *jok, *hok;   /* nin: column usable at this point */
+  double *wtmp;               /* nw: guess scratch */
+} chk_ctx;
+
+static void ctx_free(chk_ctx *c) {
+  free(c->v);
+  free(c->lo);
+  free(c->hi);
+  free(c->f0);
+  free(c->fp);
+  free(c->fm);
+  free(c->jac);
+  free(c->jp);
+  free(c->jm);
+  free(c->hes);
+  free(c->mu);
+  free(c->gp);
+  free(c->gm);
+  free(c->ap);
+  free(c->am);
+  free(c->jfd);
+  free(c->jnoise);
+  free(c->hfd);
+  free(c->hnoise);
+  free(c->jidx);
+  free(c->hidx);
+  free(c->jbad);
+  free(c->hbad);
+  free(c->jok);
+  free(c->hok);
+  free(c->wtmp);
+}
+
+static void *alloc0(size_t n, size_t size) {
+  return calloc(n ? n : 1, size);
+}
+
+static rc_err ctx_alloc(chk_ctx *c, rc_error *err) {
+  size_t ni = (size_t)c->nin, no = (size_t)c->nout;
+  size_t nj = (size_t)c->b->jac.nnz, nh = (size_t)c->b->hes.nnz;
+  c->v = alloc0(ni, sizeof(double));
+  c->lo = alloc0(ni, sizeof(double));
+  c->hi = alloc0(ni, sizeof(double));
+  c->f0 = alloc0(no, sizeof(double));
+  c->fp = alloc0(no, sizeof(double));
+  c->fm = alloc0(no, sizeof(double));
+  c->jac = alloc0(nj, sizeof(double));
+  c->jp = alloc0(nj, sizeof(double));
+  c->jm = alloc0(nj, sizeof(double));
+  c->hes = alloc0(nh, sizeof(double));
+  c->mu = alloc0(no, sizeof(double));
+  c->gp = alloc0(ni, sizeof(double));
+  c->gm = alloc0(ni, sizeof(double));
+  c->ap = alloc0(ni, sizeof(double));
+  c->am = alloc0(ni, sizeof(double));
+  c->jfd = alloc0(no * ni, sizeof(double));
+  c->jnoise = alloc0(no * ni, sizeof(double));
+  c->hfd = alloc0(ni * ni, sizeof(double));
+  c->hnoise = alloc0(ni * ni, sizeof(double));
+  c->jidx = alloc0(no * ni, sizeof(int));
+  c->hidx = alloc0(ni * ni, sizeof(int));
+  c->jbad = alloc0(no * ni, 1);
+  c->hbad = alloc0(ni * ni, 1);
+  c->jok = alloc0(ni, 1);
+  c->hok = alloc0(ni, 1);
+  c->wtmp = alloc0((size_t)c->nw, sizeof(double));
+  if (!c->v || !c->lo || !c->hi || !c->f0 || !c->fp || !c->fm || !c->jac ||
+      !c->jp || !c->jm || !c->hes || !c->mu || !c->gp || !c->gm || !c->ap ||
+      !c->am || !c->jfd || !c->jnoise || !c->hfd || !c->hnoise || !c->jidx ||
+      !c->hidx || !c->jbad || !c->hbad || !c->jok || !c->hok || !c->wtmp)
+    return rc_error_set(err, RC_ERR_NOMEM,
+                        "%s/%s: out of memory for the %s block check (%d "
+                        "inputs, %d outputs)",
+                        c->pb->model, c->pb->formulation, c->name, c->nin,
+                        c->nout);
+  for (size_t k = 0; k < no * ni; ++k)
+    c->jidx[k] = -1;
+  for (size_t k = 0; k < ni * ni; ++k)
+    c->hidx[k] = -1;
+  for (int e = 0; e < c->b->jac.nnz; ++e)
+    c->jidx[(size_t)c->b->jac.row[e] * ni + (size_t)c->b->jac.col[e]] = e;
+  for (int e = 0; e < c->b->hes.nnz; ++e)
+    c->hidx[(size_t)c->b->hes.row[e] * ni + (size_t)c->b->hes.col[e]] = e;
+  return RC_OK;
+}
+
+/* ---- names ----------------------------------------------------------------
+ */
+
+static const char *var_name(const rc_problem *pb, int i) {
+  const char *s = pb->var_names ? pb->var_names[i] : NULL;
+  return s ? s : "?";
+}
+
+static void input_name(const chk_ctx *c, int j, char *buf, size_t n) {
+  const rc_problem *pb = c->pb;
+  if (c->kind != CHK_BOUNDARY) {
+    snprintf(buf, n, "%s", var_name(pb, j));
+    return;
+  }
+  if (j < pb->nx)
+    snprintf(buf, n, "%s(t0)", var_name(pb, j));
+  else if (j < 2 * pb->nx)
+    snprintf(buf, n, "%s(tf)", var_name(pb, j - pb->nx));
+  else if (j < 2 * pb->nx + pb->np)
+    snprintf(buf, n, "%s",
+             var_name(pb, pb->nx + pb->ny + pb->nu + j - 2 * pb->nx));
+  else
+    snprintf(buf, n, "tf");
+}
+
+static void output_name(const chk_ctx *c, int r, char *buf, size_t n) {
+  const rc_problem *pb = c->pb;
+  if (c->kind == CHK_INVARIANTS) {
+    const char *s = pb->inv_names ? pb->inv_names[r] : NULL;
+    snprintf(buf, n, "%s", s ? s : "?");
+  } else if (c->kind == CHK_BOUNDARY) {
+    if (r < pb->nb)
+      snprintf(buf, n, "b_%d", r);
+    else
+      snprintf(buf, n, "phi");
+  } else if (r < pb->nx) {
+    snprintf(buf, n, "f_%s", var_name(pb, r));
+  } else if (r < pb->nx + pb->ny) {
+    snprintf(buf, n, "g_%d", r - pb->nx);
+  } else if (r < pb->nx + pb->ny + pb->nc) {
+    snprintf(buf, n, "c_%d", r - pb->nx - pb->ny);
+  } else {
+    snprintf(buf, n, "L");
+  }
+}
+
+static void add_failure(chk_ctx *c, rc_check_kind kind, int row, int col,
+                        double t, double expected, double got,
+                        const char *eval_what) {
+  rc_check_report *rep = c->rep;
+  if (rep->nfailures < RC_CHECK_MAX_FAILURES) {
+    rc_check_failure *f = &rep->failures[rep->nfailures];
+    memset(f, 0, sizeof *f);
+    f->kind = kind;
+    f->block = c->name;
+    f->row = row;
+    f->col = col;
+    f->t = t;
+    f->expected = expected;
+    f->got = got;
+    if (kind == RC_CHECK_EVAL) {
+      snprintf(f->row_name, sizeof f->row_name, "%s", eval_what);
+    } else if (kind == RC_CHECK_HES_VALUE || kind == RC_CHECK_HES_MISSING) {
+      input_name(c, row, f->row_name, sizeof f->row_name);
+      input_name(c, col, f->col_name, sizeof f->col_name);
+    } else {
+      output_name(c, row, f->row_name, sizeof f->row_name);
+      input_name(c, col, f->col_name, sizeof f->col_name);
+    }
+  }
+  rep->nfailures++;
+}
+
+/* ---- test points ------------------------------------------------------------
+ */
+
+static double fd_step(double x) {
+  return cbrt(DBL_EPSILON) * (1.0 + fabs(x));
+}
+
+/* Clip x into [lo, hi] keeping a margin for the difference stencil. */
+static double clip_inside(double x, double lo, double hi) {
+  if (lo == hi)
+    return lo;
+  double mlo = isfinite(lo) ? 4.0 * fd_step(lo) : 0.0;
+  double mhi = isfinite(hi) ? 4.0 * fd_step(hi) : 0.0;
+  if (isfinite(lo) && isfinite(hi) && mlo + mhi >= 0.5 * (hi - lo))
+    mlo = mhi = 0.25 * (hi - lo);
+  if (x < lo + mlo)
+    x = lo + mlo;
+  if (x > hi - mhi)
+    x = hi - mhi;
+  return x;
+}
+
+/* The unperturbed point vector w at time t (guess, else x0 and zeros). */
+static void base_w(chk_ctx *c, double t, double *w) {
+  const rc_problem *pb = c->pb;
+  if (pb->guess && pb->guess(pb, t, w) == 0)
+    return;
+  for (int i = 0; i < c->nw; ++i)
+    w[i] = (i < pb->nx && pb->x0) ? pb->x0[i] : 0.0;
+}
+
+static void set_bounds(chk_ctx *c) {
+  const rc_problem *pb = c->pb;
+  for (int j = 0; j < c->nin; ++j) {
+    c->lo[j] = -HUGE_VAL;
+    c->hi[j] = HUGE_VAL;
+  }
+  if (c->kind != CHK_BOUNDARY) {
+    for (int j = 0; j < c->nin; ++j) {
+      if (pb->w_lo)
+        c->lo[j] = pb->w_lo[j];
+      if (pb->w_hi)
+        c->hi[j] = pb->w_hi[j];
+    }
+    return;
+  }
+  const int nx = pb->nx, pofs = pb->nx + pb->ny + pb->nu;
+  for (int j = 0; j < 2 * nx + pb->np; ++j) {
+    int wi = j < 2 * nx ? j % (nx ? nx : 1) : pofs + j - 2 * nx;
+    if (pb->w_lo)
+      c->lo[j] = pb->w_lo[wi];
+    if (pb->w_hi)
+      c->hi[j] = pb->w_hi[wi];
+  }
+  if (pb->free_tf) {
+    c->lo[c->nin - 1] = pb->tf_lo;
+    c->hi[c->nin - 1] = pb->tf_hi;
+  }
+}
+
+/* Draws a test point into c->v and returns its time. */
+static double draw_point(chk_ctx *c) {
+  const rc_problem *pb = c->pb;
+  double t;
+  if (c->kind != CHK_BOUNDARY) {
+    t = pb->t0 + (pb->tf - pb->t0) * rng_unit(c->rng);
+    base_w(c, t, c->v);
+  } else {
+    const int nx = pb->nx, pofs = pb->nx + pb->ny + pb->nu;
+    t = pb->tf;
+    base_w(c, pb->t0, c->wtmp);
+    for (int i = 0; i < nx; ++i)
+      c->v[i] = c->wtmp[i];
+    for (int k = 0; k < pb->np; ++k)
+      c->v[2 * nx + k] = c->wtmp[pofs + k];
+    if (pb->guess && pb->guess(pb, pb->tf, c->wtmp) == 0) {
+      for (int i = 0; i < nx; ++i)
+        c->v[nx + i] = c->wtmp[i];
+    } else {
+      for (int i = 0; i < nx; ++i)
+        c->v[nx + i] = pb->xf ? pb->xf[i] : (pb->x0 ? pb->x0[i] : 0.0);
+    }
+    c->v[c->nin - 1] = pb->tf;
+  }
+  for (int j = 0; j < c->nin; ++j) {
+    double x = c->v[j];
+    x += c->o->spread * (1.0 + fabs(x)) * rng_sym(c->rng);
+    c->v[j] = clip_inside(x, c->lo[j], c->hi[j]);
+  }
+  if (c->kind == CHK_BOUNDARY) {
+    double *tf = &c->v[c->nin - 1];
+    double tmin = pb->t0 + 4.0 * fd_step(pb->t0) + 1e-3 * (pb->tf - pb->t0);
+    if (*tf < tmin)
+      *tf = tmin;
+  }
+  return t;
+}
+
+static int all_finite(const double *x, int n) {
+  for (int i = 0; i < n; ++i)
+    if (!isfinite(x[i]))
+      return 0;
+  return 1;
+}
+
+/* g = J^T mu and a = sum |J mu| (rounding scale) from Jacobian values jv. */
+static void jt_mu(const chk_ctx *c, const double *jv, double *g, double *a) {
+  for (int j = 0; j < c->nin; ++j)
+    g[j] = a[j] = 0.0;
+  for (int e = 0; e < c->b->jac.nnz; ++e) {
+    double term = jv[e] * c->mu[c->b->jac.row[e]];
+    g[c->b->jac.col[e]] += term;
+    a[c->b->jac.col[e]] += fabs(term);
+  }
+}
+
+/* Evaluates value, Jacobian and Hessian at the base point.  Returns 0, or the
+ * failing status with *what naming the callback. */
+static int eval_base(chk_ctx *c, double t, const char **what) {
+  const rc_problem *pb = c->pb;
+  int st;
+  *what = "eval";
+  if ((st = c->b->eval(pb, t, c->v, c->f0)) != 0)
+    return st;
+  if (!all_finite(c->f0, c->nout))
+    return 1;
+  *what = "jacobian";
+  if ((st = c->b->jacobian(pb, t, c->v, c->jac)) != 0)
+    return st;
+  if (c->b->hessian) {
+    *what = "hessian";
+    if ((st = c->b->hessian(pb, t, c->v, c->mu, c->hes)) != 0)
+      return st;
+  }
+  return 0;
+}
+
+/* Central differences of values (Jacobian) and of J^T mu (Hessian). */
+static void differences(chk_ctx *c, double t) {
+  const rc_problem *pb = c->pb;
+  const int ni = c->nin, no = c->nout;
+  for (int j = 0; j < ni; ++j) {
+    const double vj = c->v[j];
+    volatile double tmp = vj + fd_step(vj);
+    const double h = tmp - vj;
+    c->v[j] = vj + h;
+    int okp = c->b->eval(pb, t, c->v, c->fp) == 0;
+    int hp = c->b->hessian ? c->b->jacobian(pb, t, c->v, c->jp) == 0 : 0;
+    c->v[j] = vj - h;
+    int okm = c->b->eval(pb, t, c->v, c->fm) == 0;
+    int hm = c->b->hessian ? c->b->jacobian(pb, t, c->v, c->jm) == 0 : 0;
+    c->v[j] = vj;
+    c->jok[j] = (unsigned char)(okp && okm);
+    if (c->jok[j])
+      for (int r = 0; r < no; ++r) {
+        double s = fmax(fabs(c->fp[r]), fabs(c->fm[r]));
+        c->jfd[(size_t)r * ni + j] = (c->fp[r] - c->fm[r]) / (2.0 * h);
+        c->jnoise[(size_t)r * ni + j] = 100.0 * DBL_EPSILON * (1.0 + s) / h;
+      }
+    c->hok[j] = (unsigned char)(hp && hm);
+    if (c->hok[j]) {
+      jt_mu(c, c->jp, c->gp, c->ap);
+      jt_mu(c, c->jm, c->gm, c->am);
+      for (int i = 0; i < ni; ++i) {
+        double s = fmax(c->ap[i], c->am[i]);
+        c->hfd[(size_t)i * ni + j] = (c->gp[i] - c->gm[i]) / (2.0 * h);
+        c->hnoise[(size_t)i * ni + j] = 100.0 * DBL_EPSILON * (1.0 + s) / h;
+      }
+    }
+  }
+}
+
+static void compare_jacobian(chk_ctx *c, double t) {
+  const int ni = c->nin;
+  for (int r = 0; r < c->nout; ++r)
+    for (int j = 0; j < ni; ++j) {
+      if (!c->jok[j])
+        continue;
+      size_t k = (size_t)r * ni + j;
+      double fd = c->jfd[k], noise = c->jnoise[k];
+      int e = c->jidx[k];
+      c->rep->nentries++;
+      if (e >= 0) {
+        double got = c->jac[e];
+        double scale = fmax(1.0, fmax(fabs(fd), fabs(got)));
+        double rel = fabs(fd - got) / scale;
+        if (!(rel <= c->rep->max_rel_err_jac))
+          c->rep->max_rel_err_jac = isnan(rel) ? HUGE_VAL : rel;
+        if (!(fabs(fd - got) <= c->o->rel_tol * scale + noise) && !c->jbad[k]) {
+          c->jbad[k] = 1;
+          add_failure(c, RC_CHECK_JAC_VALUE, r, j, t, fd, got, NULL);
+        }
+      } else if (!(fabs(fd) <= c->o->abs_tol + noise) && !c->jbad[k]) {
+        c->jbad[k] = 1;
+        add_failure(c, RC_CHECK_JAC_MISSING, r, j, t, fd, 0.0, NULL);
+      }
+    }
+}
+
+static void compare_hessian(chk_ctx *c, double t) {
+  const int ni = c->nin;
+  for (int r = 0; r < ni; ++r)
+    for (int j = 0; j <= r; ++j) {
+      /* H(r, j) from column j (d g_r / d v_j) and column r (d g_j / d v_r) */
+      size_t krj = (size_t)r * ni + j, kjr = (size_t)j * ni + r;
+      double fd, noise;
+      if (c->hok[j] && c->hok[r]) {
+        fd = 0.5 * (c->hfd[krj] + c->hfd[kjr]);
+        noise = fmax(c->hnoise[krj], c->hnoise[kjr]);
+      } else if (c->hok[j]) {
+        fd = c->hfd[krj];
+        noise = c->hnoise[krj];
+      } else if (c->hok[r]) {
+        fd = c->hfd[kjr];
+        noise = c->hnoise[kjr];
+      } else {
+        continue;
+      }
+      int e = c->hidx[krj];
+      c->rep->nentries++;
+      if (e >= 0) {
+        double got = c->hes[e];
+        double scale = fmax(1.0, fmax(fabs(fd), fabs(got)));
+        double rel = fabs(fd - got) / scale;
+        if (!(rel <= c->rep->max_rel_err_hes))
+          c->rep->max_rel_err_hes = isnan(rel) ? HUGE_VAL : rel;
+        if (!(fabs(fd - got) <= c->o->rel_tol * scale + noise) &&
+            !c->hbad[krj]) {
+          c->hbad[krj] = 1;
+          add_failure(c, RC_CHECK_HES_VALUE, r, j, t, fd, got, NULL);
+        }
+      } else if (!(fabs(fd) <= c->o->abs_tol + noise) && !c->hbad[krj]) {
+        c->hbad[krj] = 1;
+        add_failure(c, RC_CHECK_HES_MISSING, r, j, t, fd, 0.0, NULL);
+      }
+    }
+}
+
+static rc_err check_block(const rc_problem *pb, const rc_block *b,
+                          chk_kind kind, const char *name, int nin,
+                          const rc_check_options *o, chk_rng *rng,
+                          rc_check_report *rep, rc_error *err) {
+  if (b->n_out <= 0 || nin <= 0)
+    return RC_OK;
+  chk_ctx c;
+  memset(&c, 0, sizeof c);
+  c.pb = pb;
+  c.b = b;
+  c.kind = kind;
+  c.name = name;
+  c.nin = nin;
+  c.nout = b->n_out;
+  c.nw = rc_problem_nw(pb);
+  c.o = o;
+  c.rep = rep;
+  c.rng = rng;
+  rc_err rc = ctx_alloc(&c, err);
+  if (rc == RC_OK) {
+    set_bounds(&c);
+    for (int k = 0; k < o->npoints; ++k) {
+      int st = 0, tries = 0;
+      const char *what = "eval";
+      double t;
+      do {
+        t = draw_point(&c);
+        for (int r = 0; r < c.nout; ++r)
+          c.mu[r] = rng_sym(rng);
+        st = eval_base(&c, t, &what);
+      } while (st > 0 && ++tries < CHK_RETRIES);
+      if (st != 0) {
+        add_failure(&c, RC_CHECK_EVAL, -1, -1, t, 0.0, (double)st, what);
+        continue;
+      }
+      differences(&c, t);
+      compare_jacobian(&c, t);
+      if (b->hessian)
+        compare_hessian(&c, t);
+    }
+  }
+  ctx_free(&c);
+  return rc;
+}
+
+rc_err rc_check_problem(const rc_problem *pb, const rc_check_options *o,
+                        rc_check_report *report, rc_error *err) {
+  rc_check_options def;
+  rc_error_clear(err);
+  if (!report)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "rc_check_problem: report is NULL, expected a report "
+                        "to fill");
+  memset(report, 0, sizeof *report);
+  if (!o) {
+    rc_check_options_default(&def);
+    o = &def;
+  }
+  if (o->npoints < 1)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "check: npoints = %d, expected at least 1", o->npoints);
+  if (!(o->rel_tol > 0) || !(o->abs_tol > 0))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "check: rel_tol = %g, abs_tol = %g: expected both > 0",
+                        o->rel_tol, o->abs_tol);
+  if (!(o->spread >= 0) || !isfinite(o->spread))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "check: spread = %g, expected a finite value >= 0",
+                        o->spread);
+  rc_err rc = rc_problem_validate(pb, err);
+  if (rc != RC_OK)
+    return rc;
+  chk_rng rng;
+  rng_seed(&rng, o->seed);
+  const int nw = rc_problem_nw(pb);
+  rc =
+      check_block(pb, &pb->point, CHK_POINT, "point", nw, o, &rng, report, err);
+  if (rc == RC_OK)
+    rc = check_block(pb, &pb->boundary, CHK_BOUNDARY, "boundary",
+                     rc_problem_nz(pb), o, &rng, report, err);
+  if (rc == RC_OK && pb->ninv > 0)
+    rc = check_block(pb, &pb->invariants, CHK_INVARIANTS, "invariants", nw, o,
+                     &rng, report, err);
+  return rc;
+}

@@ -1,0 +1,226 @@
+/*
+ * check_all.c - CTest driver of the finite-difference derivative check
+ * (rc_check_problem) over the built-in registry (rc_builtin_models()).
+ *
+ *   check_all MODEL FORMULATION     check one formulation built with the
+ *                                   model's default parameters; exit 0 pass,
+ *                                   1 fail, 2 the problem could not be built,
+ *                                   77 (CTest skip) MODEL is not registered
+ *   check_all --registry M:F ...    assert that the (model, formulation)
+ *                                   pairs listed in tests/check.cmake cover
+ *                                   the registry exactly: a registered
+ *                                   formulation without a listed test, or a
+ *                                   listed formulation that a registered
+ *                                   model lacks, fails; listed models that
+ *                                   are not registered are reported
+ *   check_all --all                 check every registered formulation
+ *
+ * Every failure is printed with its block, entry names, time, the
+ * finite-difference value and the hand-coded one.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "radcol/check.h"
+
+#define SKIP_CODE 77
+
+static int count_models(void) {
+  int n = 0;
+  for (const rc_model *const *m = rc_builtin_models(); *m; ++m)
+    ++n;
+  return n;
+}
+
+static const char *kind_name(rc_check_kind k) {
+  switch (k) {
+  case RC_CHECK_JAC_VALUE:
+    return "jacobian value";
+  case RC_CHECK_JAC_MISSING:
+    return "jacobian entry missing from pattern";
+  case RC_CHECK_HES_VALUE:
+    return "hessian value";
+  case RC_CHECK_HES_MISSING:
+    return "hessian entry missing from pattern";
+  case RC_CHECK_EVAL:
+    return "evaluation failed";
+  }
+  return "?";
+}
+
+/* Builds formulation f of model m with default parameters and checks it.
+ * Returns 0 pass, 1 fail, 2 build or check error. */
+static int check_one(const rc_model *m, int f) {
+  int n = m->nparams;
+  double *real = calloc((size_t)(n ? n : 1), sizeof *real);
+  const char **text = calloc((size_t)(n ? n : 1), sizeof *text);
+  int *is_set = calloc((size_t)(n ? n : 1), sizeof *is_set);
+  if (!real || !text || !is_set) {
+    free(real);
+    free(text);
+    free(is_set);
+    printf("FAIL %s:%s: out of memory\n", m->name, m->formulations[f].name);
+    return 2;
+  }
+  for (int k = 0; k < n; ++k) {
+    real[k] = m->params[k].default_real;
+    text[k] =
+        m->params[k].type == RC_PARAM_TEXT ? m->params[k].default_text : NULL;
+  }
+  rc_param_values pv = {n, real, (const char *const *)text, is_set};
+  rc_problem *pb = NULL;
+  rc_error err;
+  rc_error_clear(&err);
+  rc_err rc = m->create(m, f, &pv, &pb, &err);
+  free(real);
+  free(text);
+  free(is_set);
+  if (rc != RC_OK || !pb) {
+    printf("FAIL %s:%s: could not build the problem: %s (%s)\n", m->name,
+           m->formulations[f].name, err.message, rc_err_name(rc));
+    return 2;
+  }
+  rc_check_options o;
+  rc_check_options_default(&o);
+  rc_check_report r;
+  rc = rc_check_problem(pb, &o, &r, &err);
+  int status;
+  if (rc != RC_OK) {
+    printf("FAIL %s:%s: check did not run: %s (%s)\n", m->name,
+           m->formulations[f].name, err.message, rc_err_name(rc));
+    status = 2;
+  } else {
+    printf("%s %s:%s: %d entries compared at %d points per block, %d "
+           "failure(s), max relative error jacobian %.2e hessian %.2e\n",
+           r.nfailures ? "FAIL" : "PASS", m->name, m->formulations[f].name,
+           r.nentries, o.npoints, r.nfailures, r.max_rel_err_jac,
+           r.max_rel_err_hes);
+    int nk = r.nfailures < RC_CHECK_MAX_FAILURES ? r.nfailures
+                                                 : RC_CHECK_MAX_FAILURES;
+    for (int k = 0; k < nk; ++k) {
+      const rc_check_failure *x = &r.failures[k];
+      if (x->kind == RC_CHECK_EVAL)
+        printf("  %s block: %s: callback %s returned %g at t = %g\n", x->block,
+               kind_name(x->kind), x->row_name, x->got, x->t);
+      else
+        printf("  %s block: %s: d %s / d %s (row %d, col %d) at t = %g: "
+               "finite difference %.10g, hand-coded %.10g\n",
+               x->block, kind_name(x->kind), x->row_name, x->col_name, x->row,
+               x->col, x->t, x->expected, x->got);
+    }
+    if (r.nfailures > nk)
+      printf("  ... and %d more\n", r.nfailures - nk);
+    status = r.nfailures ? 1 : 0;
+  }
+  rc_problem_free(&pb);
+  return status;
+}
+
+static int run_pair(const char *model, const char *form) {
+  if (count_models() == 0) {
+    printf("SKIP %s:%s: the model registry is empty (no model built yet); "
+           "nothing to check\n",
+           model, form);
+    return SKIP_CODE;
+  }
+  const rc_model *m = rc_find_model(model);
+  if (!m) {
+    printf("SKIP %s:%s: model '%s' is not in the registry (not built yet)\n",
+           model, form, model);
+    return SKIP_CODE;
+  }
+  int f = rc_model_find_formulation(m, form);
+  if (f < 0) {
+    printf("FAIL %s:%s: model '%s' has no formulation '%s'; expected one of",
+           model, form, model, form);
+    for (int k = 0; k < m->nformulations; ++k)
+      printf(" %s", m->formulations[k].name);
+    printf(" (fix tests/check.cmake)\n");
+    return 1;
+  }
+  return check_one(m, f);
+}
+
+/* Is "model:form" among the listed pairs? */
+static int listed(int n, char **pairs, const char *model, const char *form) {
+  size_t lm = strlen(model);
+  for (int k = 0; k < n; ++k)
+    if (strncmp(pairs[k], model, lm) == 0 && pairs[k][lm] == ':' &&
+        strcmp(pairs[k] + lm + 1, form) == 0)
+      return 1;
+  return 0;
+}
+
+static int run_registry(int n, char **pairs) {
+  int bad = 0, nreg = 0;
+  for (const rc_model *const *mp = rc_builtin_models(); *mp; ++mp)
+    for (int f = 0; f < (*mp)->nformulations; ++f) {
+      ++nreg;
+      if (!listed(n, pairs, (*mp)->name, (*mp)->formulations[f].name)) {
+        printf("FAIL %s:%s is registered but has no derivative-check test: "
+               "add it to RADCOL_CHECK_CASES in tests/check.cmake\n",
+               (*mp)->name, (*mp)->formulations[f].name);
+        ++bad;
+      }
+    }
+  for (int k = 0; k < n; ++k) {
+    const char *colon = strchr(pairs[k], ':');
+    if (!colon) {
+      printf("FAIL listed case '%s': expected MODEL:FORMULATION\n", pairs[k]);
+      ++bad;
+      continue;
+    }
+    char model[128];
+    size_t lm = (size_t)(colon - pairs[k]);
+    if (lm >= sizeof model)
+      lm = sizeof model - 1;
+    memcpy(model, pairs[k], lm);
+    model[lm] = '\0';
+    const rc_model *m = rc_find_model(model);
+    if (!m)
+      printf("note: %s is listed but model '%s' is not registered (not "
+             "built yet); its test is skipped\n",
+             pairs[k], model);
+    else if (rc_model_find_formulation(m, colon + 1) < 0) {
+      printf("FAIL %s is listed but model '%s' has no formulation '%s'\n",
+             pairs[k], model, colon + 1);
+      ++bad;
+    }
+  }
+  if (nreg == 0)
+    printf("note: the model registry is empty: no formulation to check yet "
+           "(%d listed)\n",
+           n);
+  printf("%s: %d registered formulation(s), %d listed, %d mismatch(es)\n",
+         bad ? "FAIL" : "PASS", nreg, n, bad);
+  return bad ? 1 : 0;
+}
+
+static int run_all(void) {
+  int worst = 0, n = 0;
+  for (const rc_model *const *mp = rc_builtin_models(); *mp; ++mp)
+    for (int f = 0; f < (*mp)->nformulations; ++f) {
+      int s = check_one(*mp, f);
+      if (s > worst)
+        worst = s;
+      ++n;
+    }
+  if (n == 0) {
+    printf("SKIP: the model registry is empty; nothing to check\n");
+    return SKIP_CODE;
+  }
+  return worst;
+}
+
+int main(int argc, char **argv) {
+  if (argc >= 2 && strcmp(argv[1], "--registry") == 0)
+    return run_registry(argc - 2, argv + 2);
+  if (argc == 2 && strcmp(argv[1], "--all") == 0)
+    return run_all();
+  if (argc == 3 && argv[1][0] != '-')
+    return run_pair(argv[1], argv[2]);
+  fprintf(stderr, "usage: check_all MODEL FORMULATION | --registry "
+                  "MODEL:FORMULATION... | --all\n");
+  return 2;
+}

@@ -1,0 +1,398 @@
+/*
+ * test_check.c - unit test of the finite-difference derivative checker
+ * (src/check.c) on a small hand-made problem with deliberately planted bugs.
+ *
+ * The problem: w = (x1, x2, y, u, p), t in [0, 2], bounds u in [-1, 1],
+ * p in [0.5, 2] (the guess puts u = 0.99 next to its bound, so the checker's
+ * clipping is exercised; every callback fails fatally outside the bounds).
+ *
+ *   f0 = x2 y                         f1 = -p sin x1 + u x2^2
+ *   g0 = y - cos(x1) x2               c0 = x1 u
+ *   L  = u^2 + x1^2 x2
+ *   z  = (x1(t0), x2(t0), x1(tf), x2(tf), p, tf)
+ *   b0 = x1(t0) - 0.5                 b1 = x1(tf) x2(tf) - p
+ *   phi = tf x2(tf)^2
+ *   invariant h = x1^2 + x2^2
+ *
+ * The correct problem must pass; each planted bug (a wrong Jacobian value, a
+ * missing Jacobian pattern entry in the point and in the boundary block, a
+ * wrong Hessian value in both blocks, a missing Hessian entry, a wrong
+ * invariant Jacobian) must give exactly one failure of the right kind, block,
+ * row, column and names.  Evaluation failures: a callback failing everywhere
+ * gives RC_CHECK_EVAL, one failing on half the domain is retried and passes.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "radcol/check.h"
+
+enum bug {
+  BUG_NONE,
+  BUG_JAC_VALUE,     /* df1/du off by 0.1 */
+  BUG_JAC_MISSING,   /* dg0/dy = 1 not declared */
+  BUG_BND_MISSING,   /* db1/dp = -1 not declared */
+  BUG_HES_VALUE,     /* d2/du dx2 off by 0.25 mu1 */
+  BUG_HES_MISSING,   /* d2/dp dx1 = -cos(x1) mu1 not declared */
+  BUG_BND_HES_VALUE, /* d2 phi/dtf dx2(tf) doubled */
+  BUG_INV_VALUE,     /* dh/dx2 off by 0.5 */
+  BUG_EVAL_ALWAYS,   /* point eval fails (recoverable) everywhere */
+  BUG_EVAL_HALF      /* point eval fails (recoverable) where x1 > 0.6 */
+};
+static enum bug g_bug = BUG_NONE;
+
+static const char *const names[] = {"x1", "x2", "y", "u", "p"};
+static const char *const inv_names[] = {"h"};
+static const double w_lo[] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL, -1.0, 0.5};
+static const double w_hi[] = {HUGE_VAL, HUGE_VAL, HUGE_VAL, 1.0, 2.0};
+static const double c_lo[] = {-1.0}, c_hi[] = {1.0};
+static const double b_lo[] = {0.0, 0.0}, b_hi[] = {0.0, 0.0};
+static const double x0[] = {0.5, 1.0};
+
+static int out_of_bounds(const double *w) {
+  return w[3] < -1.0 || w[3] > 1.0 || w[4] < 0.5 || w[4] > 2.0;
+}
+
+/* ---- point block ---- */
+/* Jacobian pattern; (2,2) last so BUG_JAC_MISSING drops it. */
+static const int jr[] = {0, 0, 1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 4, 2};
+static const int jc[] = {1, 2, 0, 1, 3, 4, 0, 1, 0, 3, 0, 1, 3, 2};
+/* Hessian pattern (lower); (4,0) last so BUG_HES_MISSING drops it. */
+static const int hr[] = {0, 1, 1, 2, 3, 3, 3, 4};
+static const int hc[] = {0, 0, 1, 1, 0, 1, 3, 0};
+
+static int pt_eval(const rc_problem *pb, double t, const double *w, double *F) {
+  (void)pb;
+  (void)t;
+  if (out_of_bounds(w))
+    return -7;
+  if (g_bug == BUG_EVAL_ALWAYS || (g_bug == BUG_EVAL_HALF && w[0] > 0.6))
+    return 1;
+  double x1 = w[0], x2 = w[1], y = w[2], u = w[3], p = w[4];
+  F[0] = x2 * y;
+  F[1] = -p * sin(x1) + u * x2 * x2;
+  F[2] = y - cos(x1) * x2;
+  F[3] = x1 * u;
+  F[4] = u * u + x1 * x1 * x2;
+  return 0;
+}
+
+static int pt_jac(const rc_problem *pb, double t, const double *w, double *v) {
+  (void)pb;
+  (void)t;
+  if (out_of_bounds(w))
+    return -7;
+  double x1 = w[0], x2 = w[1], y = w[2], u = w[3], p = w[4];
+  v[0] = y;
+  v[1] = x2;
+  v[2] = -p * cos(x1);
+  v[3] = 2 * u * x2;
+  v[4] = x2 * x2 + (g_bug == BUG_JAC_VALUE ? 0.1 : 0.0);
+  v[5] = -sin(x1);
+  v[6] = sin(x1) * x2;
+  v[7] = -cos(x1);
+  v[8] = u;
+  v[9] = x1;
+  v[10] = 2 * x1 * x2;
+  v[11] = x1 * x1;
+  v[12] = 2 * u;
+  if (g_bug != BUG_JAC_MISSING)
+    v[13] = 1.0;
+  return 0;
+}
+
+static int pt_hes(const rc_problem *pb, double t, const double *w,
+                  const double *mu, double *v) {
+  (void)pb;
+  (void)t;
+  if (out_of_bounds(w))
+    return -7;
+  double x1 = w[0], x2 = w[1], u = w[3], p = w[4];
+  v[0] = mu[1] * p * sin(x1) + mu[2] * cos(x1) * x2 + 2 * x2 * mu[4];
+  v[1] = mu[2] * sin(x1) + 2 * x1 * mu[4];
+  v[2] = 2 * u * mu[1];
+  v[3] = mu[0];
+  v[4] = mu[3];
+  v[5] = 2 * x2 * mu[1] + (g_bug == BUG_HES_VALUE ? 0.25 * mu[1] : 0.0);
+  v[6] = 2 * mu[4];
+  if (g_bug != BUG_HES_MISSING)
+    v[7] = -cos(x1) * mu[1];
+  return 0;
+}
+
+/* ---- boundary block ---- */
+/* (1,4) last so BUG_BND_MISSING drops it. */
+static const int bjr[] = {0, 1, 1, 2, 2, 1};
+static const int bjc[] = {0, 2, 3, 3, 5, 4};
+static const int bhr[] = {3, 3, 5};
+static const int bhc[] = {2, 3, 3};
+
+static int bd_eval(const rc_problem *pb, double t, const double *z, double *B) {
+  (void)pb;
+  (void)t;
+  if (z[4] < 0.5 || z[4] > 2.0)
+    return -7;
+  B[0] = z[0] - 0.5;
+  B[1] = z[2] * z[3] - z[4];
+  B[2] = z[5] * z[3] * z[3];
+  return 0;
+}
+
+static int bd_jac(const rc_problem *pb, double t, const double *z, double *v) {
+  (void)pb;
+  (void)t;
+  if (z[4] < 0.5 || z[4] > 2.0)
+    return -7;
+  v[0] = 1.0;
+  v[1] = z[3];
+  v[2] = z[2];
+  v[3] = 2 * z[5] * z[3];
+  v[4] = z[3] * z[3];
+  if (g_bug != BUG_BND_MISSING)
+    v[5] = -1.0;
+  return 0;
+}
+
+static int bd_hes(const rc_problem *pb, double t, const double *z,
+                  const double *mu, double *v) {
+  (void)pb;
+  (void)t;
+  if (z[4] < 0.5 || z[4] > 2.0)
+    return -7;
+  v[0] = mu[1];
+  v[1] = 2 * z[5] * mu[2];
+  v[2] = 2 * z[3] * mu[2] * (g_bug == BUG_BND_HES_VALUE ? 2.0 : 1.0);
+  return 0;
+}
+
+/* ---- invariants ---- */
+static const int ijr[] = {0, 0}, ijc[] = {0, 1};
+static const int ihr[] = {0, 1}, ihc[] = {0, 1};
+
+static int inv_eval(const rc_problem *pb, double t, const double *w,
+                    double *h) {
+  (void)pb;
+  (void)t;
+  h[0] = w[0] * w[0] + w[1] * w[1];
+  return 0;
+}
+
+static int inv_jac(const rc_problem *pb, double t, const double *w, double *v) {
+  (void)pb;
+  (void)t;
+  v[0] = 2 * w[0];
+  v[1] = 2 * w[1] + (g_bug == BUG_INV_VALUE ? 0.5 : 0.0);
+  return 0;
+}
+
+static int inv_hes(const rc_problem *pb, double t, const double *w,
+                   const double *mu, double *v) {
+  (void)pb;
+  (void)t;
+  (void)w;
+  v[0] = 2 * mu[0];
+  v[1] = 2 * mu[0];
+  return 0;
+}
+
+static int guess(const rc_problem *pb, double t, double *w) {
+  (void)pb;
+  w[0] = 0.5 + 0.1 * t;
+  w[1] = 1.0 - 0.2 * t;
+  w[2] = cos(w[0]) * w[1];
+  w[3] = 0.99;
+  w[4] = 1.0;
+  return 0;
+}
+
+static rc_problem make_problem(void) {
+  rc_problem pb;
+  memset(&pb, 0, sizeof pb);
+  pb.model = "test";
+  pb.formulation = "planted";
+  pb.nx = 2;
+  pb.ny = 1;
+  pb.nu = 1;
+  pb.np = 1;
+  pb.nc = 1;
+  pb.nb = 2;
+  pb.has_lagrange = 1;
+  pb.has_mayer = 1;
+  pb.var_names = names;
+  pb.w_lo = w_lo;
+  pb.w_hi = w_hi;
+  pb.c_lo = c_lo;
+  pb.c_hi = c_hi;
+  pb.b_lo = b_lo;
+  pb.b_hi = b_hi;
+  pb.t0 = 0.0;
+  pb.tf = 2.0;
+  pb.x0 = x0;
+  pb.point.n_out = 5;
+  pb.point.jac.nnz = 14 - (g_bug == BUG_JAC_MISSING);
+  pb.point.jac.row = jr;
+  pb.point.jac.col = jc;
+  pb.point.hes.nnz = 8 - (g_bug == BUG_HES_MISSING);
+  pb.point.hes.row = hr;
+  pb.point.hes.col = hc;
+  pb.point.eval = pt_eval;
+  pb.point.jacobian = pt_jac;
+  pb.point.hessian = pt_hes;
+  pb.boundary.n_out = 3;
+  pb.boundary.jac.nnz = 6 - (g_bug == BUG_BND_MISSING);
+  pb.boundary.jac.row = bjr;
+  pb.boundary.jac.col = bjc;
+  pb.boundary.hes.nnz = 3;
+  pb.boundary.hes.row = bhr;
+  pb.boundary.hes.col = bhc;
+  pb.boundary.eval = bd_eval;
+  pb.boundary.jacobian = bd_jac;
+  pb.boundary.hessian = bd_hes;
+  pb.ninv = 1;
+  pb.inv_names = inv_names;
+  pb.invariants.n_out = 1;
+  pb.invariants.jac.nnz = 2;
+  pb.invariants.jac.row = ijr;
+  pb.invariants.jac.col = ijc;
+  pb.invariants.hes.nnz = 2;
+  pb.invariants.hes.row = ihr;
+  pb.invariants.hes.col = ihc;
+  pb.invariants.eval = inv_eval;
+  pb.invariants.jacobian = inv_jac;
+  pb.invariants.hessian = inv_hes;
+  pb.guess = guess;
+  return pb;
+}
+
+static int nfail = 0;
+#define EXPECT(cond, ...)                                                      \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      printf("FAIL %s:%d: ", __FILE__, __LINE__);                              \
+      printf(__VA_ARGS__);                                                     \
+      printf("\n");                                                            \
+      ++nfail;                                                                 \
+    }                                                                          \
+  } while (0)
+
+static void print_report(const char *label, const rc_check_report *r) {
+  printf("%-18s entries %5d failures %2d max rel err jac %.2e hes %.2e\n",
+         label, r->nentries, r->nfailures, r->max_rel_err_jac,
+         r->max_rel_err_hes);
+  int n = r->nfailures < RC_CHECK_MAX_FAILURES ? r->nfailures
+                                               : RC_CHECK_MAX_FAILURES;
+  for (int k = 0; k < n; ++k) {
+    const rc_check_failure *f = &r->failures[k];
+    printf("   kind %d %s (%d %s, %d %s) t=%g fd %.10g got %.10g\n", f->kind,
+           f->block, f->row, f->row_name, f->col, f->col_name, f->t,
+           f->expected, f->got);
+  }
+}
+
+static rc_check_report run(enum bug bug, const char *label) {
+  rc_check_options o;
+  rc_check_options_default(&o);
+  rc_check_report r;
+  rc_error err;
+  g_bug = bug;
+  rc_problem pb = make_problem();
+  rc_err rc = rc_check_problem(&pb, &o, &r, &err);
+  EXPECT(rc == RC_OK, "%s: rc_check_problem returned %s: %s", label,
+         rc_err_name(rc), err.message);
+  print_report(label, &r);
+  return r;
+}
+
+/* Exactly one failure, of the given kind, block, entry and names. */
+static void expect_one(enum bug bug, const char *label, rc_check_kind kind,
+                       const char *block, int row, int col,
+                       const char *row_name, const char *col_name) {
+  rc_check_report r = run(bug, label);
+  EXPECT(r.nfailures == 1, "%s: %d failures, expected exactly 1", label,
+         r.nfailures);
+  if (r.nfailures < 1)
+    return;
+  const rc_check_failure *f = &r.failures[0];
+  EXPECT(f->kind == kind, "%s: kind %d, expected %d", label, f->kind, kind);
+  EXPECT(strcmp(f->block, block) == 0, "%s: block %s, expected %s", label,
+         f->block, block);
+  EXPECT(f->row == row && f->col == col,
+         "%s: entry (%d, %d), expected (%d, %d)", label, f->row, f->col, row,
+         col);
+  EXPECT(strcmp(f->row_name, row_name) == 0 &&
+             strcmp(f->col_name, col_name) == 0,
+         "%s: names (%s, %s), expected (%s, %s)", label, f->row_name,
+         f->col_name, row_name, col_name);
+  EXPECT(fabs(f->expected - f->got) > 1e-3,
+         "%s: reported fd %g and got %g do not differ", label, f->expected,
+         f->got);
+}
+
+int main(void) {
+  /* the correct problem passes, with small errors, reproducibly */
+  rc_check_report ok = run(BUG_NONE, "correct");
+  EXPECT(ok.nfailures == 0, "correct problem: %d failures", ok.nfailures);
+  /* 6 points x (point 5x5 + 15 lower, boundary 3x6 + 21, invariants 1x5 + 15)
+   */
+  EXPECT(ok.nentries == 6 * (25 + 15 + 18 + 21 + 5 + 15),
+         "correct problem: %d entries compared", ok.nentries);
+  EXPECT(ok.max_rel_err_jac < 1e-8 && ok.max_rel_err_hes < 1e-8,
+         "correct problem: max rel errors %g %g", ok.max_rel_err_jac,
+         ok.max_rel_err_hes);
+  EXPECT(ok.max_rel_err_jac > 0.0,
+         "correct problem: zero Jacobian error is implausible for FD");
+  rc_check_report again = run(BUG_NONE, "correct again");
+  EXPECT(again.nentries == ok.nentries &&
+             again.max_rel_err_jac == ok.max_rel_err_jac &&
+             again.max_rel_err_hes == ok.max_rel_err_hes,
+         "same seed gave a different run");
+
+  expect_one(BUG_JAC_VALUE, "jac value", RC_CHECK_JAC_VALUE, "point", 1, 3,
+             "f_x2", "u");
+  expect_one(BUG_JAC_MISSING, "jac missing", RC_CHECK_JAC_MISSING, "point", 2,
+             2, "g_0", "y");
+  expect_one(BUG_BND_MISSING, "boundary missing", RC_CHECK_JAC_MISSING,
+             "boundary", 1, 4, "b_1", "p");
+  expect_one(BUG_HES_VALUE, "hes value", RC_CHECK_HES_VALUE, "point", 3, 1, "u",
+             "x2");
+  expect_one(BUG_HES_MISSING, "hes missing", RC_CHECK_HES_MISSING, "point", 4,
+             0, "p", "x1");
+  expect_one(BUG_BND_HES_VALUE, "boundary hes", RC_CHECK_HES_VALUE, "boundary",
+             5, 3, "tf", "x2(tf)");
+  expect_one(BUG_INV_VALUE, "invariant jac", RC_CHECK_JAC_VALUE, "invariants",
+             0, 1, "h", "x2");
+
+  /* a callback that always fails: one RC_CHECK_EVAL per point, nothing else */
+  rc_check_report ev = run(BUG_EVAL_ALWAYS, "eval always");
+  EXPECT(ev.nfailures == 6, "eval always: %d failures, expected 6",
+         ev.nfailures);
+  for (int k = 0; k < ev.nfailures && k < RC_CHECK_MAX_FAILURES; ++k)
+    EXPECT(ev.failures[k].kind == RC_CHECK_EVAL &&
+               strcmp(ev.failures[k].block, "point") == 0 &&
+               strcmp(ev.failures[k].row_name, "eval") == 0 &&
+               ev.failures[k].got == 1.0,
+           "eval always: failure %d is kind %d block %s", k,
+           ev.failures[k].kind, ev.failures[k].block);
+  /* failing on part of the domain: retried, and the check still passes */
+  rc_check_report half = run(BUG_EVAL_HALF, "eval half");
+  EXPECT(half.nfailures == 0, "eval half: %d failures", half.nfailures);
+  EXPECT(half.nentries > 0, "eval half: nothing compared");
+
+  /* bad options are input errors */
+  rc_check_options o;
+  rc_check_options_default(&o);
+  o.npoints = 0;
+  rc_check_report r;
+  rc_error err;
+  g_bug = BUG_NONE;
+  rc_problem pb = make_problem();
+  EXPECT(rc_check_problem(&pb, &o, &r, &err) == RC_ERR_INPUT &&
+             strstr(err.message, "npoints") != NULL,
+         "npoints = 0 not rejected: %s", err.message);
+
+  if (nfail)
+    printf("%d check(s) failed\n", nfail);
+  else
+    printf("all checks passed\n");
+  return nfail ? 1 : 0;
+}
