@@ -81,7 +81,7 @@ static void test_stage_count(int s) {
   CHECK(rc_radau_init(s, &r) == 0, "init s = %d", s);
   /* Tolerances: 1e-12 up to 12 stages, looser beyond (D grows like s^2 and
    * the monomial tests lose digits to cancellation). */
-  double tol = s <= 12 ? 1e-12 : 1e-9;
+  double tol = s <= 12 ? 1e-12 : 1e-11;
   int n = s - 1;
 
   /* Nodes: ascending in (0, 1), c_s = 1, tau = {0, c}. */
@@ -122,7 +122,7 @@ static void test_stage_count(int s) {
         acc += r.D[j * (s + 1) + l] * pow(r.tau[l], k);
       double exact = k ? k * pow(r.c[j], k - 1) : 0.0;
       double e = fabs(acc - exact) / fmax(1.0, fabs(exact));
-      if (e > worst_D && s <= 12)
+      if (e > worst_D)
         worst_D = e;
       CHECK(e < tol, "s = %d: D t^%d at c_%d: %.17g, expected %.17g", s, k,
             j + 1, acc, exact);
@@ -136,7 +136,7 @@ static void test_stage_count(int s) {
         acc += r.A[j * s + l] * pow(r.c[l], k);
       double exact = pow(r.c[j], k + 1) / (k + 1);
       double e = fabs(acc - exact) / fmax(1e-3, fabs(exact));
-      if (e > worst_A && s <= 12)
+      if (e > worst_A)
         worst_A = e;
       CHECK(e < tol, "s = %d: A t^%d at c_%d: %.17g, expected %.17g", s, k,
             j + 1, acc, exact);
@@ -156,7 +156,7 @@ static void test_stage_count(int s) {
       acc += (long double)r.b[l] * powl(r.c[l], k);
     double e = (double)fabsl(acc - 1.0L / (k + 1)) * (k + 1);
     if (k <= 2 * s - 2) {
-      if (e > worst_b && s <= 12)
+      if (e > worst_b)
         worst_b = e;
       CHECK(e < tol, "s = %d: b misses t^%d by %g (relative)", s, k, e);
     } else {
@@ -177,7 +177,7 @@ static void test_stage_count(int s) {
       for (int l = 0; l < s; ++l)
         acc += r.D[i * (s + 1) + l + 1] * r.A[l * s + j];
       double e = fabs(acc - (i == j ? 1.0 : 0.0));
-      if (e > worst_inv && s <= 12)
+      if (e > worst_inv)
         worst_inv = e;
       CHECK(e < tol, "s = %d: (D[:,1:] A)[%d][%d] = %.17g", s, i, j, acc);
     }
@@ -254,7 +254,7 @@ int main(void) {
   for (int s = 1; s <= RC_RADAU_MAX_STAGES; ++s)
     test_stage_count(s);
   test_gauss_legendre();
-  printf("radau s = 1..12 worst: node |P/P'| %.2e (s<=20), D t^k %.2e, A t^k "
+  printf("radau s = 1..20 worst: node |P/P'| %.2e, D t^k %.2e, A t^k "
          "%.2e, b t^k %.2e, D[:,1:]A - I %.2e\n",
          worst_root, worst_D, worst_A, worst_b, worst_inv);
   if (failures) {
