@@ -103,6 +103,11 @@ static int check_one(const rc_model *m, int f) {
       if (x->kind == RC_CHECK_EVAL)
         printf("  %s block: %s: callback %s returned %g at t = %g\n", x->block,
                kind_name(x->kind), x->row_name, x->got, x->t);
+      else if (x->kind == RC_CHECK_HES_VALUE || x->kind == RC_CHECK_HES_MISSING)
+        printf("  %s block: %s: d2 (sum mu F) / d %s d %s (row %d, col %d) "
+               "at t = %g: finite difference %.10g, hand-coded %.10g\n",
+               x->block, kind_name(x->kind), x->row_name, x->col_name, x->row,
+               x->col, x->t, x->expected, x->got);
       else
         printf("  %s block: %s: d %s / d %s (row %d, col %d) at t = %g: "
                "finite difference %.10g, hand-coded %.10g\n",
