@@ -1,0 +1,155 @@
+/*
+ * solve.c - rc_solve: validate, transcribe, pick the starting point, run
+ * Ipopt, map the NLP solution back to a trajectory and report.
+ *
+ * Formulations with sampled_reference (e.g. the crane's exact inverse) are
+ * not solved: their reference is sampled at the mesh nodes.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ipopt_adapter.h"
+#include "radcol/solve.h"
+#include "timing.h"
+#include "transcription.h"
+
+/* Largest violation of constraint and variable bounds at x. */
+static double max_violation(const double *v, const double *lo, const double *hi,
+                            size_t n) {
+  double m = 0.0;
+  for (size_t i = 0; i < n; ++i) {
+    double d = 0.0;
+    if (v[i] < lo[i])
+      d = lo[i] - v[i];
+    else if (v[i] > hi[i])
+      d = v[i] - hi[i];
+    if (!(d <= m)) /* NaN counts */
+      m = isnan(d) ? INFINITY : d;
+  }
+  return m;
+}
+
+static rc_err sample_reference(const rc_problem *pb, const rc_mesh *mesh,
+                               rc_solution *sol, rc_solve_stats *stats,
+                               rc_error *err) {
+  rc_err rc = rc_solution_alloc(pb, mesh, pb->t0, pb->tf, 0, sol, err);
+  if (rc != RC_OK)
+    return rc;
+  rc_solution_set_times(sol);
+  const int nw = rc_problem_nw(pb);
+  const int nref = pb->nx + pb->ny + pb->nu + pb->nout;
+  double *ref = malloc(sizeof *ref * (size_t)sol->nnodes * (size_t)nref);
+  if (!ref) {
+    rc_solution_free(sol);
+    return rc_error_set(err, RC_ERR_NOMEM, "out of memory sampling the reference");
+  }
+  const double t0 = rc_now_s();
+  const int st = pb->reference(pb, sol->nnodes, sol->t, ref);
+  if (st != 0) {
+    free(ref);
+    rc_solution_free(sol);
+    return rc_error_set(err, RC_ERR_EVAL, "%s/%s: the reference failed (status %d)",
+                        pb->model, pb->formulation, st);
+  }
+  for (int n = 0; n < sol->nnodes; ++n) {
+    double *w = sol->w + (size_t)n * nw;
+    memcpy(w, ref + (size_t)n * nref, sizeof *w * (size_t)(pb->nx + pb->ny + pb->nu));
+    for (int i = pb->nx + pb->ny + pb->nu; i < nw; ++i)
+      w[i] = 0.5 * (pb->w_lo[i] + pb->w_hi[i]);
+  }
+  free(ref);
+  stats->status = RC_STATUS_NOT_RUN;
+  stats->solver_status = 0;
+  stats->wall_s = rc_now_s() - t0;
+  stats->eval_s = stats->wall_s;
+  snprintf(stats->message, sizeof stats->message,
+           "%s/%s is solved without an NLP: its reference sampled at %d nodes",
+           pb->model, pb->formulation, sol->nnodes);
+  return RC_OK;
+}
+
+rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh, const rc_options *opt,
+                const rc_solution *guess, rc_solution *sol, rc_solve_stats *stats,
+                rc_error *err) {
+  memset(sol, 0, sizeof *sol);
+  memset(stats, 0, sizeof *stats);
+  stats->status = RC_STATUS_FAILED;
+  const double wall0 = rc_now_s();
+  rc_err rc;
+  if ((rc = rc_problem_validate(pb, err)) != RC_OK ||
+      (rc = rc_options_validate(opt, err)) != RC_OK ||
+      (rc = rc_mesh_validate(mesh, err)) != RC_OK)
+    return rc;
+  if (pb->sampled_reference)
+    return sample_reference(pb, mesh, sol, stats, err);
+
+  rc_nlp *nlp = NULL;
+  if ((rc = rc_nlp_create(pb, mesh, &nlp, err)) != RC_OK)
+    return rc;
+  const size_t nv = (size_t)nlp->nvar, nc = (size_t)nlp->ncon;
+  double *x = calloc(nv ? nv : 1, sizeof *x);
+  double *lam = calloc(nc ? nc : 1, sizeof *lam);
+  double *zl = calloc(nv ? nv : 1, sizeof *zl);
+  double *zu = calloc(nv ? nv : 1, sizeof *zu);
+  double *g = calloc(nc ? nc : 1, sizeof *g);
+  double *lo = calloc(nv ? nv : 1, sizeof *lo), *hi = calloc(nv ? nv : 1, sizeof *hi);
+  double *glo = calloc(nc ? nc : 1, sizeof *glo), *ghi = calloc(nc ? nc : 1, sizeof *ghi);
+  if (!x || !lam || !zl || !zu || !g || !lo || !hi || !glo || !ghi) {
+    rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory for %zu NLP variables", nv);
+    goto done;
+  }
+  rc_options o = *opt;
+  if (guess) {
+    rc = rc_nlp_from_solution(nlp, guess, x, o.warm_start ? lam : NULL, zl, zu, err);
+    if (o.warm_start && !guess->has_duals)
+      o.warm_start = 0;
+  } else {
+    rc = rc_nlp_default_guess(nlp, x, err);
+    o.warm_start = 0;
+  }
+  if (rc != RC_OK)
+    goto done;
+
+  stats->nvars = nlp->nvar;
+  stats->ncons = nlp->ncon;
+  stats->nnz_jac = nlp->nnz_jac;
+  stats->nnz_hes = nlp->nnz_hes;
+  rc_ipopt_outcome res;
+  if ((rc = rc_ipopt_solve(nlp, &o, x, lam, zl, zu, &res, err)) != RC_OK)
+    goto done;
+  stats->status = res.status;
+  stats->solver_status = res.app_status;
+  stats->iterations = res.iterations;
+  stats->objective = res.objective;
+  stats->eval_s = res.eval_s;
+  stats->ipopt_s = res.solve_s - res.eval_s;
+  memcpy(stats->message, res.message, sizeof stats->message);
+
+  /* Unscaled violation at the returned point. */
+  rc_nlp_bounds(nlp, lo, hi, glo, ghi);
+  const int st = rc_nlp_constraints(nlp, x, g);
+  stats->constraint_violation =
+      st != 0 ? INFINITY
+              : fmax(max_violation(g, glo, ghi, nc), max_violation(x, lo, hi, nv));
+  stats->dual_infeasibility = NAN;
+
+  if ((rc = rc_solution_alloc(pb, mesh, pb->t0, rc_nlp_tf(nlp, x), 1, sol, err)) !=
+      RC_OK)
+    goto done;
+  rc_nlp_to_solution(nlp, x, lam, zl, zu, sol);
+  stats->wall_s = rc_now_s() - wall0;
+done:
+  free(x);
+  free(lam);
+  free(zl);
+  free(zu);
+  free(g);
+  free(lo);
+  free(hi);
+  free(glo);
+  free(ghi);
+  rc_nlp_free(&nlp);
+  return rc;
+}

@@ -1,0 +1,856 @@
+/*
+ * transcription.c - Radau IIA collocation of an rc_problem on an rc_mesh (the
+ * equations and the variable/constraint order are in transcription.h).
+ *
+ * Derivatives.  With h_k = (tf - t0) sigma_k, the collocation row (k, j, i)
+ *     R = sum_l D_jl X_kl,i - h_k f_i(W_kj)
+ * has  dR/dX_kl,i = D_jl,  dR/dW_kj = -h_k df_i/dw,  and, for free tf and an
+ * autonomous problem, dR/dtf = -sigma_k f_i.  The objective term
+ * h_k b_j L(W_kj) gives h_k b_j dL/dw and sigma_k b_j L.  The Lagrangian
+ * Hessian at a stage point is the problem's Hessian of sum_i mu_i F_i with
+ *     mu_f = -h_k lambda_coll,  mu_g = lambda_g,  mu_c = lambda_c,
+ *     mu_L = obj_factor h_k b_j,
+ * plus, for free tf, the cross terms d2/(dtf dw) = -sigma_k lambda_coll_i
+ * df_i/dw + obj_factor sigma_k b_j dL/dw (the terms are linear in tf, so
+ * d2/dtf2 = 0).  The boundary block enters with its own multipliers and
+ * obj_factor on phi.
+ *
+ * Assembly.  jac_walk and hes_walk enumerate every contribution in one fixed
+ * order; in RECORD mode they store (row, col) keys, which rc_nlp_create sorts
+ * and merges into the NLP pattern, remembering each contribution's slot; in
+ * VALUES mode the same walk evaluates the problem and scatters into the
+ * slots.  One walk for both modes means the pattern and the values cannot
+ * disagree.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "transcription.h"
+
+#define RC_INF_BOUND 1e20
+
+enum walk_mode { WALK_COUNT, WALK_RECORD, WALK_VALUES };
+
+typedef struct walk_sink {
+  enum walk_mode mode;
+  long long nvar;
+  long long *keys; /* RECORD */
+  const int *slot; /* VALUES */
+  double *vals;    /* VALUES */
+  long long k;     /* contributions so far */
+} walk_sink;
+
+static inline void sink_add(walk_sink *s, int row, int col, double v) {
+  if (s->mode == WALK_RECORD)
+    s->keys[s->k] = (long long)row * s->nvar + col;
+  else if (s->mode == WALK_VALUES)
+    s->vals[s->slot[s->k]] += v;
+  s->k++;
+}
+
+/* ---- layout helpers ------------------------------------------------------ */
+
+double rc_nlp_tf(const rc_nlp *nlp, const double *x) {
+  return nlp->free_tf ? x[nlp->tf_off] : nlp->pb->tf;
+}
+
+static inline double elem_sigma(const rc_nlp *nlp, int k) {
+  return nlp->mesh->frac[k + 1] - nlp->mesh->frac[k];
+}
+
+double rc_nlp_node_time(const rc_nlp *nlp, int n, double tf) {
+  const double t0 = nlp->pb->t0;
+  if (n == 0)
+    return t0;
+  const int k = nlp->node_elem[n], j = nlp->node_stage[n];
+  const int s = nlp->mesh->stages[k];
+  if (j == s)
+    return t0 + (tf - t0) * nlp->mesh->frac[k + 1];
+  const double a = nlp->mesh->frac[k] + nlp->radau[s].c[j - 1] * elem_sigma(nlp, k);
+  return t0 + (tf - t0) * a;
+}
+
+/* Node holding X_kl (l = 0 is the element start). */
+static inline int state_node(const rc_nlp *nlp, int k, int l) {
+  return l == 0 ? (k == 0 ? 0 : nlp->elem_first[k] - 1) : nlp->elem_first[k] + l - 1;
+}
+
+/* NLP variable of point-vector entry i at node n, or -1 if absent. */
+static inline int var_of(const rc_nlp *nlp, int n, int i) {
+  if (i < nlp->nx)
+    return nlp->x_off[n] + i;
+  if (i < nlp->nx + nlp->ny + nlp->nu)
+    return nlp->yu_off[n] < 0 ? -1 : nlp->yu_off[n] + (i - nlp->nx);
+  return nlp->p_off + (i - nlp->nx - nlp->ny - nlp->nu);
+}
+
+/* NLP variable of boundary input c of z = (x(t0), x(tf), p, tf), or -1. */
+static inline int zvar_of(const rc_nlp *nlp, int c) {
+  const int nx = nlp->nx;
+  if (c < nx)
+    return nlp->x_off[0] + c;
+  if (c < 2 * nx)
+    return nlp->x_off[nlp->nnodes - 1] + (c - nx);
+  if (c < 2 * nx + nlp->np)
+    return nlp->p_off + (c - 2 * nx);
+  return nlp->tf_off; /* -1 when tf is fixed */
+}
+
+static void gather_w(const rc_nlp *nlp, int n, const double *x, double *w) {
+  for (int i = 0; i < nlp->nw; ++i) {
+    const int v = var_of(nlp, n, i);
+    w[i] = v >= 0 ? x[v] : 0.0;
+  }
+}
+
+static void gather_z(const rc_nlp *nlp, const double *x, double *z) {
+  for (int c = 0; c < nlp->nz - 1; ++c)
+    z[c] = x[zvar_of(nlp, c)];
+  z[nlp->nz - 1] = rc_nlp_tf(nlp, x);
+}
+
+/* Does node n carry constraint rows? */
+static inline int node_active(const rc_nlp *nlp, int n) {
+  return n > 0 || nlp->t0_alg;
+}
+
+/* ---- the walks ------------------------------------------------------------ */
+
+static int jac_walk(rc_nlp *nlp, const double *x, walk_sink *sk) {
+  const rc_problem *pb = nlp->pb;
+  const int nx = nlp->nx, ny = nlp->ny, nc = pb->nc;
+  const rc_pattern *P = &pb->point.jac;
+  const int values = sk->mode == WALK_VALUES;
+  const double tf = values ? rc_nlp_tf(nlp, x) : pb->tf;
+  int st;
+  for (int n = 0; n < nlp->nnodes; ++n) {
+    if (!node_active(nlp, n))
+      continue;
+    const int row0 = nlp->con_off[n];
+    const int k = nlp->node_elem[n], j = nlp->node_stage[n];
+    double h = 0, sigma = 0;
+    if (n > 0) {
+      const int s = nlp->mesh->stages[k];
+      const double *D = nlp->radau[s].D + (j - 1) * (s + 1);
+      sigma = elem_sigma(nlp, k);
+      h = (tf - pb->t0) * sigma;
+      for (int i = 0; i < nx; ++i)
+        for (int l = 0; l <= s; ++l)
+          sink_add(sk, row0 + i, nlp->x_off[state_node(nlp, k, l)] + i, D[l]);
+    }
+    if (values) {
+      const double t = rc_nlp_node_time(nlp, n, tf);
+      gather_w(nlp, n, x, nlp->w);
+      if ((st = pb->point.jacobian(pb, t, nlp->w, nlp->jF)) != 0)
+        return st;
+      if (nlp->free_tf && n > 0 && (st = pb->point.eval(pb, t, nlp->w, nlp->F)) != 0)
+        return st;
+    }
+    for (int e = 0; e < P->nnz; ++e) {
+      const int r = P->row[e];
+      int R;
+      double scale;
+      if (r < nx) {
+        if (n == 0)
+          continue;
+        R = row0 + r;
+        scale = -h;
+      } else if (r < nx + ny + nc) {
+        R = n == 0 ? row0 + (r - nx) : row0 + r;
+        scale = 1.0;
+      } else {
+        continue; /* the Lagrange row goes to the gradient */
+      }
+      const int V = var_of(nlp, n, P->col[e]);
+      if (V >= 0)
+        sink_add(sk, R, V, values ? scale * nlp->jF[e] : 0.0);
+    }
+    if (nlp->free_tf && n > 0)
+      for (int i = 0; i < nx; ++i)
+        sink_add(sk, row0 + i, nlp->tf_off, values ? -sigma * nlp->F[i] : 0.0);
+  }
+  if (pb->nb > 0) {
+    const rc_pattern *Q = &pb->boundary.jac;
+    if (values) {
+      gather_z(nlp, x, nlp->z);
+      if ((st = pb->boundary.jacobian(pb, pb->t0, nlp->z, nlp->jB)) != 0)
+        return st;
+    }
+    for (int e = 0; e < Q->nnz; ++e) {
+      if (Q->row[e] >= pb->nb)
+        continue; /* phi goes to the gradient */
+      const int V = zvar_of(nlp, Q->col[e]);
+      if (V >= 0)
+        sink_add(sk, nlp->b_off + Q->row[e], V, values ? nlp->jB[e] : 0.0);
+    }
+  }
+  return 0;
+}
+
+static inline void hes_add(walk_sink *sk, int a, int b, double v) {
+  if (a >= b)
+    sink_add(sk, a, b, v);
+  else
+    sink_add(sk, b, a, v);
+}
+
+static int hes_walk(rc_nlp *nlp, const double *x, double obj_factor,
+                    const double *lambda, walk_sink *sk) {
+  const rc_problem *pb = nlp->pb;
+  const int nx = nlp->nx, ny = nlp->ny, nc = pb->nc, nF = nlp->nF;
+  const rc_pattern *H = &pb->point.hes, *P = &pb->point.jac;
+  const int values = sk->mode == WALK_VALUES;
+  const double tf = values ? rc_nlp_tf(nlp, x) : pb->tf;
+  int st;
+  for (int n = 0; n < nlp->nnodes; ++n) {
+    if (!node_active(nlp, n))
+      continue;
+    const int row0 = nlp->con_off[n];
+    const int k = nlp->node_elem[n], j = nlp->node_stage[n];
+    double h = 0, sigma = 0, bj = 0;
+    if (n > 0) {
+      const int s = nlp->mesh->stages[k];
+      sigma = elem_sigma(nlp, k);
+      h = (tf - pb->t0) * sigma;
+      bj = nlp->radau[s].b[j - 1];
+    }
+    if (values) {
+      double *mu = nlp->mu;
+      for (int i = 0; i < nx; ++i)
+        mu[i] = n > 0 ? -h * lambda[row0 + i] : 0.0;
+      for (int i = nx; i < nx + ny + nc; ++i)
+        mu[i] = lambda[n == 0 ? row0 + (i - nx) : row0 + i];
+      if (pb->has_lagrange)
+        mu[nF - 1] = n > 0 ? obj_factor * h * bj : 0.0;
+      const double t = rc_nlp_node_time(nlp, n, tf);
+      gather_w(nlp, n, x, nlp->w);
+      if ((st = pb->point.hessian(pb, t, nlp->w, mu, nlp->hF)) != 0)
+        return st;
+      if (nlp->free_tf && n > 0 && (st = pb->point.jacobian(pb, t, nlp->w, nlp->jF)) != 0)
+        return st;
+    }
+    for (int e = 0; e < H->nnz; ++e) {
+      const int Va = var_of(nlp, n, H->row[e]), Vb = var_of(nlp, n, H->col[e]);
+      if (Va >= 0 && Vb >= 0)
+        hes_add(sk, Va, Vb, values ? nlp->hF[e] : 0.0);
+    }
+    if (nlp->free_tf && n > 0) {
+      for (int e = 0; e < P->nnz; ++e) {
+        const int r = P->row[e];
+        double coef;
+        if (r < nx)
+          coef = values ? -sigma * lambda[row0 + r] : 0.0;
+        else if (pb->has_lagrange && r == nF - 1)
+          coef = obj_factor * sigma * bj;
+        else
+          continue;
+        const int V = var_of(nlp, n, P->col[e]);
+        if (V >= 0)
+          hes_add(sk, nlp->tf_off, V, values ? coef * nlp->jF[e] : 0.0);
+      }
+    }
+  }
+  if (nlp->nB > 0) {
+    const rc_pattern *Q = &pb->boundary.hes;
+    if (values) {
+      for (int r = 0; r < pb->nb; ++r)
+        nlp->mu[r] = lambda[nlp->b_off + r];
+      if (pb->has_mayer)
+        nlp->mu[pb->nb] = obj_factor;
+      gather_z(nlp, x, nlp->z);
+      if ((st = pb->boundary.hessian(pb, pb->t0, nlp->z, nlp->mu, nlp->hB)) != 0)
+        return st;
+    }
+    for (int e = 0; e < Q->nnz; ++e) {
+      const int Va = zvar_of(nlp, Q->row[e]), Vb = zvar_of(nlp, Q->col[e]);
+      if (Va >= 0 && Vb >= 0)
+        hes_add(sk, Va, Vb, values ? nlp->hB[e] : 0.0);
+    }
+  }
+  return 0;
+}
+
+/* ---- setup ------------------------------------------------------------------ */
+
+static int cmp_ll(const void *a, const void *b) {
+  const long long x = *(const long long *)a, y = *(const long long *)b;
+  return (x > y) - (x < y);
+}
+
+static long long find_key(const long long *u, long long n, long long key) {
+  long long lo = 0, hi = n - 1;
+  while (lo <= hi) {
+    const long long mid = lo + (hi - lo) / 2;
+    if (u[mid] < key)
+      lo = mid + 1;
+    else if (u[mid] > key)
+      hi = mid - 1;
+    else
+      return mid;
+  }
+  return -1;
+}
+
+/* Count, record, sort and merge the contributions of one walk into a
+ * duplicate-free pattern plus a slot per contribution. */
+typedef int (*walk_fn)(rc_nlp *nlp, walk_sink *sk);
+
+static int jac_walk_struct(rc_nlp *nlp, walk_sink *sk) {
+  return jac_walk(nlp, NULL, sk);
+}
+static int hes_walk_struct(rc_nlp *nlp, walk_sink *sk) {
+  return hes_walk(nlp, NULL, 0.0, NULL, sk);
+}
+
+static rc_err build_pattern(rc_nlp *nlp, walk_fn walk, int *nnz, int **row,
+                            int **col, int **slot, rc_error *err) {
+  walk_sink sk = {.mode = WALK_COUNT, .nvar = nlp->nvar};
+  walk(nlp, &sk);
+  const long long ncontrib = sk.k;
+  if (ncontrib > 2000000000LL)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "NLP too large: %lld derivative entries (limit 2e9)",
+                        ncontrib);
+  long long *keys = malloc(sizeof *keys * (size_t)(ncontrib ? ncontrib : 1));
+  long long *uniq = malloc(sizeof *uniq * (size_t)(ncontrib ? ncontrib : 1));
+  *slot = malloc(sizeof **slot * (size_t)(ncontrib ? ncontrib : 1));
+  if (!keys || !uniq || !*slot) {
+    free(keys);
+    free(uniq);
+    return rc_error_set(err, RC_ERR_NOMEM,
+                        "out of memory for %lld derivative entries", ncontrib);
+  }
+  sk = (walk_sink){.mode = WALK_RECORD, .nvar = nlp->nvar, .keys = keys};
+  walk(nlp, &sk);
+  memcpy(uniq, keys, sizeof *keys * (size_t)ncontrib);
+  qsort(uniq, (size_t)ncontrib, sizeof *uniq, cmp_ll);
+  long long m = 0;
+  for (long long e = 0; e < ncontrib; ++e)
+    if (m == 0 || uniq[e] != uniq[m - 1])
+      uniq[m++] = uniq[e];
+  for (long long e = 0; e < ncontrib; ++e)
+    (*slot)[e] = (int)find_key(uniq, m, keys[e]);
+  *nnz = (int)m;
+  *row = malloc(sizeof **row * (size_t)(m ? m : 1));
+  *col = malloc(sizeof **col * (size_t)(m ? m : 1));
+  if (!*row || !*col) {
+    free(keys);
+    free(uniq);
+    return rc_error_set(err, RC_ERR_NOMEM, "out of memory for the NLP pattern");
+  }
+  for (long long e = 0; e < m; ++e) {
+    (*row)[e] = (int)(uniq[e] / nlp->nvar);
+    (*col)[e] = (int)(uniq[e] % nlp->nvar);
+  }
+  free(keys);
+  free(uniq);
+  return RC_OK;
+}
+
+void rc_nlp_free(rc_nlp **pnlp) {
+  if (!pnlp || !*pnlp)
+    return;
+  rc_nlp *nlp = *pnlp;
+  free(nlp->x_off);
+  free(nlp->yu_off);
+  free(nlp->con_off);
+  free(nlp->node_elem);
+  free(nlp->node_stage);
+  free(nlp->elem_first);
+  free(nlp->radau);
+  free(nlp->jac_row);
+  free(nlp->jac_col);
+  free(nlp->hes_row);
+  free(nlp->hes_col);
+  free(nlp->jac_slot);
+  free(nlp->hes_slot);
+  free(nlp->w);
+  free(nlp->z);
+  free(nlp->F);
+  free(nlp->B);
+  free(nlp->jF);
+  free(nlp->hF);
+  free(nlp->jB);
+  free(nlp->hB);
+  free(nlp->mu);
+  free(nlp);
+  *pnlp = NULL;
+}
+
+static void *xcalloc(size_t n, size_t size) { return calloc(n ? n : 1, size); }
+
+rc_err rc_nlp_create(const rc_problem *pb, const rc_mesh *mesh, rc_nlp **out,
+                     rc_error *err) {
+  *out = NULL;
+  rc_err rc = rc_mesh_validate(mesh, err);
+  if (rc != RC_OK)
+    return rc;
+  rc_nlp *nlp = calloc(1, sizeof *nlp);
+  if (!nlp)
+    return rc_error_set(err, RC_ERR_NOMEM, "out of memory for the NLP");
+  nlp->pb = pb;
+  nlp->mesh = mesh;
+  nlp->nx = pb->nx;
+  nlp->ny = pb->ny;
+  nlp->nu = pb->nu;
+  nlp->np = pb->np;
+  nlp->nw = rc_problem_nw(pb);
+  nlp->nF = rc_problem_nF(pb);
+  nlp->nB = rc_problem_nB(pb);
+  nlp->nz = rc_problem_nz(pb);
+  nlp->t0_alg = pb->t0_algebraic && (pb->ny + pb->nu > 0 || pb->nc > 0);
+  nlp->free_tf = pb->free_tf;
+  nlp->nnodes = rc_mesh_nodes(mesh);
+
+  const size_t nn = (size_t)nlp->nnodes;
+  nlp->x_off = xcalloc(nn, sizeof(int));
+  nlp->yu_off = xcalloc(nn, sizeof(int));
+  nlp->con_off = xcalloc(nn, sizeof(int));
+  nlp->node_elem = xcalloc(nn, sizeof(int));
+  nlp->node_stage = xcalloc(nn, sizeof(int));
+  nlp->elem_first = xcalloc((size_t)mesh->n, sizeof(int));
+  nlp->radau = xcalloc(RC_MAX_STAGES + 1, sizeof(rc_radau));
+  const size_t nwork = (size_t)(nlp->nF > nlp->nB ? nlp->nF : nlp->nB);
+  nlp->w = xcalloc((size_t)nlp->nw, sizeof(double));
+  nlp->z = xcalloc((size_t)nlp->nz, sizeof(double));
+  nlp->F = xcalloc((size_t)nlp->nF, sizeof(double));
+  nlp->B = xcalloc((size_t)nlp->nB, sizeof(double));
+  nlp->jF = xcalloc((size_t)pb->point.jac.nnz, sizeof(double));
+  nlp->hF = xcalloc((size_t)pb->point.hes.nnz, sizeof(double));
+  nlp->jB = xcalloc((size_t)pb->boundary.jac.nnz, sizeof(double));
+  nlp->hB = xcalloc((size_t)pb->boundary.hes.nnz, sizeof(double));
+  nlp->mu = xcalloc(nwork, sizeof(double));
+  if (!nlp->x_off || !nlp->yu_off || !nlp->con_off || !nlp->node_elem ||
+      !nlp->node_stage || !nlp->elem_first || !nlp->radau || !nlp->w ||
+      !nlp->z || !nlp->F || !nlp->B || !nlp->jF || !nlp->hF || !nlp->jB ||
+      !nlp->hB || !nlp->mu) {
+    rc_nlp_free(&nlp);
+    return rc_error_set(err, RC_ERR_NOMEM, "out of memory for %d nodes",
+                        (int)nn);
+  }
+  for (int k = 0; k < mesh->n; ++k) {
+    const int s = mesh->stages[k];
+    if (nlp->radau[s].s == 0 && rc_radau_init(s, &nlp->radau[s]) != 0) {
+      rc_nlp_free(&nlp);
+      return rc_error_set(err, RC_ERR_INPUT, "stages %d in element %d: expected 1..%d",
+                          s, k, RC_MAX_STAGES);
+    }
+  }
+
+  /* variables and constraints, node by node */
+  const int nyu = nlp->ny + nlp->nu;
+  long long v = 0, c = 0;
+  nlp->x_off[0] = 0;
+  v = nlp->nx;
+  nlp->yu_off[0] = -1;
+  nlp->con_off[0] = -1;
+  if (nlp->t0_alg) {
+    nlp->yu_off[0] = nyu > 0 ? (int)v : -1;
+    v += nyu;
+    nlp->con_off[0] = 0;
+    c += nlp->ny + pb->nc;
+  }
+  nlp->node_elem[0] = -1;
+  nlp->node_stage[0] = 0;
+  int node = 1;
+  for (int k = 0; k < mesh->n; ++k) {
+    nlp->elem_first[k] = node;
+    for (int j = 1; j <= mesh->stages[k]; ++j, ++node) {
+      nlp->node_elem[node] = k;
+      nlp->node_stage[node] = j;
+      nlp->x_off[node] = (int)v;
+      v += nlp->nx;
+      nlp->yu_off[node] = nyu > 0 ? (int)v : -1;
+      v += nyu;
+      nlp->con_off[node] = (int)c;
+      c += nlp->nx + nlp->ny + pb->nc;
+    }
+  }
+  nlp->p_off = (int)v;
+  v += nlp->np;
+  nlp->tf_off = nlp->free_tf ? (int)v : -1;
+  v += nlp->free_tf ? 1 : 0;
+  nlp->b_off = (int)c;
+  c += pb->nb;
+  if (v > 1000000000LL || c > 1000000000LL) {
+    rc_nlp_free(&nlp);
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "NLP too large: %lld variables, %lld constraints", v, c);
+  }
+  nlp->nvar = (int)v;
+  nlp->ncon = (int)c;
+
+  if ((rc = build_pattern(nlp, jac_walk_struct, &nlp->nnz_jac, &nlp->jac_row,
+                          &nlp->jac_col, &nlp->jac_slot, err)) != RC_OK ||
+      (rc = build_pattern(nlp, hes_walk_struct, &nlp->nnz_hes, &nlp->hes_row,
+                          &nlp->hes_col, &nlp->hes_slot, err)) != RC_OK) {
+    rc_nlp_free(&nlp);
+    return rc;
+  }
+  *out = nlp;
+  return RC_OK;
+}
+
+/* ---- bounds and values -------------------------------------------------------- */
+
+static double clip_inf(double v) {
+  if (v <= -RC_INF_BOUND)
+    return -RC_INF_BOUND;
+  if (v >= RC_INF_BOUND)
+    return RC_INF_BOUND;
+  return v;
+}
+
+void rc_nlp_bounds(const rc_nlp *nlp, double *x_lo, double *x_hi, double *g_lo,
+                   double *g_hi) {
+  const rc_problem *pb = nlp->pb;
+  for (int n = 0; n < nlp->nnodes; ++n)
+    for (int i = 0; i < nlp->nx + nlp->ny + nlp->nu; ++i) {
+      const int v = var_of(nlp, n, i);
+      if (v < 0)
+        continue;
+      x_lo[v] = clip_inf(pb->w_lo[i]);
+      x_hi[v] = clip_inf(pb->w_hi[i]);
+    }
+  for (int i = 0; i < nlp->np; ++i) {
+    const int iw = nlp->nx + nlp->ny + nlp->nu + i;
+    x_lo[nlp->p_off + i] = clip_inf(pb->w_lo[iw]);
+    x_hi[nlp->p_off + i] = clip_inf(pb->w_hi[iw]);
+  }
+  if (pb->fix_x0)
+    for (int i = 0; i < nlp->nx; ++i)
+      if (pb->fix_x0[i])
+        x_lo[i] = x_hi[i] = pb->x0[i];
+  if (pb->fix_xf) {
+    const int off = nlp->x_off[nlp->nnodes - 1];
+    for (int i = 0; i < nlp->nx; ++i)
+      if (pb->fix_xf[i])
+        x_lo[off + i] = x_hi[off + i] = pb->xf[i];
+  }
+  if (nlp->free_tf) {
+    x_lo[nlp->tf_off] = pb->tf_lo;
+    x_hi[nlp->tf_off] = pb->tf_hi;
+  }
+  for (int n = 0; n < nlp->nnodes; ++n) {
+    if (!node_active(nlp, n))
+      continue;
+    int r = nlp->con_off[n];
+    if (n > 0)
+      for (int i = 0; i < nlp->nx; ++i, ++r)
+        g_lo[r] = g_hi[r] = 0.0;
+    for (int i = 0; i < nlp->ny; ++i, ++r)
+      g_lo[r] = g_hi[r] = 0.0;
+    for (int i = 0; i < pb->nc; ++i, ++r) {
+      g_lo[r] = clip_inf(pb->c_lo[i]);
+      g_hi[r] = clip_inf(pb->c_hi[i]);
+    }
+  }
+  for (int i = 0; i < pb->nb; ++i) {
+    g_lo[nlp->b_off + i] = clip_inf(pb->b_lo[i]);
+    g_hi[nlp->b_off + i] = clip_inf(pb->b_hi[i]);
+  }
+}
+
+int rc_nlp_objective(rc_nlp *nlp, const double *x, double *f) {
+  const rc_problem *pb = nlp->pb;
+  const double tf = rc_nlp_tf(nlp, x);
+  double sum = 0.0;
+  int st;
+  if (pb->has_lagrange) {
+    for (int n = 1; n < nlp->nnodes; ++n) {
+      const int k = nlp->node_elem[n], j = nlp->node_stage[n];
+      const double h = (tf - pb->t0) * elem_sigma(nlp, k);
+      gather_w(nlp, n, x, nlp->w);
+      if ((st = pb->point.eval(pb, rc_nlp_node_time(nlp, n, tf), nlp->w, nlp->F)) != 0)
+        return st;
+      sum += h * nlp->radau[nlp->mesh->stages[k]].b[j - 1] * nlp->F[nlp->nF - 1];
+    }
+  }
+  if (pb->has_mayer) {
+    gather_z(nlp, x, nlp->z);
+    if ((st = pb->boundary.eval(pb, pb->t0, nlp->z, nlp->B)) != 0)
+      return st;
+    sum += nlp->B[pb->nb];
+  }
+  *f = sum;
+  return 0;
+}
+
+int rc_nlp_gradient(rc_nlp *nlp, const double *x, double *grad) {
+  const rc_problem *pb = nlp->pb;
+  const double tf = rc_nlp_tf(nlp, x);
+  const rc_pattern *P = &pb->point.jac;
+  int st;
+  memset(grad, 0, sizeof *grad * (size_t)nlp->nvar);
+  if (pb->has_lagrange) {
+    const int rL = nlp->nF - 1;
+    for (int n = 1; n < nlp->nnodes; ++n) {
+      const int k = nlp->node_elem[n], j = nlp->node_stage[n];
+      const double sigma = elem_sigma(nlp, k);
+      const double bj = nlp->radau[nlp->mesh->stages[k]].b[j - 1];
+      const double w = (tf - pb->t0) * sigma * bj;
+      const double t = rc_nlp_node_time(nlp, n, tf);
+      gather_w(nlp, n, x, nlp->w);
+      if ((st = pb->point.jacobian(pb, t, nlp->w, nlp->jF)) != 0)
+        return st;
+      for (int e = 0; e < P->nnz; ++e)
+        if (P->row[e] == rL) {
+          const int V = var_of(nlp, n, P->col[e]);
+          if (V >= 0)
+            grad[V] += w * nlp->jF[e];
+        }
+      if (nlp->free_tf) {
+        if ((st = pb->point.eval(pb, t, nlp->w, nlp->F)) != 0)
+          return st;
+        grad[nlp->tf_off] += sigma * bj * nlp->F[rL];
+      }
+    }
+  }
+  if (pb->has_mayer) {
+    const rc_pattern *Q = &pb->boundary.jac;
+    gather_z(nlp, x, nlp->z);
+    if ((st = pb->boundary.jacobian(pb, pb->t0, nlp->z, nlp->jB)) != 0)
+      return st;
+    for (int e = 0; e < Q->nnz; ++e)
+      if (Q->row[e] == pb->nb) {
+        const int V = zvar_of(nlp, Q->col[e]);
+        if (V >= 0)
+          grad[V] += nlp->jB[e];
+      }
+  }
+  return 0;
+}
+
+int rc_nlp_constraints(rc_nlp *nlp, const double *x, double *g) {
+  const rc_problem *pb = nlp->pb;
+  const double tf = rc_nlp_tf(nlp, x);
+  const int nx = nlp->nx, ny = nlp->ny, nc = pb->nc;
+  int st;
+  for (int n = 0; n < nlp->nnodes; ++n) {
+    if (!node_active(nlp, n))
+      continue;
+    gather_w(nlp, n, x, nlp->w);
+    if ((st = pb->point.eval(pb, rc_nlp_node_time(nlp, n, tf), nlp->w, nlp->F)) != 0)
+      return st;
+    double *row = g + nlp->con_off[n];
+    if (n > 0) {
+      const int k = nlp->node_elem[n], j = nlp->node_stage[n];
+      const int s = nlp->mesh->stages[k];
+      const double *D = nlp->radau[s].D + (j - 1) * (s + 1);
+      const double h = (tf - pb->t0) * elem_sigma(nlp, k);
+      for (int i = 0; i < nx; ++i) {
+        double acc = -h * nlp->F[i];
+        for (int l = 0; l <= s; ++l)
+          acc += D[l] * x[nlp->x_off[state_node(nlp, k, l)] + i];
+        row[i] = acc;
+      }
+      row += nx;
+    }
+    memcpy(row, nlp->F + nx, sizeof *row * (size_t)(ny + nc));
+  }
+  if (pb->nb > 0) {
+    gather_z(nlp, x, nlp->z);
+    if ((st = pb->boundary.eval(pb, pb->t0, nlp->z, nlp->B)) != 0)
+      return st;
+    memcpy(g + nlp->b_off, nlp->B, sizeof *g * (size_t)pb->nb);
+  }
+  return 0;
+}
+
+int rc_nlp_jacobian(rc_nlp *nlp, const double *x, double *vals) {
+  memset(vals, 0, sizeof *vals * (size_t)nlp->nnz_jac);
+  walk_sink sk = {.mode = WALK_VALUES, .nvar = nlp->nvar,
+                  .slot = nlp->jac_slot, .vals = vals};
+  return jac_walk(nlp, x, &sk);
+}
+
+int rc_nlp_hessian(rc_nlp *nlp, const double *x, double obj_factor,
+                   const double *lambda, double *vals) {
+  memset(vals, 0, sizeof *vals * (size_t)nlp->nnz_hes);
+  walk_sink sk = {.mode = WALK_VALUES, .nvar = nlp->nvar,
+                  .slot = nlp->hes_slot, .vals = vals};
+  return hes_walk(nlp, x, obj_factor, lambda, &sk);
+}
+
+/* ---- NLP point <-> trajectory ---------------------------------------------- */
+
+/* b_j h_k of the stage at node n (1 at node 0). */
+static double node_quad_weight(const rc_nlp *nlp, int n, double tf) {
+  if (n == 0)
+    return 1.0;
+  const int k = nlp->node_elem[n];
+  return (tf - nlp->pb->t0) * elem_sigma(nlp, k) *
+         nlp->radau[nlp->mesh->stages[k]].b[nlp->node_stage[n] - 1];
+}
+
+void rc_nlp_to_solution(const rc_nlp *nlp, const double *x,
+                        const double *lambda, const double *zl,
+                        const double *zu, rc_solution *sol) {
+  const int nw = nlp->nw, nx = nlp->nx, ny = nlp->ny, nc = nlp->pb->nc;
+  const double tf = rc_nlp_tf(nlp, x);
+  sol->t0 = nlp->pb->t0;
+  sol->tf = tf;
+  rc_solution_set_times(sol);
+  for (int n = 0; n < nlp->nnodes; ++n)
+    gather_w(nlp, n, x, sol->w + (size_t)n * nw);
+  if (!nlp->t0_alg && ny + nlp->nu > 0) {
+    /* y, u at t0: element-0 dense output (extrapolated from its stages) */
+    double *w0 = nlp->w;
+    if (rc_solution_eval(sol, sol->t0, w0, NULL) == RC_OK)
+      memcpy(sol->w + nx, w0 + nx, sizeof *w0 * (size_t)(ny + nlp->nu));
+  }
+  if (!sol->has_duals || !lambda)
+    return;
+  for (int n = 0; n < nlp->nnodes; ++n) {
+    double *lf = sol->lam_f + (size_t)n * nx, *lg = sol->lam_g + (size_t)n * ny,
+           *lc = sol->lam_c + (size_t)n * nc;
+    if (!node_active(nlp, n)) {
+      memset(lf, 0, sizeof *lf * (size_t)nx);
+      memset(lg, 0, sizeof *lg * (size_t)ny);
+      memset(lc, 0, sizeof *lc * (size_t)nc);
+      continue;
+    }
+    const double q = node_quad_weight(nlp, n, tf);
+    int r = nlp->con_off[n];
+    for (int i = 0; i < nx; ++i)
+      lf[i] = n > 0 ? lambda[r++] / q : 0.0;
+    for (int i = 0; i < ny; ++i)
+      lg[i] = lambda[r++] / q;
+    for (int i = 0; i < nc; ++i)
+      lc[i] = lambda[r++] / q;
+  }
+  for (int i = 0; i < nlp->pb->nb; ++i)
+    sol->lam_b[i] = lambda[nlp->b_off + i];
+  for (int n = 0; n < nlp->nnodes; ++n)
+    for (int i = 0; i < nw; ++i) {
+      const int v = var_of(nlp, n, i);
+      sol->z_lo[(size_t)n * nw + i] = v >= 0 && zl ? zl[v] : 0.0;
+      sol->z_hi[(size_t)n * nw + i] = v >= 0 && zu ? zu[v] : 0.0;
+    }
+}
+
+static void scatter_w(const rc_nlp *nlp, int n, const double *w, double *x) {
+  for (int i = 0; i < nlp->nw; ++i) {
+    const int v = var_of(nlp, n, i);
+    if (v >= 0)
+      x[v] = w[i];
+  }
+}
+
+static void clip_to_bounds(const rc_nlp *nlp, double *x) {
+  const size_t nv = (size_t)nlp->nvar, nc = (size_t)nlp->ncon;
+  double *lo = malloc(sizeof *lo * (nv ? nv : 1)), *hi = malloc(sizeof *hi * (nv ? nv : 1));
+  double *glo = malloc(sizeof *glo * (nc ? nc : 1)), *ghi = malloc(sizeof *ghi * (nc ? nc : 1));
+  if (lo && hi && glo && ghi) {
+    rc_nlp_bounds(nlp, lo, hi, glo, ghi);
+    for (size_t v = 0; v < nv; ++v) {
+      if (x[v] < lo[v])
+        x[v] = lo[v];
+      if (x[v] > hi[v])
+        x[v] = hi[v];
+    }
+  }
+  free(lo);
+  free(hi);
+  free(glo);
+  free(ghi);
+}
+
+static int nearest_node(const rc_solution *sol, double t) {
+  int lo = 0, hi = sol->nnodes - 1;
+  while (hi - lo > 1) {
+    const int mid = (lo + hi) / 2;
+    if (sol->t[mid] <= t)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return fabs(sol->t[hi] - t) < fabs(sol->t[lo] - t) ? hi : lo;
+}
+
+rc_err rc_nlp_from_solution(const rc_nlp *nlp, const rc_solution *g, double *x,
+                            double *lambda, double *zl, double *zu,
+                            rc_error *err) {
+  const rc_problem *pb = nlp->pb;
+  if (g->nx != pb->nx || g->ny != pb->ny || g->nu != pb->nu || g->np != pb->np)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "guess has dims nx=%d ny=%d nu=%d np=%d: expected "
+                        "nx=%d ny=%d nu=%d np=%d (%s/%s)",
+                        g->nx, g->ny, g->nu, g->np, pb->nx, pb->ny, pb->nu,
+                        pb->np, pb->model, pb->formulation);
+  const double tf = nlp->free_tf ? g->tf : pb->tf;
+  const int nw = nlp->nw, nx = nlp->nx, ny = nlp->ny, nc = pb->nc;
+  if (nlp->free_tf)
+    x[nlp->tf_off] = g->tf;
+  const int with_duals = lambda && g->has_duals && g->nc == nc && g->nb == pb->nb;
+  rc_err rc;
+  for (int n = 0; n < nlp->nnodes; ++n) {
+    /* Evaluate at the same horizon fraction in the guess's time frame. */
+    const double a = (rc_nlp_node_time(nlp, n, tf) - pb->t0) / (tf - pb->t0);
+    double tg = g->t0 + a * (g->tf - g->t0);
+    if (tg > g->tf)
+      tg = g->tf;
+    if ((rc = rc_solution_eval(g, tg, nlp->w, err)) != RC_OK)
+      return rc;
+    scatter_w(nlp, n, nlp->w, x);
+    if (!with_duals)
+      continue;
+    const int nearest = nearest_node(g, tg);
+    for (int i = 0; i < nw; ++i) {
+      const int v = var_of(nlp, n, i);
+      if (v >= 0) {
+        zl[v] = g->z_lo[(size_t)nearest * nw + i];
+        zu[v] = g->z_hi[(size_t)nearest * nw + i];
+      }
+    }
+    if (!node_active(nlp, n))
+      continue;
+    int r = nlp->con_off[n];
+    if (n == 0) {
+      for (int i = 0; i < ny; ++i)
+        lambda[r++] = g->lam_g[i];
+      for (int i = 0; i < nc; ++i)
+        lambda[r++] = g->lam_c[i];
+      continue;
+    }
+    double *dens = nlp->mu; /* nx + ny + nc <= nF */
+    if ((rc = rc_solution_eval_duals(g, tg, dens, err)) != RC_OK)
+      return rc;
+    const double q = node_quad_weight(nlp, n, tf);
+    for (int i = 0; i < nx + ny + nc; ++i)
+      lambda[r++] = dens[i] * q;
+  }
+  if (with_duals)
+    for (int i = 0; i < pb->nb; ++i)
+      lambda[nlp->b_off + i] = g->lam_b[i];
+  clip_to_bounds(nlp, x);
+  return RC_OK;
+}
+
+rc_err rc_nlp_default_guess(const rc_nlp *nlp, double *x, rc_error *err) {
+  const rc_problem *pb = nlp->pb;
+  memset(x, 0, sizeof *x * (size_t)nlp->nvar);
+  if (nlp->free_tf)
+    x[nlp->tf_off] = pb->tf;
+  const double tf = pb->tf;
+  for (int n = 0; n < nlp->nnodes; ++n) {
+    double *w = nlp->w;
+    memset(w, 0, sizeof *w * (size_t)nlp->nw);
+    if (pb->guess) {
+      const double t = rc_nlp_node_time(nlp, n, tf);
+      const int st = pb->guess(pb, t, w);
+      if (st != 0)
+        return rc_error_set(err, RC_ERR_EVAL,
+                            "%s/%s: the guess function failed at t = %g "
+                            "(status %d)",
+                            pb->model, pb->formulation, t, st);
+    } else {
+      for (int i = 0; i < nlp->nx; ++i)
+        w[i] = pb->x0[i];
+    }
+    scatter_w(nlp, n, w, x);
+  }
+  clip_to_bounds(nlp, x);
+  return RC_OK;
+}

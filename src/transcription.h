@@ -1,0 +1,107 @@
+/*
+ * transcription.h - problem + mesh -> one sparse NLP (internal).
+ *
+ * Radau IIA collocation on finite elements (SPEC section 3).  Element k has
+ * length h_k = (tf - t0) sigma_k, s_k stages at c_1 < ... < c_s = 1.  With
+ * X_k0 the state at the element start and X_kj at stage j:
+ *
+ *   collocation  sum_{l=0..s} D_jl X_kl - h_k f(t_kj, W_kj) = 0   (nx rows)
+ *   algebraic    g(t_kj, W_kj) = 0                               (ny rows)
+ *   path         c_lo <= c(t_kj, W_kj) <= c_hi                   (nc rows)
+ *   boundary     b_lo <= b(X(t0), X(tf), p, tf) <= b_hi          (nb rows)
+ *   objective    phi(X(t0), X(tf), p, tf) + sum_k h_k sum_j b_j L(t_kj, W_kj)
+ *
+ * Variable order is by time, node by node (the node layout of result.h):
+ *   node 0:  X (nx) [, Y U (ny + nu) if t0_algebraic]
+ *   node n:  X (nx), Y U (ny + nu)        n = 1 .. nnodes-1
+ *   then p (np), then tf (if free).
+ * Constraint order follows the variables: [g, c at t0 if t0_algebraic], then
+ * per stage node (collocation, g, c), then b.  The KKT matrix is therefore
+ * banded apart from the p and tf columns (an arrow).
+ *
+ * Every derivative is assembled from the problem's pointwise blocks.  At setup
+ * the transcription enumerates every contribution (row, column) of the NLP
+ * Jacobian and of the lower-triangular Lagrangian Hessian in a fixed order,
+ * sorts and merges them into a duplicate-free pattern, and keeps for each
+ * contribution the slot it adds into.  Evaluation walks the same order and
+ * scatters, so the assembled values are exact sums and nothing is allocated
+ * after rc_nlp_create.
+ */
+#ifndef RADCOL_TRANSCRIPTION_H
+#define RADCOL_TRANSCRIPTION_H
+
+#include "radau.h"
+#include "radcol/mesh.h"
+#include "radcol/problem.h"
+#include "radcol/result.h"
+
+typedef struct rc_nlp {
+  const rc_problem *pb; /* borrowed */
+  const rc_mesh *mesh;  /* borrowed */
+  int nx, ny, nu, np, nw, nF, nB, nz;
+  int t0_alg;           /* node 0 carries Y, U and g, c */
+  int free_tf;
+
+  int nnodes;           /* 1 + sum of stages */
+  int nvar, ncon;
+  int p_off, tf_off;    /* offsets of p and tf (tf_off -1 when fixed) */
+  int *x_off;           /* nnodes: offset of X at node n */
+  int *yu_off;          /* nnodes: offset of (Y, U) at node n, -1 if none */
+  int *con_off;         /* nnodes: first constraint row at node n, -1 if none */
+  int b_off;            /* first boundary row */
+  int *node_elem;       /* nnodes: element of node n (-1 for node 0) */
+  int *node_stage;      /* nnodes: stage 1..s (0 for node 0) */
+  int *elem_first;      /* n: node index of stage 1 of element k */
+  rc_radau *radau;      /* RC_MAX_STAGES + 1 tables, [s] valid if used */
+
+  /* assembled patterns and contribution -> slot maps */
+  int nnz_jac, nnz_hes;
+  int *jac_row, *jac_col, *hes_row, *hes_col;
+  int *jac_slot;        /* one per Jacobian contribution, in walk order */
+  int *hes_slot;        /* one per Hessian contribution, in walk order */
+
+  /* workspace, sized once */
+  double *w;            /* nw: point vector */
+  double *z;            /* nz: boundary inputs */
+  double *F;            /* nF */
+  double *B;            /* nB */
+  double *jF, *hF;      /* point Jacobian / Hessian values */
+  double *jB, *hB;      /* boundary Jacobian / Hessian values */
+  double *mu;           /* max(nF, nB) weights */
+
+  int eval_status;      /* last nonzero callback status (for diagnostics) */
+} rc_nlp;
+
+rc_err rc_nlp_create(const rc_problem *pb, const rc_mesh *mesh, rc_nlp **out,
+                     rc_error *err);
+void rc_nlp_free(rc_nlp **nlp);
+
+/* Horizon length and element length at the NLP point x. */
+double rc_nlp_tf(const rc_nlp *nlp, const double *x);
+/* Time of node n for final time tf. */
+double rc_nlp_node_time(const rc_nlp *nlp, int n, double tf);
+
+void rc_nlp_bounds(const rc_nlp *nlp, double *x_lo, double *x_hi,
+                   double *g_lo, double *g_hi);
+/* Callbacks: return 0 on success, the problem's nonzero status otherwise. */
+int rc_nlp_objective(rc_nlp *nlp, const double *x, double *f);
+int rc_nlp_gradient(rc_nlp *nlp, const double *x, double *grad);
+int rc_nlp_constraints(rc_nlp *nlp, const double *x, double *g);
+int rc_nlp_jacobian(rc_nlp *nlp, const double *x, double *vals);
+int rc_nlp_hessian(rc_nlp *nlp, const double *x, double obj_factor,
+                   const double *lambda, double *vals);
+
+/* NLP point <-> trajectory.  to_solution also maps duals when sol has them
+ * (lambda, z_lo, z_hi may be NULL). */
+void rc_nlp_to_solution(const rc_nlp *nlp, const double *x,
+                        const double *lambda, const double *zl,
+                        const double *zu, rc_solution *sol);
+/* Initial point from a trajectory by dense output (and duals when lambda is
+ * not NULL and the trajectory has them). */
+rc_err rc_nlp_from_solution(const rc_nlp *nlp, const rc_solution *guess,
+                            double *x, double *lambda, double *zl, double *zu,
+                            rc_error *err);
+/* Initial point from the problem's guess function (or x0 and zeros). */
+rc_err rc_nlp_default_guess(const rc_nlp *nlp, double *x, rc_error *err);
+
+#endif
