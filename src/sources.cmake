@@ -6,8 +6,15 @@ set(RADCOL_LIB_SOURCES
   src/solution.c
   src/problem.c
   src/registry.c
+  src/params.c
   src/check.c
 )
 set(RADCOL_CLI_SOURCES
   src/cli/main.c
+  src/cli/args.c
+  src/cli/json.c
+  src/cli/cli_list.c
+  src/cli/cli_solve.c
+  src/cli/cli_check.c
+  src/cli/cli_info.c
 )

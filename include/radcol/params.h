@@ -1,0 +1,50 @@
+/*
+ * radcol/params.h - model parameter values with owned storage, parsed from
+ * "NAME=VALUE" assignments (the CLI's --set) against a model's rc_param_def
+ * list.
+ *
+ * Lifetime: rc_params_init_defaults allocates the arrays behind an
+ * rc_param_values (real, text copies, is_set flags) and fills them with the
+ * model's defaults; rc_params_set overwrites one entry; rc_params_free frees
+ * everything and zeroes the struct.  A value set twice keeps the last one.
+ * Real values are always finite: NaN, infinities, empty strings, trailing
+ * characters and out-of-range numbers are refused with a message that names
+ * the assignment and what was expected.
+ */
+#ifndef RADCOL_PARAMS_H
+#define RADCOL_PARAMS_H
+
+#include "radcol/errors.h"
+#include "radcol/problem.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Allocate pv for model's parameters, filled with defaults (is_set all 0). */
+rc_err rc_params_init_defaults(const rc_model *model, rc_param_values *pv,
+                               rc_error *err);
+
+/* Apply one "NAME=VALUE" assignment (copied).  Errors (RC_ERR_INPUT), e.g.
+ *   --set foo=1: pendulum has no parameter 'foo' (see radcol list --params
+ *   pendulum)
+ *   --set g=abc: expected a finite number for g
+ * leave pv unchanged. */
+rc_err rc_params_set(const rc_model *model, rc_param_values *pv,
+                     const char *assignment, rc_error *err);
+
+/* Free what rc_params_init_defaults allocated; zeroes pv (safe on zeroed). */
+void rc_params_free(rc_param_values *pv);
+
+/* Strict number parsing shared by the library and the CLI: the whole string
+ * must be one finite decimal or hexadecimal floating-point number (no
+ * surrounding blanks, no NaN or infinity, no overflow).  Returns 1 on
+ * success (and stores *out), 0 otherwise (*out untouched). */
+int rc_parse_real(const char *s, double *out);
+/* The whole string is a decimal integer in [lo, hi].  Returns 1 or 0. */
+int rc_parse_int(const char *s, long lo, long hi, long *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

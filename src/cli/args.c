@@ -1,0 +1,318 @@
+/*
+ * cli/args.c - shared helpers of the radcol commands (see args.h): messages,
+ * exit statuses, strict option values, model lookup, file checks, clock.
+ *
+ * Every helper that rejects something prints one line naming the command,
+ * the option, the offending value and what was expected, and returns the
+ * exit status the command should return.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "cli/args.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static double start_time;
+static int proc_argc;
+static char **proc_argv;
+
+void rc_cli_error(const char *cmd, const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "radcol%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+}
+
+int rc_cli_status_of(rc_err code) {
+  switch (code) {
+  case RC_OK:
+    return RC_CLI_OK;
+  case RC_ERR_INPUT:
+    return RC_CLI_BAD_INPUT;
+  case RC_ERR_IO:
+    return RC_CLI_IO;
+  default:
+    return RC_CLI_NOT_CONVERGED;
+  }
+}
+
+int rc_cli_fail(const char *cmd, const rc_error *err) {
+  rc_cli_error(cmd, "%s",
+               err->message[0] ? err->message : rc_err_message(err->code));
+  return rc_cli_status_of(err->code);
+}
+
+int rc_cli_is_help(const char *arg) {
+  return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
+}
+
+int rc_cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name,
+               const char **value, int *status) {
+  const char *a = argv[*i];
+  size_t len = strlen(name);
+  if (strncmp(a, name, len) != 0)
+    return 0;
+  if (a[len] == '=' && name[1] == '-') { /* --name=VALUE (long options) */
+    *value = a + len + 1;
+    return 1;
+  }
+  if (a[len] != '\0')
+    return 0;
+  if (*i + 1 >= argc) {
+    rc_cli_error(cmd, "%s: missing value (see radcol %s --help)", name, cmd);
+    *status = RC_CLI_BAD_INPUT;
+    *value = NULL;
+    return 1;
+  }
+  *value = argv[++*i];
+  return 1;
+}
+
+int rc_cli_unknown(const char *cmd, const char *arg) {
+  if (arg[0] == '-' && arg[1] != '\0')
+    rc_cli_error(cmd, "unknown option '%s' (see radcol %s --help)", arg, cmd);
+  else
+    rc_cli_error(cmd, "unexpected argument '%s' (see radcol %s --help)", arg,
+                 cmd);
+  return RC_CLI_BAD_INPUT;
+}
+
+int rc_cli_int(const char *cmd, const char *opt, const char *s, long lo,
+               long hi, const char *what, long *out) {
+  if (!rc_parse_int(s, lo, hi, out)) {
+    rc_cli_error(cmd, "%s %s: expected %s", opt, s, what);
+    return RC_CLI_BAD_INPUT;
+  }
+  return RC_CLI_OK;
+}
+
+int rc_cli_real(const char *cmd, const char *opt, const char *s, int positive,
+                double *out) {
+  if (!rc_parse_real(s, out) || (positive && !(*out > 0))) {
+    rc_cli_error(cmd, "%s %s: expected a finite number%s", opt, s,
+                 positive ? " > 0" : "");
+    return RC_CLI_BAD_INPUT;
+  }
+  return RC_CLI_OK;
+}
+
+int rc_cli_find_model(const char *cmd, const char *name,
+                      const rc_model **model) {
+  *model = rc_find_model(name);
+  if (*model)
+    return RC_CLI_OK;
+  const rc_model *const *all = rc_builtin_models();
+  char known[RC_MESSAGE_MAX] = "";
+  size_t used = 0;
+  for (int k = 0; all && all[k]; ++k) {
+    int w = snprintf(known + used, sizeof known - used, "%s%s", k ? ", " : "",
+                     all[k]->name);
+    if (w < 0 || (size_t)w >= sizeof known - used)
+      break;
+    used += (size_t)w;
+  }
+  rc_cli_error(cmd, "unknown problem '%s': expected one of: %s", name,
+               used ? known : "(no problems are built in)");
+  return RC_CLI_BAD_INPUT;
+}
+
+int rc_cli_find_formulation(const char *cmd, const rc_model *model,
+                            const char *name, int *formulation) {
+  *formulation = rc_model_find_formulation(model, name);
+  if (*formulation >= 0)
+    return RC_CLI_OK;
+  char known[RC_MESSAGE_MAX] = "";
+  size_t used = 0;
+  for (int k = 0; k < model->nformulations; ++k) {
+    int w = snprintf(known + used, sizeof known - used, "%s%s", k ? ", " : "",
+                     model->formulations[k].name);
+    if (w < 0 || (size_t)w >= sizeof known - used)
+      break;
+    used += (size_t)w;
+  }
+  rc_cli_error(cmd, "-f %s: %s has no formulation '%s': expected one of: %s",
+               name, model->name, name, known);
+  return RC_CLI_BAD_INPUT;
+}
+
+int rc_cli_make_problem(const char *cmd, const rc_model *model, int formulation,
+                        int nsets, const char *const *sets, rc_param_values *pv,
+                        rc_problem **pb) {
+  rc_error err = {RC_OK, ""};
+  *pb = NULL;
+  if (rc_params_init_defaults(model, pv, &err) != RC_OK)
+    return rc_cli_fail(cmd, &err);
+  for (int k = 0; k < nsets; ++k)
+    if (rc_params_set(model, pv, sets[k], &err) != RC_OK) {
+      rc_params_free(pv);
+      return rc_cli_fail(cmd, &err);
+    }
+  if (!model->create) {
+    rc_params_free(pv);
+    rc_cli_error(cmd, "%s: the model has no create function", model->name);
+    return RC_CLI_BAD_INPUT;
+  }
+  rc_err rc = model->create(model, formulation, pv, pb, &err);
+  if (rc == RC_OK && !*pb)
+    rc =
+        rc_error_set(&err, RC_ERR_INTERNAL, "%s/%s: create returned no problem",
+                     model->name, model->formulations[formulation].name);
+  if (rc == RC_OK)
+    rc = rc_problem_validate(*pb, &err);
+  if (rc != RC_OK) {
+    rc_problem_free(pb);
+    rc_params_free(pv);
+    return rc_cli_fail(cmd, &err);
+  }
+  return RC_CLI_OK;
+}
+
+/* HDF5 files start with this signature at offset 0, 512, 1024, 2048, ... */
+static int has_hdf5_signature(FILE *f) {
+  static const unsigned char sig[8] = {0x89, 'H',  'D',  'F',
+                                       '\r', '\n', 0x1a, '\n'};
+  for (long off = 0; off <= (1L << 20); off = off ? 2 * off : 512) {
+    unsigned char buf[8];
+    if (fseek(f, off, SEEK_SET) != 0 || fread(buf, 1, 8, f) != 8)
+      return 0;
+    if (memcmp(buf, sig, 8) == 0)
+      return 1;
+  }
+  return 0;
+}
+
+int rc_cli_check_input(const char *cmd, const char *opt, const char *path) {
+  const char *o = opt ? opt : "", *sep = opt ? " " : "";
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    rc_cli_error(cmd, "%s%s%s: cannot read: %s", o, sep, path, strerror(errno));
+    return RC_CLI_IO;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    rc_cli_error(cmd, "%s%s%s: expected a radcol HDF5 file, found %s", o, sep,
+                 path, S_ISDIR(st.st_mode) ? "a directory" : "a special file");
+    return RC_CLI_BAD_INPUT;
+  }
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    rc_cli_error(cmd, "%s%s%s: cannot open: %s", o, sep, path, strerror(errno));
+    return RC_CLI_IO;
+  }
+  int ok = has_hdf5_signature(f);
+  fclose(f);
+  if (!ok) {
+    rc_cli_error(cmd,
+                 "%s%s%s: not an HDF5 file (expected a radcol result file "
+                 "written by radcol solve)",
+                 o, sep, path);
+    return RC_CLI_BAD_INPUT;
+  }
+  return RC_CLI_OK;
+}
+
+int rc_cli_check_output(const char *cmd, const char *path, int mkdir_parent) {
+  struct stat st;
+  if (!*path) {
+    rc_cli_error(cmd, "-o '': expected a file name");
+    return RC_CLI_BAD_INPUT;
+  }
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    rc_cli_error(cmd, "-o %s: is a directory, expected a file name", path);
+    return RC_CLI_IO;
+  }
+  char *dir = strdup(path);
+  if (!dir) {
+    rc_cli_error(cmd, "out of memory");
+    return RC_CLI_IO;
+  }
+  char *slash = strrchr(dir, '/');
+  if (!slash)
+    strcpy(dir, ".");
+  else if (slash == dir)
+    dir[1] = '\0';
+  else
+    *slash = '\0';
+  int status = RC_CLI_OK;
+  if (stat(dir, &st) != 0 && mkdir_parent && errno == ENOENT)
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+      rc_cli_error(cmd, "-o %s: cannot create directory %s: %s", path, dir,
+                   strerror(errno));
+      status = RC_CLI_IO;
+    }
+  if (status == RC_CLI_OK && stat(dir, &st) != 0) {
+    rc_cli_error(cmd, "-o %s: directory %s: %s", path, dir, strerror(errno));
+    status = RC_CLI_IO;
+  } else if (status == RC_CLI_OK && !S_ISDIR(st.st_mode)) {
+    rc_cli_error(cmd, "-o %s: %s is not a directory", path, dir);
+    status = RC_CLI_IO;
+  } else if (status == RC_CLI_OK && access(dir, W_OK | X_OK) != 0) {
+    rc_cli_error(cmd, "-o %s: directory %s is not writable: %s", path, dir,
+                 strerror(errno));
+    status = RC_CLI_IO;
+  }
+  free(dir);
+  return status;
+}
+
+double rc_cli_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void rc_cli_start(int argc, char **argv) {
+  start_time = rc_cli_now();
+  proc_argc = argc;
+  proc_argv = argv;
+}
+
+double rc_cli_elapsed(void) {
+  return rc_cli_now() - start_time;
+}
+
+/* Characters that need no quoting in a POSIX shell word. */
+static int shell_safe(const char *s) {
+  if (!*s)
+    return 0;
+  for (; *s; ++s)
+    if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                "0123456789_-+=./:,@%^",
+                *s))
+      return 0;
+  return 1;
+}
+
+char *rc_cli_command_line(void) {
+  size_t len = 1;
+  for (int i = 0; i < proc_argc; ++i)
+    len += 4 * strlen(proc_argv[i]) + 3;
+  char *s = malloc(len), *p = s;
+  if (!s)
+    return NULL;
+  for (int i = 0; i < proc_argc; ++i) {
+    const char *a = proc_argv[i];
+    if (i)
+      *p++ = ' ';
+    if (shell_safe(a)) {
+      p = stpcpy(p, a);
+      continue;
+    }
+    *p++ = '\'';
+    for (; *a; ++a) {
+      if (*a == '\'')
+        p = stpcpy(p, "'\\''");
+      else
+        *p++ = *a;
+    }
+    *p++ = '\'';
+  }
+  *p = '\0';
+  return s;
+}

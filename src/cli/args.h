@@ -1,0 +1,102 @@
+/*
+ * cli/args.h - what every radcol command shares: the command table entry,
+ * exit statuses, strict option-value parsing that prints its own message,
+ * input-file checks, and small process helpers (wall clock, command line).
+ *
+ * Conventions: a command's run() gets argv with argv[0] = the command name.
+ * Every parse helper prints "radcol CMD: OPTION VALUE: expected ..." to stderr
+ * and returns RC_CLI_BAD_INPUT on failure, RC_CLI_OK on success, so callers
+ * write `if ((rc = helper(...))) return rc;`.
+ */
+#ifndef RADCOL_CLI_ARGS_H
+#define RADCOL_CLI_ARGS_H
+
+#include <stdio.h>
+
+#include "radcol/errors.h"
+#include "radcol/params.h"
+#include "radcol/problem.h"
+
+/* Exit statuses of the radcol executable (SPEC section 7). */
+enum {
+  RC_CLI_OK = 0,            /* success */
+  RC_CLI_NOT_CONVERGED = 1, /* solver did not converge / check failed */
+  RC_CLI_BAD_INPUT = 2,     /* bad input: nothing written */
+  RC_CLI_IO = 3             /* input/output failure */
+};
+
+/* One row of the command table (main.c).  run == NULL: not implemented. */
+typedef struct rc_cli_command {
+  const char *name;
+  const char *summary; /* one line for `radcol --help` */
+  const char *usage;   /* full text for `radcol CMD --help` */
+  int (*run)(int argc, char **argv);
+} rc_cli_command;
+
+/* The exit-status paragraph every --help ends with. */
+#define RC_CLI_EXIT_HELP                                                       \
+  "Exit status: 0 ok; 1 solver did not converge (file still written);\n"       \
+  "             2 bad input (nothing written); 3 input/output failure.\n"
+
+/* Print "radcol CMD: message\n" to stderr. */
+void rc_cli_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Exit status for a library error code (input 2, I/O 3, others 1). */
+int rc_cli_status_of(rc_err code);
+/* Print err's message for cmd and return rc_cli_status_of(err->code). */
+int rc_cli_fail(const char *cmd, const rc_error *err);
+
+/* 1 when arg is -h or --help. */
+int rc_cli_is_help(const char *arg);
+/* Option matching: 1 when argv[*i] is `name` or `name=VALUE`; *value gets the
+ * value (from the same argument or the next one, advancing *i).  A missing
+ * value prints an error and sets *status to RC_CLI_BAD_INPUT. */
+int rc_cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name,
+               const char **value, int *status);
+/* Complain about an unknown option or extra argument (returns 2). */
+int rc_cli_unknown(const char *cmd, const char *arg);
+
+/* Strict parsing (see radcol/params.h); `what` describes the range, e.g.
+ * "an integer >= 1" or "an integer in 1..20". */
+int rc_cli_int(const char *cmd, const char *opt, const char *s, long lo,
+               long hi, const char *what, long *out);
+int rc_cli_real(const char *cmd, const char *opt, const char *s, int positive,
+                double *out);
+
+/* Model and formulation lookup with messages listing what exists. */
+int rc_cli_find_model(const char *cmd, const char *name,
+                      const rc_model **model);
+int rc_cli_find_formulation(const char *cmd, const rc_model *model,
+                            const char *name, int *formulation);
+
+/* Parameter values (defaults, then each "NAME=VALUE" of sets in order), then
+ * model->create and rc_problem_validate.  On success *pb and *pv are owned
+ * by the caller (rc_problem_free, rc_params_free); on failure both are freed
+ * and the message printed. */
+int rc_cli_make_problem(const char *cmd, const rc_model *model, int formulation,
+                        int nsets, const char *const *sets, rc_param_values *pv,
+                        rc_problem **pb);
+
+/* An input file (--mesh, --guess, info): missing or unreadable -> 3, not a
+ * regular file or no HDF5 signature -> 2, else 0.  Messages name opt and
+ * path (opt may be NULL). */
+int rc_cli_check_input(const char *cmd, const char *opt, const char *path);
+/* The output path: its directory must exist and be writable and the path
+ * must not be a directory (-> 3).  mkdir_parent creates a missing last
+ * directory level (for the default results/). */
+int rc_cli_check_output(const char *cmd, const char *path, int mkdir_parent);
+
+/* main() calls rc_cli_start first: it starts the wall clock and remembers
+ * the process arguments. */
+void rc_cli_start(int argc, char **argv);
+/* Seconds since rc_cli_start; rc_cli_now is a monotonic clock in seconds. */
+double rc_cli_elapsed(void);
+double rc_cli_now(void);
+/* The whole command line, shell-quoted where needed; caller frees (NULL when
+ * out of memory). */
+char *rc_cli_command_line(void);
+
+#endif

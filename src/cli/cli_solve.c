@@ -1,0 +1,568 @@
+/*
+ * cli/cli_solve.c - `radcol solve`: one transcribed NLP solved by Ipopt,
+ * diagnosed against the problem's reference and written to HDF5.
+ *
+ * Flow (every check that can refuse the input runs before rc_solve, so bad
+ * input never writes or leaves a file; the writer itself is atomic):
+ *   arguments -> model -> formulation -> parameters (defaults, then --set and
+ *   --tf in command-line order) -> model->create -> rc_problem_validate ->
+ *   mesh (--mesh, or uniform -n x -s) -> guess (--guess, same problem and
+ *   formulation) -> options -> output path -> rc_solve -> rc_diagnose ->
+ *   rc_write_result -> summary (text, or one JSON object with --json).
+ * Exit status: 0 converged or acceptable (or a sampled-reference problem),
+ * 1 any other solver outcome (the file is written), 2 bad input, 3 I/O.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/args.h"
+#include "cli/json.h"
+#include "radcol/io.h"
+#include "radcol/mesh.h"
+#include "radcol/options.h"
+#include "radcol/solve.h"
+
+#define DEFAULT_ELEMENTS 40
+#define DEFAULT_STAGES 3
+#define MAX_ELEMENTS 10000000L
+
+static const char usage[] =
+    "usage: radcol solve PROBLEM [-f FORMULATION] [-n ELEMENTS] [-s STAGES]\n"
+    "                    [--tf T] [--set NAME=VALUE]... [--mesh FILE.h5]\n"
+    "                    [--guess FILE.h5] [--ipopt KEY=VALUE]... [--tol TOL]\n"
+    "                    [--max-iter N] [-o FILE.h5] [--json] [--quiet]\n\n"
+    "Transcribe PROBLEM by Radau IIA collocation, solve the NLP with Ipopt,\n"
+    "measure errors against the problem's reference and write an HDF5 file.\n\n"
+    "Options:\n"
+    "  -f, --formulation F  formulation (radcol list); default: the problem's\n"
+    "                       default formulation\n"
+    "  -n, --elements N     uniform mesh of N >= 1 elements; default: the\n"
+    "                       problem's suggestion, else 40\n"
+    "  -s, --stages S       Radau IIA stages per element, 1..20; default: the\n"
+    "                       problem's suggestion, else 3\n"
+    "  --tf T               final time, same as --set tf=T; default: the\n"
+    "                       problem's tf parameter\n"
+    "  --set NAME=VALUE     set a parameter (radcol list --params PROBLEM),\n"
+    "                       repeatable, applied in order; default: none\n"
+    "  --mesh FILE.h5       take the mesh from a result file (exclusive with\n"
+    "                       -n/-s); default: uniform mesh\n"
+    "  --guess FILE.h5      initial guess from a result file of the same\n"
+    "                       problem and formulation; default: the problem's\n"
+    "  --warm-start         also use the guess file's multipliers; default: "
+    "off\n"
+    "  --ipopt KEY=VALUE    raw Ipopt option, repeatable; default: none\n"
+    "  --tol TOL            Ipopt tolerance > 0; default: 1e-10\n"
+    "  --max-iter N         Ipopt iteration limit >= 0; default: 3000\n"
+    "  -o, --output FILE.h5 result file; default:\n"
+    "                       results/<problem>-<formulation>.h5 (results/ is\n"
+    "                       created if missing)\n"
+    "  --json               print one JSON object on stdout; default: text\n"
+    "  --quiet              no per-iteration progress on stderr; default: one\n"
+    "                       line every 10 iterations or 0.5 s\n"
+    "  --refine TOL         adaptive mesh refinement (not available yet)\n"
+    "  --plugin LIB.so      load a problem from a shared library (not\n"
+    "                       available yet)\n"
+    "  -h, --help           print this help\n\n" RC_CLI_EXIT_HELP
+    "Sampled-reference problems (e.g. crane -f flat) solve no NLP and exit "
+    "0.\n";
+
+typedef struct solve_args {
+  const char *problem, *formulation, *mesh_path, *guess_path, *output;
+  long n, s;
+  int have_n, have_s;
+  int json, quiet, warm_start;
+  double tol;
+  long max_iter;
+  int have_tol, have_max_iter;
+  int nsets;
+  const char **sets; /* argc entries */
+  char **owned;      /* "tf=..." strings built for --tf */
+  int nowned;
+  const char *tf_value;
+  int nipopt;
+  const char **ipopt; /* argc entries */
+} solve_args;
+
+typedef struct progress_state {
+  double last_t;
+  int printed;
+} progress_state;
+
+/* One stderr line per printed Ipopt iteration: every 10th, or when 0.5 s
+ * passed since the last line. */
+static void progress(void *ctx, int iter, double objective, double inf_pr,
+                     double inf_du) {
+  progress_state *p = ctx;
+  double now = rc_cli_now();
+  if (p->printed && iter % 10 != 0 && now - p->last_t < 0.5)
+    return;
+  fprintf(stderr, "  iter %5d  objective %+.10e  inf_pr %.2e  inf_du %.2e\n",
+          iter, objective, inf_pr, inf_du);
+  p->last_t = now;
+  p->printed = 1;
+}
+
+static void free_args(solve_args *a) {
+  for (int k = 0; k < a->nowned; ++k)
+    free(a->owned[k]);
+  free(a->owned);
+  free(a->sets);
+  free(a->ipopt);
+}
+
+static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
+  const char *v;
+  int st = RC_CLI_OK;
+  a->sets = calloc((size_t)argc, sizeof *a->sets);
+  a->ipopt = calloc((size_t)argc, sizeof *a->ipopt);
+  a->owned = calloc((size_t)argc, sizeof *a->owned);
+  if (!a->sets || !a->ipopt || !a->owned) {
+    rc_cli_error(cmd, "out of memory");
+    return RC_CLI_IO;
+  }
+  for (int i = 1; i < argc; ++i) {
+    const char *arg = argv[i];
+#define OPT(name) rc_cli_opt(cmd, argc, argv, &i, name, &v, &st)
+    if (rc_cli_is_help(arg)) {
+      fputs(usage, stdout);
+      return -1;
+    } else if (strcmp(arg, "--json") == 0) {
+      a->json = 1;
+    } else if (strcmp(arg, "--quiet") == 0) {
+      a->quiet = 1;
+    } else if (strcmp(arg, "--warm-start") == 0) {
+      a->warm_start = 1;
+    } else if (OPT("-f") || OPT("--formulation")) {
+      a->formulation = v;
+    } else if (OPT("-n") || OPT("--elements")) {
+      if (!st)
+        st =
+            rc_cli_int(cmd, "-n", v, 1, MAX_ELEMENTS, "an integer >= 1", &a->n);
+      a->have_n = 1;
+    } else if (OPT("-s") || OPT("--stages")) {
+      if (!st)
+        st = rc_cli_int(cmd, "-s", v, 1, RC_MAX_STAGES, "an integer in 1..20",
+                        &a->s);
+      a->have_s = 1;
+    } else if (OPT("--tf")) {
+      double tf;
+      if (!st)
+        st = rc_cli_real(cmd, "--tf", v, 0, &tf);
+      if (!st) {
+        size_t len = strlen(v) + 4;
+        char *s = malloc(len);
+        if (!s) {
+          rc_cli_error(cmd, "out of memory");
+          return RC_CLI_IO;
+        }
+        snprintf(s, len, "tf=%s", v);
+        a->owned[a->nowned++] = s;
+        a->sets[a->nsets++] = s;
+        a->tf_value = v;
+      }
+    } else if (OPT("--set")) {
+      a->sets[a->nsets++] = v;
+    } else if (OPT("--mesh")) {
+      a->mesh_path = v;
+    } else if (OPT("--guess")) {
+      a->guess_path = v;
+    } else if (OPT("--ipopt")) {
+      if (!st && (!strchr(v, '=') || v[0] == '=')) {
+        rc_cli_error(cmd, "--ipopt %s: expected KEY=VALUE (an Ipopt option)",
+                     v);
+        st = RC_CLI_BAD_INPUT;
+      }
+      a->ipopt[a->nipopt++] = v;
+    } else if (OPT("--tol")) {
+      if (!st)
+        st = rc_cli_real(cmd, "--tol", v, 1, &a->tol);
+      a->have_tol = 1;
+    } else if (OPT("--max-iter")) {
+      if (!st)
+        st = rc_cli_int(cmd, "--max-iter", v, 0, 1000000000L, "an integer >= 0",
+                        &a->max_iter);
+      a->have_max_iter = 1;
+    } else if (OPT("-o") || OPT("--output")) {
+      a->output = v;
+    } else if (OPT("--refine")) {
+      if (!st) {
+        rc_cli_error(cmd, "--refine %s: mesh refinement is not available yet",
+                     v);
+        st = RC_CLI_BAD_INPUT;
+      }
+    } else if (OPT("--plugin")) {
+      if (!st) {
+        rc_cli_error(cmd, "--plugin %s: plugins are not available yet", v);
+        st = RC_CLI_BAD_INPUT;
+      }
+    } else if (arg[0] == '-' && arg[1] != '\0') {
+      return rc_cli_unknown(cmd, arg);
+    } else if (!a->problem) {
+      a->problem = arg;
+    } else {
+      return rc_cli_unknown(cmd, arg);
+    }
+#undef OPT
+    if (st)
+      return st;
+  }
+  if (!a->problem) {
+    rc_cli_error(cmd, "missing PROBLEM (see radcol list and radcol solve "
+                      "--help)");
+    return RC_CLI_BAD_INPUT;
+  }
+  if (a->mesh_path && (a->have_n || a->have_s)) {
+    rc_cli_error(cmd, "--mesh %s: cannot be combined with -n or -s",
+                 a->mesh_path);
+    return RC_CLI_BAD_INPUT;
+  }
+  return RC_CLI_OK;
+}
+
+/* The guess file must hold the same problem, formulation and sizes. */
+static int check_guess(const char *cmd, const char *path, const rc_problem *pb,
+                       const rc_solution *g, const char *problem,
+                       const char *formulation) {
+  if (strcmp(problem, pb->model) != 0 ||
+      strcmp(formulation, pb->formulation) != 0) {
+    rc_cli_error(cmd,
+                 "--guess %s: holds a solution of %s/%s, expected %s/%s "
+                 "(a guess must come from the same problem and formulation)",
+                 path, problem, formulation, pb->model, pb->formulation);
+    return RC_CLI_BAD_INPUT;
+  }
+  if (g->nx != pb->nx || g->ny != pb->ny || g->nu != pb->nu ||
+      g->np != pb->np) {
+    rc_cli_error(cmd,
+                 "--guess %s: sizes nx=%d ny=%d nu=%d np=%d, expected nx=%d "
+                 "ny=%d nu=%d np=%d for %s/%s",
+                 path, g->nx, g->ny, g->nu, g->np, pb->nx, pb->ny, pb->nu,
+                 pb->np, pb->model, pb->formulation);
+    return RC_CLI_BAD_INPUT;
+  }
+  return RC_CLI_OK;
+}
+
+/* Status shown to the user: sampled-reference problems solve no NLP. */
+static const char *shown_status(const rc_problem *pb, rc_status s) {
+  if (s == RC_STATUS_NOT_RUN)
+    return pb->sampled_reference ? "converged" : "failed";
+  return rc_status_name(s);
+}
+
+static int success(const rc_problem *pb, rc_status s) {
+  return s == RC_STATUS_CONVERGED || s == RC_STATUS_ACCEPTABLE ||
+         (s == RC_STATUS_NOT_RUN && pb->sampled_reference);
+}
+
+static const char *diag_var_name(const rc_problem *pb, int i) {
+  int nv = pb->nx + pb->ny + pb->nu;
+  if (i < nv)
+    return pb->var_names ? pb->var_names[i] : "?";
+  return pb->out_names ? pb->out_names[i - nv] : "?";
+}
+
+static void print_json(const rc_problem *pb, const rc_mesh *mesh,
+                       const rc_solve_stats *st, const rc_diagnostics *d,
+                       const char *output) {
+  rc_json j;
+  rc_json_init(&j, stdout);
+  rc_json_begin_object(&j, NULL);
+  rc_json_string(&j, "problem", pb->model);
+  rc_json_string(&j, "formulation", pb->formulation);
+  rc_json_int(&j, "index", pb->index);
+  rc_json_int(&j, "elements", mesh->n);
+  int smin = mesh->stages[0], smax = mesh->stages[0];
+  for (int k = 1; k < mesh->n; ++k) {
+    smin = mesh->stages[k] < smin ? mesh->stages[k] : smin;
+    smax = mesh->stages[k] > smax ? mesh->stages[k] : smax;
+  }
+  if (smin == smax) {
+    rc_json_int(&j, "stages", smin);
+  } else {
+    rc_json_begin_array(&j, "stages");
+    rc_json_int(&j, NULL, smin);
+    rc_json_int(&j, NULL, smax);
+    rc_json_end_array(&j);
+  }
+  rc_json_int(&j, "nodes", rc_mesh_nodes(mesh));
+  rc_json_int(&j, "variables", st->nvars);
+  rc_json_int(&j, "constraints", st->ncons);
+  rc_json_int(&j, "nnz_jac", st->nnz_jac);
+  rc_json_int(&j, "nnz_hes", st->nnz_hes);
+  rc_json_string(&j, "status", shown_status(pb, st->status));
+  rc_json_string(&j, "message", st->message[0] ? st->message : NULL);
+  rc_json_int(&j, "iterations", st->iterations);
+  rc_json_number(&j, "objective", st->objective);
+  rc_json_number(&j, "constraint_violation", st->constraint_violation);
+  rc_json_number(&j, "dual_infeasibility", st->dual_infeasibility);
+  rc_json_number(&j, "wall_s", rc_cli_elapsed());
+  rc_json_number(&j, "ipopt_s", st->ipopt_s);
+  rc_json_number(&j, "eval_s", st->eval_s);
+  rc_json_string(&j, "output", output);
+  if (d && d->has_reference) {
+    rc_json_begin_object(&j, "max_error");
+    for (int i = 0; i < d->nvar; ++i) {
+      if (isnan(d->err_nodes[i]) && isnan(d->err_dense[i]))
+        continue;
+      rc_json_begin_object(&j, diag_var_name(pb, i));
+      rc_json_number(&j, "nodes", d->err_nodes[i]);
+      rc_json_number(&j, "dense", d->err_dense[i]);
+      rc_json_number(&j, "ends", d->err_ends ? d->err_ends[i] : NAN);
+      rc_json_end_object(&j);
+    }
+    rc_json_end_object(&j);
+  }
+  rc_json_begin_object(&j, "invariants");
+  for (int i = 0; d && i < d->ninv; ++i) {
+    rc_json_begin_object(&j, pb->inv_names ? pb->inv_names[i] : "?");
+    rc_json_number(&j, "nodes", d->inv_nodes[i]);
+    rc_json_number(&j, "dense", d->inv_dense[i]);
+    rc_json_end_object(&j);
+  }
+  rc_json_end_object(&j);
+  rc_json_string(&j, "note", pb->note);
+  rc_json_end_object(&j);
+  rc_json_finish(&j);
+}
+
+static void print_text(const rc_problem *pb, const rc_mesh *mesh,
+                       const rc_solve_stats *st, const rc_diagnostics *d,
+                       const char *output) {
+  printf("%s/%s: %s (%s)\n", pb->model, pb->formulation,
+         shown_status(pb, st->status),
+         pb->sampled_reference && st->status == RC_STATUS_NOT_RUN
+             ? "reference sampled on the mesh, no NLP"
+             : (st->message[0] ? st->message : rc_status_message(st->status)));
+  printf("  mesh        %d elements, stages %d..%d, %d nodes\n", mesh->n,
+         mesh->stages[0], rc_mesh_max_stages(mesh), rc_mesh_nodes(mesh));
+  printf("  NLP         %d variables, %d constraints, nnz jac %d, nnz hes "
+         "%d\n",
+         st->nvars, st->ncons, st->nnz_jac, st->nnz_hes);
+  printf("  Ipopt       %d iterations, objective %.12g, constraint "
+         "violation %.3g\n",
+         st->iterations, st->objective, st->constraint_violation);
+  printf("  time        wall %.3f s, ipopt %.3f s, eval %.3f s\n",
+         rc_cli_elapsed(), st->ipopt_s, st->eval_s);
+  if (d && d->has_reference) {
+    printf("  max error   %-10s %-11s %-11s %s\n", "variable", "nodes", "dense",
+           "ends");
+    for (int i = 0; i < d->nvar; ++i)
+      if (!(isnan(d->err_nodes[i]) && isnan(d->err_dense[i])))
+        printf("              %-10s %-11.3e %-11.3e %.3e\n",
+               diag_var_name(pb, i), d->err_nodes[i], d->err_dense[i],
+               d->err_ends ? d->err_ends[i] : NAN);
+  } else {
+    printf("  max error   (no reference)\n");
+  }
+  if (d && d->ninv > 0) {
+    printf("  invariants  %-10s %-11s %s\n", "name", "nodes", "dense");
+    for (int i = 0; i < d->ninv; ++i)
+      printf("              %-10s %-11.3e %.3e\n",
+             pb->inv_names ? pb->inv_names[i] : "?", d->inv_nodes[i],
+             d->inv_dense[i]);
+  }
+  printf("  output      %s\n", output);
+}
+
+static int run_solve(int argc, char **argv) {
+  const char *cmd = "solve";
+  solve_args a;
+  memset(&a, 0, sizeof a);
+  rc_param_values pv;
+  memset(&pv, 0, sizeof pv);
+  rc_problem *pb = NULL;
+  rc_mesh mesh;
+  memset(&mesh, 0, sizeof mesh);
+  rc_solution guess, sol;
+  memset(&guess, 0, sizeof guess);
+  memset(&sol, 0, sizeof sol);
+  int have_guess = 0, have_sol = 0, have_diag = 0;
+  rc_diagnostics diag;
+  memset(&diag, 0, sizeof diag);
+  rc_error err = {RC_OK, ""};
+  char *output = NULL, *cmdline = NULL;
+  const rc_model *model = NULL;
+  int f = -1;
+
+  int status = parse_args(cmd, argc, argv, &a);
+  if (status)
+    goto done;
+
+  /* Model, formulation, parameters, problem. */
+  if ((status = rc_cli_find_model(cmd, a.problem, &model)))
+    goto done;
+  if (a.formulation) {
+    if ((status = rc_cli_find_formulation(cmd, model, a.formulation, &f)))
+      goto done;
+  } else {
+    f = model->default_formulation;
+    if (f < 0 || f >= model->nformulations) {
+      rc_cli_error(cmd,
+                   "%s has no default formulation: give -f (see radcol "
+                   "list)",
+                   model->name);
+      status = RC_CLI_BAD_INPUT;
+      goto done;
+    }
+  }
+  if (a.tf_value && rc_model_param_index(model, "tf") < 0) {
+    rc_cli_error(cmd,
+                 "--tf %s: %s has no parameter 'tf' (see radcol list "
+                 "--params %s)",
+                 a.tf_value, model->name, model->name);
+    status = RC_CLI_BAD_INPUT;
+    goto done;
+  }
+  if ((status = rc_cli_make_problem(cmd, model, f, a.nsets, a.sets, &pv, &pb)))
+    goto done;
+
+  /* Mesh. */
+  if (a.mesh_path) {
+    if ((status = rc_cli_check_input(cmd, "--mesh", a.mesh_path)))
+      goto done;
+    if (rc_read_mesh(a.mesh_path, &mesh, &err) != RC_OK) {
+      status = rc_cli_fail(cmd, &err);
+      goto done;
+    }
+  } else {
+    int n = a.have_n ? (int)a.n
+                     : (pb->default_elements > 0 ? pb->default_elements
+                                                 : DEFAULT_ELEMENTS);
+    int s = a.have_s ? (int)a.s
+                     : (pb->default_stages > 0 ? pb->default_stages
+                                               : DEFAULT_STAGES);
+    if (rc_mesh_uniform(n, s, &mesh, &err) != RC_OK) {
+      status = rc_cli_fail(cmd, &err);
+      goto done;
+    }
+  }
+
+  /* Guess. */
+  if (a.guess_path) {
+    char gp[64] = "", gf[64] = "";
+    if ((status = rc_cli_check_input(cmd, "--guess", a.guess_path)))
+      goto done;
+    if (rc_read_solution(a.guess_path, &guess, gp, gf, &err) != RC_OK) {
+      status = rc_cli_fail(cmd, &err);
+      goto done;
+    }
+    have_guess = 1;
+    gp[63] = gf[63] = '\0';
+    if ((status = check_guess(cmd, a.guess_path, pb, &guess, gp, gf)))
+      goto done;
+  }
+
+  /* Options. */
+  rc_options opt;
+  rc_options_default(&opt);
+  opt.print_level = 0;
+  if (a.have_tol)
+    opt.tol = a.tol;
+  if (a.have_max_iter)
+    opt.max_iter = (int)a.max_iter;
+  opt.warm_start = a.warm_start;
+  opt.nipopt = a.nipopt;
+  opt.ipopt_kv = a.ipopt;
+  progress_state ps = {0.0, 0};
+  if (!a.quiet) {
+    opt.progress = progress;
+    opt.progress_ctx = &ps;
+  }
+  if (rc_options_validate(&opt, &err) != RC_OK) {
+    status = rc_cli_fail(cmd, &err);
+    goto done;
+  }
+
+  /* Output path (the last check before solving). */
+  if (a.output) {
+    output = malloc(strlen(a.output) + 1);
+    if (output)
+      strcpy(output, a.output);
+  } else {
+    size_t len = strlen(pb->model) + strlen(pb->formulation) + 16;
+    output = malloc(len);
+    if (output)
+      snprintf(output, len, "results/%s-%s.h5", pb->model, pb->formulation);
+  }
+  if (!output) {
+    rc_cli_error(cmd, "out of memory");
+    status = RC_CLI_IO;
+    goto done;
+  }
+  if ((status = rc_cli_check_output(cmd, output, a.output == NULL)))
+    goto done;
+
+  /* Solve, diagnose, write. */
+  if (pb->note)
+    fprintf(stderr, "warning: %s/%s: %s\n", pb->model, pb->formulation,
+            pb->note);
+  rc_solve_stats st;
+  memset(&st, 0, sizeof st);
+  if (rc_solve(pb, &mesh, &opt, have_guess ? &guess : NULL, &sol, &st, &err) !=
+      RC_OK) {
+    status = rc_cli_fail(cmd, &err);
+    goto done;
+  }
+  have_sol = 1;
+  if (rc_diagnose(pb, &sol, opt.dense_per_element, &diag, &err) == RC_OK) {
+    have_diag = 1;
+  } else {
+    fprintf(stderr, "warning: radcol solve: diagnostics failed: %s\n",
+            err.message);
+    rc_error_clear(&err);
+  }
+  cmdline = rc_cli_command_line();
+  rc_result_record rec;
+  memset(&rec, 0, sizeof rec);
+  rec.model = model;
+  rec.params = &pv;
+  rec.pb = pb;
+  rec.sol = &sol;
+  rec.stats = &st;
+  rec.diag = have_diag ? &diag : NULL;
+  rec.command_line = cmdline ? cmdline : "radcol solve";
+  rec.kind = "solve";
+  if (rc_write_result(output, &rec, &err) != RC_OK) {
+    status = rc_cli_fail(cmd, &err);
+    if (status == RC_CLI_BAD_INPUT || status == RC_CLI_NOT_CONVERGED)
+      status = RC_CLI_IO;
+    goto done;
+  }
+  if (a.json)
+    print_json(pb, sol.mesh.n > 0 ? &sol.mesh : &mesh, &st,
+               have_diag ? &diag : NULL, output);
+  else
+    print_text(pb, sol.mesh.n > 0 ? &sol.mesh : &mesh, &st,
+               have_diag ? &diag : NULL, output);
+  status = success(pb, st.status) ? RC_CLI_OK : RC_CLI_NOT_CONVERGED;
+  if (status)
+    fprintf(stderr,
+            "radcol solve: %s/%s did not converge: %s (%s); the "
+            "result is in %s\n",
+            pb->model, pb->formulation, shown_status(pb, st.status),
+            rc_status_message(st.status), output);
+
+done:
+  if (status < 0)
+    status = RC_CLI_OK; /* --help */
+  if (have_diag)
+    rc_diagnostics_free(&diag);
+  if (have_sol)
+    rc_solution_free(&sol);
+  if (have_guess)
+    rc_solution_free(&guess);
+  rc_mesh_free(&mesh);
+  rc_problem_free(&pb);
+  rc_params_free(&pv);
+  free(output);
+  free(cmdline);
+  free_args(&a);
+  return status;
+}
+
+const rc_cli_command rc_cli_cmd_solve = {
+    "solve", "transcribe, solve with Ipopt, diagnose and write HDF5", usage,
+    run_solve};

@@ -1,0 +1,167 @@
+/*
+ * params.c - model parameter values: defaults, "NAME=VALUE" assignments and
+ * strict number parsing (radcol/params.h).
+ *
+ * Storage: rc_param_values exposes const views; this file owns the arrays
+ * behind them (real[n], text[n] with heap copies for text parameters,
+ * is_set[n]) and is the only place that writes or frees them.
+ * Invariant: every real entry of an initialised rc_param_values is finite
+ * unless the model's own default is not; text entries are NULL or a heap
+ * copy owned by pv.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "radcol/params.h"
+
+int rc_parse_real(const char *s, double *out) {
+  if (!s || !*s || isspace((unsigned char)s[0]))
+    return 0;
+  /* strtod accepts "nan", "inf" and "infinity": refuse them before it runs. */
+  const char *p = s + (*s == '+' || *s == '-');
+  if (tolower((unsigned char)*p) == 'n' || tolower((unsigned char)*p) == 'i')
+    return 0;
+  char *end = NULL;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (end == s || *end != '\0')
+    return 0;
+  if (errno == ERANGE && fabs(v) > 1.0)
+    return 0; /* overflow; gradual underflow to a tiny value is accepted */
+  if (!isfinite(v))
+    return 0;
+  *out = v;
+  return 1;
+}
+
+int rc_parse_int(const char *s, long lo, long hi, long *out) {
+  if (!s || !*s || isspace((unsigned char)s[0]))
+    return 0;
+  char *end = NULL;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (end == s || *end != '\0' || errno == ERANGE || v < lo || v > hi)
+    return 0;
+  *out = v;
+  return 1;
+}
+
+/* Mutable views of the arrays this file owns (the struct shows them const). */
+static double *real_of(rc_param_values *pv) {
+  return (double *)pv->real;
+}
+static char **text_of(rc_param_values *pv) {
+  return (char **)pv->text;
+}
+static int *set_of(rc_param_values *pv) {
+  return (int *)pv->is_set;
+}
+
+static char *dup_text(const char *s) {
+  size_t len = strlen(s) + 1;
+  char *c = malloc(len);
+  if (c)
+    memcpy(c, s, len);
+  return c;
+}
+
+void rc_params_free(rc_param_values *pv) {
+  if (!pv)
+    return;
+  if (pv->text)
+    for (int i = 0; i < pv->n; ++i)
+      free(text_of(pv)[i]);
+  free(real_of(pv));
+  free(text_of(pv));
+  free(set_of(pv));
+  memset(pv, 0, sizeof *pv);
+}
+
+rc_err rc_params_init_defaults(const rc_model *model, rc_param_values *pv,
+                               rc_error *err) {
+  memset(pv, 0, sizeof *pv);
+  if (!model || model->nparams < 0 || (model->nparams > 0 && !model->params))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "parameters: expected a model with a parameter list");
+  int n = model->nparams;
+  size_t m = (size_t)(n > 0 ? n : 1);
+  double *real = calloc(m, sizeof *real);
+  char **text = calloc(m, sizeof *text);
+  int *is_set = calloc(m, sizeof *is_set);
+  pv->n = n;
+  pv->real = real;
+  pv->text = (const char *const *)text;
+  pv->is_set = is_set;
+  if (!real || !text || !is_set) {
+    rc_params_free(pv);
+    return rc_error_set(err, RC_ERR_NOMEM,
+                        "out of memory for %d parameters of %s", n,
+                        model->name);
+  }
+  for (int i = 0; i < n; ++i) {
+    const rc_param_def *d = &model->params[i];
+    if (d->type == RC_PARAM_REAL) {
+      real[i] = d->default_real;
+    } else if (d->default_text) {
+      text[i] = dup_text(d->default_text);
+      if (!text[i]) {
+        rc_params_free(pv);
+        return rc_error_set(err, RC_ERR_NOMEM,
+                            "out of memory for parameter %s of %s", d->name,
+                            model->name);
+      }
+    }
+  }
+  return RC_OK;
+}
+
+rc_err rc_params_set(const rc_model *model, rc_param_values *pv,
+                     const char *assignment, rc_error *err) {
+  if (!assignment)
+    return rc_error_set(err, RC_ERR_INPUT, "--set: expected NAME=VALUE");
+  const char *eq = strchr(assignment, '=');
+  if (!eq || eq == assignment)
+    return rc_error_set(err, RC_ERR_INPUT, "--set %s: expected NAME=VALUE",
+                        assignment);
+  char name[128];
+  size_t len = (size_t)(eq - assignment);
+  if (len >= sizeof name)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "--set %.40s...: parameter name longer than %d "
+                        "characters",
+                        assignment, (int)sizeof name - 1);
+  memcpy(name, assignment, len);
+  name[len] = '\0';
+  const char *value = eq + 1;
+  int i = rc_model_param_index(model, name);
+  if (i < 0)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "--set %s: %s has no parameter '%s' (see radcol list "
+                        "--params %s)",
+                        assignment, model->name, name, model->name);
+  if (i >= pv->n)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "--set %s: parameter values hold %d entries, "
+                        "expected %d for %s",
+                        assignment, pv->n, model->nparams, model->name);
+  if (model->params[i].type == RC_PARAM_REAL) {
+    double v;
+    if (!rc_parse_real(value, &v))
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "--set %s: expected a finite number for %s",
+                          assignment, name);
+    real_of(pv)[i] = v;
+  } else {
+    char *c = dup_text(value);
+    if (!c)
+      return rc_error_set(err, RC_ERR_NOMEM, "--set %s: out of memory",
+                          assignment);
+    free(text_of(pv)[i]);
+    text_of(pv)[i] = c;
+  }
+  set_of(pv)[i] = 1;
+  return RC_OK;
+}
