@@ -684,6 +684,14 @@ static double node_quad_weight(const rc_nlp *nlp, int n, double tf) {
          nlp->radau[nlp->mesh->stages[k]].b[nlp->node_stage[n] - 1];
 }
 
+/* b_j of the stage at node n (1 at node 0): the h-scaled collocation rows
+ * carry h_k already, so their duals are b_j times the costate. */
+static double node_bj(const rc_nlp *nlp, int n) {
+  if (n == 0)
+    return 1.0;
+  return nlp->radau[nlp->mesh->stages[nlp->node_elem[n]]].b[nlp->node_stage[n] - 1];
+}
+
 void rc_nlp_to_solution(const rc_nlp *nlp, const double *x,
                         const double *lambda, const double *zl,
                         const double *zu, rc_solution *sol) {
@@ -711,10 +719,10 @@ void rc_nlp_to_solution(const rc_nlp *nlp, const double *x,
       memset(lc, 0, sizeof *lc * (size_t)nc);
       continue;
     }
-    const double q = node_quad_weight(nlp, n, tf);
+    const double q = node_quad_weight(nlp, n, tf), qf = node_bj(nlp, n);
     int r = nlp->con_off[n];
     for (int i = 0; i < nx; ++i)
-      lf[i] = n > 0 ? lambda[r++] / q : 0.0;
+      lf[i] = n > 0 ? lambda[r++] / qf : 0.0;
     for (int i = 0; i < ny; ++i)
       lg[i] = lambda[r++] / q;
     for (int i = 0; i < nc; ++i)
@@ -817,9 +825,9 @@ rc_err rc_nlp_from_solution(const rc_nlp *nlp, const rc_solution *g, double *x,
     double *dens = nlp->mu; /* nx + ny + nc <= nF */
     if ((rc = rc_solution_eval_duals(g, tg, dens, err)) != RC_OK)
       return rc;
-    const double q = node_quad_weight(nlp, n, tf);
+    const double q = node_quad_weight(nlp, n, tf), qf = node_bj(nlp, n);
     for (int i = 0; i < nx + ny + nc; ++i)
-      lambda[r++] = dens[i] * q;
+      lambda[r++] = dens[i] * (i < nx ? qf : q);
   }
   if (with_duals)
     for (int i = 0; i < pb->nb; ++i)

@@ -10,11 +10,13 @@
  * the element-0 dense-output value (the degree s-1 polynomial through the
  * stage values, extrapolated).
  *
- * Multipliers are stored as mesh-independent densities: the NLP dual of a
- * collocation, algebraic or path constraint at stage j of element k divided by
- * b_j h_k (so they approximate costates and continuous multipliers and can be
- * interpolated onto a new mesh for a warm start).  Row 0 (t0) holds the raw
- * duals of the constraints imposed at t0, or zeros.
+ * Multipliers are stored as mesh-independent densities, so that they
+ * approximate costates and continuous multipliers and can be interpolated onto
+ * a new mesh for a warm start: the NLP dual of the (h-scaled) collocation row
+ * at stage j of element k divided by b_j (the costate, in Ipopt's sign
+ * convention L = f + lambda^T g), and the duals of algebraic and path
+ * constraints divided by b_j h_k.  Row 0 (t0) holds the raw duals of the
+ * constraints imposed at t0, or zeros.
  */
 #ifndef RADCOL_RESULT_H
 #define RADCOL_RESULT_H
@@ -35,7 +37,7 @@ typedef struct rc_solution {
   double *t;        /* nnodes times */
   double *w;        /* nnodes x nw */
   int has_duals;
-  double *lam_f;    /* nnodes x nx  collocation duals / (b_j h_k) */
+  double *lam_f;    /* nnodes x nx  collocation duals / b_j (costates) */
   double *lam_g;    /* nnodes x ny */
   double *lam_c;    /* nnodes x nc */
   double *lam_b;    /* nb boundary duals (raw) */
