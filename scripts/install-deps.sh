@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Install the Debian packages radcol needs, only those that are missing.
+# Usage: scripts/install-deps.sh   (as root, or with sudo available)
+set -euo pipefail
+pkgs=(build-essential cmake pkg-config coinor-libipopt-dev libhdf5-dev libgsl-dev
+      python3-numpy python3-h5py python3-scipy python3-matplotlib)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#pkgs[@]} packages present"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Build radcol and run the whole CTest suite.
+# Usage: scripts/test.sh [BUILD_TYPE]   (Release by default; Sanitize = ASan+UBSan)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+type="${1:-Release}"
+dir="build"
+[ "$type" = "Release" ] || dir="build-$(echo "$type" | tr '[:upper:]' '[:lower:]')"
+scripts/install-deps.sh
+cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE="$type" -DRADCOL_WERROR=ON
+cmake --build "$dir" -j2
+ctest --test-dir "$dir" --output-on-failure -j2
