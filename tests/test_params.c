@@ -1,0 +1,99 @@
+/*
+ * test_params.c - unit test of src/params.c: defaults, NAME=VALUE
+ * assignments in order, strict number parsing (NaN, infinities, trailing
+ * characters, overflow and empty values refused), text parameters, and
+ * that a refused assignment leaves the values unchanged.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "radcol/params.h"
+
+static int failures;
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+      ++failures;                                                              \
+    }                                                                          \
+  } while (0)
+
+static const rc_param_def defs[] = {
+    {"g", RC_PARAM_REAL, 9.81, NULL, "gravity (m/s^2)"},
+    {"tf", RC_PARAM_REAL, 5.0, NULL, "final time (s)"},
+    {"path", RC_PARAM_TEXT, 0.0, "default.csv", "waypoints"},
+    {"label", RC_PARAM_TEXT, 0.0, NULL, "free text"},
+};
+static const rc_formulation_def forms[] = {{"only", "the one formulation"}};
+static const rc_model model = {"toy", "a toy model", 1, forms, 0, 4, defs,
+                               NULL};
+
+static void refused(rc_param_values *pv, const char *assignment,
+                    const char *fragment) {
+  rc_error err = {RC_OK, ""};
+  double before = pv->real[0];
+  CHECK(rc_params_set(&model, pv, assignment, &err) == RC_ERR_INPUT);
+  CHECK(err.code == RC_ERR_INPUT);
+  if (!strstr(err.message, fragment)) {
+    fprintf(stderr, "message for '%s' is '%s', expected it to contain '%s'\n",
+            assignment, err.message, fragment);
+    ++failures;
+  }
+  CHECK(pv->real[0] == before);
+  CHECK(pv->is_set[0] == 0);
+}
+
+int main(void) {
+  rc_param_values pv;
+  rc_error err = {RC_OK, ""};
+  CHECK(rc_params_init_defaults(&model, &pv, &err) == RC_OK);
+  CHECK(pv.n == 4);
+  CHECK(pv.real[0] == 9.81 && pv.real[1] == 5.0);
+  CHECK(pv.text[2] && strcmp(pv.text[2], "default.csv") == 0);
+  CHECK(pv.text[2] != defs[2].default_text); /* an owned copy */
+  CHECK(pv.text[3] == NULL);
+  for (int i = 0; i < 4; ++i)
+    CHECK(pv.is_set[i] == 0);
+
+  /* Refusals name the assignment and what was expected. */
+  refused(&pv, "g=nan", "--set g=nan: expected a finite number for g");
+  refused(&pv, "g=NaN", "finite number");
+  refused(&pv, "g=inf", "finite number");
+  refused(&pv, "g=-Infinity", "finite number");
+  refused(&pv, "g=1e999", "finite number");
+  refused(&pv, "g=9.81x", "g=9.81x");
+  refused(&pv, "g= 9.81", "finite number");
+  refused(&pv, "g=", "finite number");
+  refused(&pv, "g", "expected NAME=VALUE");
+  refused(&pv, "=3", "expected NAME=VALUE");
+  refused(&pv, "foo=1", "--set foo=1: toy has no parameter 'foo' (see radcol "
+                        "list --params toy)");
+
+  /* Accepted values, applied in order (the last one wins). */
+  CHECK(rc_params_set(&model, &pv, "g=1.5", &err) == RC_OK);
+  CHECK(rc_params_set(&model, &pv, "g=-2.5e-3", &err) == RC_OK);
+  CHECK(pv.real[0] == -2.5e-3 && pv.is_set[0] == 1 && pv.is_set[1] == 0);
+  CHECK(rc_params_set(&model, &pv, "tf=0x1p3", &err) == RC_OK);
+  CHECK(pv.real[1] == 8.0);
+  CHECK(rc_params_set(&model, &pv, "path=a=b.csv", &err) == RC_OK);
+  CHECK(strcmp(pv.text[2], "a=b.csv") == 0 && pv.is_set[2] == 1);
+  CHECK(rc_params_set(&model, &pv, "label=", &err) == RC_OK);
+  CHECK(pv.text[3] && pv.text[3][0] == '\0');
+
+  /* Strict integers. */
+  long v = 0;
+  CHECK(rc_parse_int("40", 1, 20, &v) == 0);
+  CHECK(rc_parse_int("0", 1, 20, &v) == 0);
+  CHECK(rc_parse_int("3x", 1, 20, &v) == 0);
+  CHECK(rc_parse_int("99999999999999999999999", 1, 1L << 30, &v) == 0);
+  CHECK(rc_parse_int("", 1, 20, &v) == 0);
+  CHECK(rc_parse_int("20", 1, 20, &v) == 1 && v == 20);
+
+  rc_params_free(&pv);
+  CHECK(pv.n == 0 && pv.real == NULL && pv.text == NULL);
+  rc_params_free(&pv); /* safe twice */
+  if (failures)
+    fprintf(stderr, "test_params: %d failures\n", failures);
+  return failures ? 1 : 0;
+}
