@@ -4,6 +4,7 @@
  * one JSON object.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/args.h"
@@ -74,9 +75,12 @@ static void list_params_text(const rc_model *m) {
   for (int i = 0; i < m->nparams; ++i) {
     const rc_param_def *d = &m->params[i];
     char def[64];
-    if (d->type == RC_PARAM_REAL)
-      snprintf(def, sizeof def, "%.17g", d->default_real);
-    else
+    if (d->type == RC_PARAM_REAL) {
+      /* Shortest of %.15g/%.17g that reads back exactly. */
+      snprintf(def, sizeof def, "%.15g", d->default_real);
+      if (strtod(def, NULL) != d->default_real)
+        snprintf(def, sizeof def, "%.17g", d->default_real);
+    } else
       snprintf(def, sizeof def, "%s",
                d->default_text ? d->default_text : "(none)");
     printf("  %-10s %-22s %s\n", d->name, def, d->doc ? d->doc : "");
