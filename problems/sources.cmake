@@ -1,4 +1,5 @@
 # One file per physical problem (all its formulations).  Add new problems here
 # and to the catalogue in src/registry.c.
 set(RADCOL_PROBLEM_SOURCES
+  problems/pendulum.c
 )

@@ -8,9 +8,11 @@
 #include "radcol/problem.h"
 
 /* extern declarations: one line per model */
+extern const rc_model rc_model_pendulum;
 
 static const rc_model *const builtin_models[] = {
     /* entries: one line per model */
+    &rc_model_pendulum,
     NULL};
 
 const rc_model *const *rc_builtin_models(void) { return builtin_models; }

@@ -6,6 +6,7 @@ set(RADCOL_LIB_SOURCES
   src/solution.c
   src/problem.c
   src/registry.c
+  src/ode_reference.c
   src/params.c
   src/check.c
 )

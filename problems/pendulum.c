@@ -1,0 +1,1027 @@
+/*
+ * pendulum.c - the planar pendulum (SPEC 4.1, seeds/001) in eight
+ * formulations.
+ *
+ * Model.  Point mass on a massless rod of length L, pivot at the origin,
+ * y positive DOWNWARD, gravity g along +y.  With T the rod force per unit
+ * mass divided by L (so that u' = -T x):
+ *
+ *     x' = u,  y' = v,  u' = -T x,  v' = g - T y,  0 = x^2 + y^2 - L^2.
+ *
+ * Hidden constraints (each the time derivative of the previous one, up to a
+ * factor: h1' = 2 h2, h2' = h3 along the dynamics):
+ *
+ *     h1 = x^2 + y^2 - L^2,  h2 = x u + y v,
+ *     h3 = u^2 + v^2 - T (x^2 + y^2) + g y.
+ *
+ * In the angle theta from the downward vertical, x = L sin theta,
+ * y = L cos theta, u = L omega cos theta, v = -L omega sin theta and
+ * theta'' = -(g/L) sin theta.  Then u' = -sin theta (g cos theta + L omega^2)
+ * = -T x gives T = omega^2 + (g/L) cos theta for every L (T has unit 1/s^2),
+ * the same as T = (u^2 + v^2 + g y)/L^2 from h3 = 0.
+ *
+ * Formulations (w is the point vector, x-part first):
+ *
+ *   index3     w = (x y u v | T)     g: h1 = 0                         index 3
+ *   ode        w = (x y u v T)       T' = (-4 T (xu + yv) + 3 g v)/(x^2+y^2)
+ *                                    (h3 = 0 differentiated once)      index 0
+ *   coord      w = (y v | x u T)     y' = v, v' = g - T y; h1 = h2 = h3 = 0;
+ *                                    x keeps the sign of x0 (bound)    index 1
+ *   accel      w = (x y u v | T)     g: h3 = 0                         index 1
+ *   baumgarte  w = (x y u v | T)     g: 2 h3 + 4 eta w h2 + w^2 h1 = 0
+ *                                    (h1'' + 2 eta w h1' + w^2 h1 = 0) index 1
+ *   ggl        w = (x y u v | T mu)  x' = u - 2 x mu, y' = v - 2 y mu;
+ *                                    g: h1 = h2 = 0 (exact mu = 0)     index 2
+ *   partition  w = (x u)             x' = u, u' = -T x with y = sqrt(L^2-x^2),
+ *                                    v = -x u / y, T = (u^2+v^2+g y)/L^2
+ *                                    = u^2/y^2 + g y/L^2               index 0
+ *   angle      w = (theta omega)     theta' = omega,
+ *                                    omega' = -(g/L) sin theta         index 0
+ *
+ * The seed writes the partition case with y upward (y = -sqrt(r^2-x^2),
+ * u' = mu x, mu = (g y - (u^2+v^2))/r^2); with y downward that is mu = -T and
+ * y = +sqrt(L^2-x^2), the branch used here.
+ *
+ * Initial data.  fix_x0 fixes every differential state (coord: y and v only;
+ * x, u, T at t0 then follow from h1 = h2 = h3 = 0 on the branch of x0).
+ * t0_algebraic = 1 for the index-1 forms (accel, baumgarte, coord), whose
+ * algebraic equations determine T(t0) (and x(t0), u(t0)).  index3 and ggl
+ * use t0_algebraic = 0: their algebraic equations h1 (and h2) do not involve
+ * T or mu, so at t0 they would only constrain the fixed x0 (a redundant,
+ * rank-deficient row) and leave T(t0), mu(t0) undetermined.
+ *
+ * Parameters.  y0, v0, T0, w, theta0 and omega0 default to values computed
+ * from the others unless the user sets them: y0 = sqrt(L^2 - x0^2),
+ * v0 = -x0 u0 / y0 (tangent), T0 = (u0^2 + v0^2 + g y0)/L^2, w = 2.4/dt,
+ * theta0 = atan2(x0, y0), omega0 = (y0 u0 - x0 v0)/(x0^2 + y0^2).  The seed's
+ * partition run is `--set x0=0.9 --set u0=0 --tf 10`.
+ *
+ * Reference (every formulation): the angle ODE integrated by GSL rk8pd at
+ * tolerance 1e-14 (src/ode_reference.c), from the angle data implied by the
+ * formulation's own independent initial values, mapped as above; ggl's mu is
+ * 0.  coord's reference is the physical motion (x changes sign), so its x, u
+ * errors are large once x has crossed 0; near a zero of x the reduced system
+ * is singular (u = -y v / x, y <= L) and the NLP may be infeasible: with the
+ * default data x first vanishes at t ~ 0.91 s, so coord is meant for
+ * horizons such as --tf 0.8 (see the note).
+ *
+ * Invariants h1, h2, h3 are supplied for every formulation in its own
+ * variables.  In partition and angle they are built from the derived y, v, T
+ * and vanish identically (to rounding): their Jacobians are empty.
+ *
+ * Outputs: partition adds y, v, T; angle adds x, y, u, v, T, so that every
+ * formulation reports x, y, u, v, T.
+ *
+ * Units: SI (m, s, m/s^2); T in 1/s^2.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ode_reference.h"
+#include "radcol/problem.h"
+
+#define REF_TOL 1e-14
+#define PEND_PI 3.14159265358979323846
+
+enum {
+  F_INDEX3,
+  F_ODE,
+  F_COORD,
+  F_ACCEL,
+  F_BAUMGARTE,
+  F_GGL,
+  F_PARTITION,
+  F_ANGLE,
+  F_COUNT
+};
+
+enum {
+  P_G,
+  P_L,
+  P_TF,
+  P_X0,
+  P_Y0,
+  P_U0,
+  P_V0,
+  P_T0,
+  P_ETA,
+  P_DT,
+  P_W,
+  P_THETA0,
+  P_OMEGA0,
+  P_COUNT
+};
+
+/* Columns of w: standard layout (index3, ode, accel, baumgarte, ggl). */
+enum { IX = 0, IY = 1, IU = 2, IV = 3, IT = 4, IMU = 5 };
+/* coord layout. */
+enum { CY = 0, CV = 1, CX = 2, CU = 3, CT = 4 };
+/* partition and angle layouts. */
+enum { PX = 0, PU = 1 };
+enum { ATH = 0, AOM = 1 };
+
+typedef struct pendulum {
+  rc_problem pb; /* first: the problem handed out */
+  int form;
+  double g, L;
+  double a, b;     /* Baumgarte: a = 4 eta w, b = w^2 */
+  int branch;      /* coord: sign of x */
+  double th0, om0; /* reference initial angle data */
+  double x0[5];
+  int fix_x0[5];
+  double w_lo[6], w_hi[6];
+} pendulum;
+
+static const pendulum *P(const rc_problem *pb) {
+  return (const pendulum *)pb->user;
+}
+
+/* Cartesian state s = (x, y, u, v, T) of a point vector. */
+enum { SX, SY, SU, SV, ST };
+static void load_state(const pendulum *p, const double *w, double s[5]) {
+  if (p->form == F_COORD) {
+    s[SX] = w[CX], s[SY] = w[CY], s[SU] = w[CU], s[SV] = w[CV], s[ST] = w[CT];
+  } else if (p->form == F_PARTITION) {
+    const double x = w[PX], u = w[PU], y = sqrt(p->L * p->L - x * x);
+    s[SX] = x, s[SU] = u, s[SY] = y, s[SV] = -x * u / y;
+    s[ST] = u * u / (y * y) + p->g * y / (p->L * p->L);
+  } else if (p->form == F_ANGLE) {
+    const double th = w[ATH], om = w[AOM], c = cos(th), sn = sin(th);
+    s[SX] = p->L * sn, s[SY] = p->L * c, s[SU] = p->L * om * c;
+    s[SV] = -p->L * om * sn, s[ST] = om * om + p->g / p->L * c;
+  } else {
+    memcpy(s, w, 5 * sizeof *s);
+  }
+}
+
+/* ---- point blocks: values, Jacobians, Hessians (equation order) ---------- */
+
+/* index3: F = [u, v, -T x, g - T y, x^2 + y^2 - L^2] */
+static const int index3_jr[] = {0, 1, 2, 2, 3, 3, 4, 4};
+static const int index3_jc[] = {IU, IV, IX, IT, IY, IT, IX, IY};
+static const int index3_hr[] = {IT, IT, IX, IY};
+static const int index3_hc[] = {IX, IY, IX, IY};
+
+static void f_common(const pendulum *p, const double *w, double *F) {
+  F[0] = w[IU];
+  F[1] = w[IV];
+  F[2] = -w[IT] * w[IX];
+  F[3] = p->g - w[IT] * w[IY];
+}
+static void j_common(const double *w, double *J) {
+  J[0] = 1.0, J[1] = 1.0;
+  J[2] = -w[IT], J[3] = -w[IX];
+  J[4] = -w[IT], J[5] = -w[IY];
+}
+
+static int index3_eval(const rc_problem *pb, double t, const double *w,
+                       double *F) {
+  (void)t;
+  const pendulum *p = P(pb);
+  f_common(p, w, F);
+  F[4] = w[IX] * w[IX] + w[IY] * w[IY] - p->L * p->L;
+  return 0;
+}
+static int index3_jac(const rc_problem *pb, double t, const double *w,
+                      double *J) {
+  (void)pb, (void)t;
+  j_common(w, J);
+  J[6] = 2.0 * w[IX], J[7] = 2.0 * w[IY];
+  return 0;
+}
+static int index3_hes(const rc_problem *pb, double t, const double *w,
+                      const double *mu, double *H) {
+  (void)pb, (void)t, (void)w;
+  H[0] = -mu[2], H[1] = -mu[3];
+  H[2] = 2.0 * mu[4], H[3] = 2.0 * mu[4];
+  return 0;
+}
+
+/* accel: F = [u, v, -T x, g - T y, h3] */
+static const int accel_jr[] = {0, 1, 2, 2, 3, 3, 4, 4, 4, 4, 4};
+static const int accel_jc[] = {IU, IV, IX, IT, IY, IT, IX, IY, IU, IV, IT};
+static const int accel_hr[] = {IT, IT, IX, IY, IU, IV};
+static const int accel_hc[] = {IX, IY, IX, IY, IU, IV};
+
+static double h3_of(const pendulum *p, const double s[5]) {
+  return s[SU] * s[SU] + s[SV] * s[SV] -
+         s[ST] * (s[SX] * s[SX] + s[SY] * s[SY]) + p->g * s[SY];
+}
+
+static int accel_eval(const rc_problem *pb, double t, const double *w,
+                      double *F) {
+  (void)t;
+  const pendulum *p = P(pb);
+  f_common(p, w, F);
+  F[4] = h3_of(p, w);
+  return 0;
+}
+static int accel_jac(const rc_problem *pb, double t, const double *w,
+                     double *J) {
+  (void)t;
+  const pendulum *p = P(pb);
+  const double x = w[IX], y = w[IY], T = w[IT];
+  j_common(w, J);
+  J[6] = -2.0 * T * x;
+  J[7] = -2.0 * T * y + p->g;
+  J[8] = 2.0 * w[IU];
+  J[9] = 2.0 * w[IV];
+  J[10] = -(x * x + y * y);
+  return 0;
+}
+static int accel_hes(const rc_problem *pb, double t, const double *w,
+                     const double *mu, double *H) {
+  (void)pb, (void)t;
+  H[0] = -mu[2] - 2.0 * w[IX] * mu[4];
+  H[1] = -mu[3] - 2.0 * w[IY] * mu[4];
+  H[2] = -2.0 * w[IT] * mu[4];
+  H[3] = -2.0 * w[IT] * mu[4];
+  H[4] = 2.0 * mu[4];
+  H[5] = 2.0 * mu[4];
+  return 0;
+}
+
+/* baumgarte: F = [u, v, -T x, g - T y, 2 h3 + a h2 + b h1],
+ * a = 4 eta w, b = w^2 */
+static const int baum_jr[] = {0, 1, 2, 2, 3, 3, 4, 4, 4, 4, 4};
+static const int baum_jc[] = {IU, IV, IX, IT, IY, IT, IX, IY, IU, IV, IT};
+static const int baum_hr[] = {IT, IT, IX, IY, IU, IV, IU, IV};
+static const int baum_hc[] = {IX, IY, IX, IY, IU, IV, IX, IY};
+
+static int baum_eval(const rc_problem *pb, double t, const double *w,
+                     double *F) {
+  (void)t;
+  const pendulum *p = P(pb);
+  const double x = w[IX], y = w[IY];
+  f_common(p, w, F);
+  F[4] = 2.0 * h3_of(p, w) + p->a * (x * w[IU] + y * w[IV]) +
+         p->b * (x * x + y * y - p->L * p->L);
+  return 0;
+}
+static int baum_jac(const rc_problem *pb, double t, const double *w,
+                    double *J) {
+  (void)t;
+  const pendulum *p = P(pb);
+  const double x = w[IX], y = w[IY], u = w[IU], v = w[IV], T = w[IT];
+  j_common(w, J);
+  J[6] = -4.0 * T * x + p->a * u + 2.0 * p->b * x;
+  J[7] = -4.0 * T * y + 2.0 * p->g + p->a * v + 2.0 * p->b * y;
+  J[8] = 4.0 * u + p->a * x;
+  J[9] = 4.0 * v + p->a * y;
+  J[10] = -2.0 * (x * x + y * y);
+  return 0;
+}
+static int baum_hes(const rc_problem *pb, double t, const double *w,
+                    const double *mu, double *H) {
+  (void)t;
+  const pendulum *p = P(pb);
+  H[0] = -mu[2] - 4.0 * w[IX] * mu[4];
+  H[1] = -mu[3] - 4.0 * w[IY] * mu[4];
+  H[2] = (-4.0 * w[IT] + 2.0 * p->b) * mu[4];
+  H[3] = H[2];
+  H[4] = 4.0 * mu[4];
+  H[5] = 4.0 * mu[4];
+  H[6] = p->a * mu[4];
+  H[7] = p->a * mu[4];
+  return 0;
+}
+
+/* ode: F = [u, v, -T x, g - T y, N/D] with N = -4 T (xu + yv) + 3 g v,
+ * D = x^2 + y^2.  Second derivatives of N/D:
+ *   (N/D)_ab = N_ab/D - (N_a D_b + N_b D_a)/D^2 - N D_ab/D^2
+ *              + 2 N D_a D_b / D^3. */
+static const int ode_jr[] = {0, 1, 2, 2, 3, 3, 4, 4, 4, 4, 4};
+static const int ode_jc[] = {IU, IV, IX, IT, IY, IT, IX, IY, IU, IV, IT};
+static const int ode_hr[] = {IX, IY, IY, IU, IU, IV, IV, IT, IT, IT, IT};
+static const int ode_hc[] = {IX, IX, IY, IX, IY, IX, IY, IX, IY, IU, IV};
+
+/* N, D and their first and second derivatives in the standard columns. */
+static void ode_parts(const pendulum *p, const double *w, double *N, double *D,
+                      double Na[5], double Da[5], double Nab[5][5],
+                      double Dab[5][5]) {
+  const double x = w[IX], y = w[IY], u = w[IU], v = w[IV], T = w[IT];
+  const double h2 = x * u + y * v;
+  *N = -4.0 * T * h2 + 3.0 * p->g * v;
+  *D = x * x + y * y;
+  Na[IX] = -4.0 * T * u, Na[IY] = -4.0 * T * v, Na[IU] = -4.0 * T * x;
+  Na[IV] = -4.0 * T * y + 3.0 * p->g, Na[IT] = -4.0 * h2;
+  Da[IX] = 2.0 * x, Da[IY] = 2.0 * y, Da[IU] = Da[IV] = Da[IT] = 0.0;
+  memset(Nab, 0, 25 * sizeof(double));
+  memset(Dab, 0, 25 * sizeof(double));
+  Nab[IU][IX] = Nab[IX][IU] = -4.0 * T;
+  Nab[IV][IY] = Nab[IY][IV] = -4.0 * T;
+  Nab[IT][IX] = Nab[IX][IT] = -4.0 * u;
+  Nab[IT][IY] = Nab[IY][IT] = -4.0 * v;
+  Nab[IT][IU] = Nab[IU][IT] = -4.0 * x;
+  Nab[IT][IV] = Nab[IV][IT] = -4.0 * y;
+  Dab[IX][IX] = Dab[IY][IY] = 2.0;
+}
+
+static int ode_eval(const rc_problem *pb, double t, const double *w,
+                    double *F) {
+  (void)t;
+  const pendulum *p = P(pb);
+  const double x = w[IX], y = w[IY], D = x * x + y * y;
+  if (!(D > 0.0))
+    return 1;
+  f_common(p, w, F);
+  F[4] = (-4.0 * w[IT] * (x * w[IU] + y * w[IV]) + 3.0 * p->g * w[IV]) / D;
+  return 0;
+}
+static int ode_jac(const rc_problem *pb, double t, const double *w, double *J) {
+  (void)t;
+  double N, D, Na[5], Da[5], Nab[5][5], Dab[5][5];
+  ode_parts(P(pb), w, &N, &D, Na, Da, Nab, Dab);
+  if (!(D > 0.0))
+    return 1;
+  j_common(w, J);
+  const int col[5] = {IX, IY, IU, IV, IT};
+  for (int k = 0; k < 5; ++k)
+    J[6 + k] = Na[col[k]] / D - N * Da[col[k]] / (D * D);
+  return 0;
+}
+static int ode_hes(const rc_problem *pb, double t, const double *w,
+                   const double *mu, double *H) {
+  (void)t;
+  double N, D, Na[5], Da[5], Nab[5][5], Dab[5][5];
+  ode_parts(P(pb), w, &N, &D, Na, Da, Nab, Dab);
+  if (!(D > 0.0))
+    return 1;
+  const int n = (int)(sizeof ode_hr / sizeof ode_hr[0]);
+  for (int e = 0; e < n; ++e) {
+    const int a = ode_hr[e], b = ode_hc[e];
+    const double d2 =
+        Nab[a][b] / D - (Na[a] * Da[b] + Na[b] * Da[a]) / (D * D) -
+        N * Dab[a][b] / (D * D) + 2.0 * N * Da[a] * Da[b] / (D * D * D);
+    H[e] = mu[4] * d2;
+  }
+  H[7] -= mu[2]; /* (T, x) of -T x */
+  H[8] -= mu[3]; /* (T, y) of g - T y */
+  return 0;
+}
+
+/* ggl: F = [u - 2 x mu, v - 2 y mu, -T x, g - T y, h1, h2] */
+static const int ggl_jr[] = {0, 0, 0, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 5, 5};
+static const int ggl_jc[] = {IU, IX, IMU, IV, IY, IMU, IX, IT,
+                             IY, IT, IX,  IY, IX, IY,  IU, IV};
+static const int ggl_hr[] = {IMU, IMU, IT, IT, IX, IY, IU, IV};
+static const int ggl_hc[] = {IX, IY, IX, IY, IX, IY, IX, IY};
+
+static int ggl_eval(const rc_problem *pb, double t, const double *w,
+                    double *F) {
+  (void)t;
+  const pendulum *p = P(pb);
+  const double x = w[IX], y = w[IY], u = w[IU], v = w[IV], T = w[IT];
+  F[0] = u - 2.0 * x * w[IMU];
+  F[1] = v - 2.0 * y * w[IMU];
+  F[2] = -T * x;
+  F[3] = p->g - T * y;
+  F[4] = x * x + y * y - p->L * p->L;
+  F[5] = x * u + y * v;
+  return 0;
+}
+static int ggl_jac(const rc_problem *pb, double t, const double *w, double *J) {
+  (void)pb, (void)t;
+  const double x = w[IX], y = w[IY], u = w[IU], v = w[IV], T = w[IT];
+  const double m = w[IMU];
+  J[0] = 1.0, J[1] = -2.0 * m, J[2] = -2.0 * x;
+  J[3] = 1.0, J[4] = -2.0 * m, J[5] = -2.0 * y;
+  J[6] = -T, J[7] = -x;
+  J[8] = -T, J[9] = -y;
+  J[10] = 2.0 * x, J[11] = 2.0 * y;
+  J[12] = u, J[13] = v, J[14] = x, J[15] = y;
+  return 0;
+}
+static int ggl_hes(const rc_problem *pb, double t, const double *w,
+                   const double *mu, double *H) {
+  (void)pb, (void)t, (void)w;
+  H[0] = -2.0 * mu[0], H[1] = -2.0 * mu[1];
+  H[2] = -mu[2], H[3] = -mu[3];
+  H[4] = 2.0 * mu[4], H[5] = 2.0 * mu[4];
+  H[6] = mu[5], H[7] = mu[5];
+  return 0;
+}
+
+/* coord: F = [v, g - T y, h1, h2, h3] on w = (y v | x u T) */
+static const int coord_jr[] = {0, 1, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4};
+static const int coord_jc[] = {CV, CY, CT, CX, CY, CX, CY,
+                               CU, CV, CX, CY, CU, CV, CT};
+static const int coord_hr[] = {CX, CY, CU, CV, CU, CV, CT, CT};
+static const int coord_hc[] = {CX, CY, CX, CY, CU, CV, CX, CY};
+
+static int coord_eval(const rc_problem *pb, double t, const double *w,
+                      double *F) {
+  (void)t;
+  const pendulum *p = P(pb);
+  double s[5];
+  load_state(p, w, s);
+  F[0] = s[SV];
+  F[1] = p->g - s[ST] * s[SY];
+  F[2] = s[SX] * s[SX] + s[SY] * s[SY] - p->L * p->L;
+  F[3] = s[SX] * s[SU] + s[SY] * s[SV];
+  F[4] = h3_of(p, s);
+  return 0;
+}
+static int coord_jac(const rc_problem *pb, double t, const double *w,
+                     double *J) {
+  (void)t;
+  const pendulum *p = P(pb);
+  const double x = w[CX], y = w[CY], u = w[CU], v = w[CV], T = w[CT];
+  J[0] = 1.0;
+  J[1] = -T, J[2] = -y;
+  J[3] = 2.0 * x, J[4] = 2.0 * y;
+  J[5] = u, J[6] = v, J[7] = x, J[8] = y;
+  J[9] = -2.0 * T * x, J[10] = -2.0 * T * y + p->g;
+  J[11] = 2.0 * u, J[12] = 2.0 * v, J[13] = -(x * x + y * y);
+  return 0;
+}
+static int coord_hes(const rc_problem *pb, double t, const double *w,
+                     const double *mu, double *H) {
+  (void)pb, (void)t;
+  H[0] = 2.0 * mu[2] - 2.0 * w[CT] * mu[4];
+  H[1] = H[0];
+  H[2] = mu[3], H[3] = mu[3];
+  H[4] = 2.0 * mu[4], H[5] = 2.0 * mu[4];
+  H[6] = -2.0 * w[CX] * mu[4];
+  H[7] = -mu[1] - 2.0 * w[CY] * mu[4];
+  return 0;
+}
+
+/* partition: F = [u, -T x], T = u^2/s + g y/L^2, s = L^2 - x^2, y = sqrt(s):
+ *   T_u = 2u/s, T_uu = 2/s, T_x = 2 x u^2/s^2 - g x/(y L^2),
+ *   T_xu = 4 x u/s^2, T_xx = 2u^2/s^2 + 8 x^2 u^2/s^3 - g/y^3. */
+static const int part_jr[] = {0, 1, 1};
+static const int part_jc[] = {PU, PX, PU};
+static const int part_hr[] = {PX, PU, PU};
+static const int part_hc[] = {PX, PX, PU};
+
+typedef struct part_d {
+  double T, Tx, Tu, Txx, Txu, Tuu;
+} part_d;
+
+static int part_parts(const pendulum *p, const double *w, part_d *d) {
+  const double x = w[PX], u = w[PU], L2 = p->L * p->L, s = L2 - x * x;
+  if (!(s > 0.0))
+    return 1; /* outside |x| < L: recoverable */
+  const double y = sqrt(s), s2 = s * s;
+  d->T = u * u / s + p->g * y / L2;
+  d->Tu = 2.0 * u / s;
+  d->Tuu = 2.0 / s;
+  d->Tx = 2.0 * x * u * u / s2 - p->g * x / (y * L2);
+  d->Txu = 4.0 * x * u / s2;
+  d->Txx =
+      2.0 * u * u / s2 + 8.0 * x * x * u * u / (s2 * s) - p->g / (y * y * y);
+  return 0;
+}
+
+static int part_eval(const rc_problem *pb, double t, const double *w,
+                     double *F) {
+  (void)t;
+  part_d d;
+  if (part_parts(P(pb), w, &d))
+    return 1;
+  F[0] = w[PU];
+  F[1] = -d.T * w[PX];
+  return 0;
+}
+static int part_jac(const rc_problem *pb, double t, const double *w,
+                    double *J) {
+  (void)t;
+  part_d d;
+  if (part_parts(P(pb), w, &d))
+    return 1;
+  const double x = w[PX];
+  J[0] = 1.0;
+  J[1] = -d.T - x * d.Tx;
+  J[2] = -x * d.Tu;
+  return 0;
+}
+static int part_hes(const rc_problem *pb, double t, const double *w,
+                    const double *mu, double *H) {
+  (void)t;
+  part_d d;
+  if (part_parts(P(pb), w, &d))
+    return 1;
+  const double x = w[PX];
+  H[0] = mu[1] * (-2.0 * d.Tx - x * d.Txx);
+  H[1] = mu[1] * (-d.Tu - x * d.Txu);
+  H[2] = mu[1] * (-x * d.Tuu);
+  return 0;
+}
+
+/* angle: F = [omega, -(g/L) sin theta] */
+static const int angle_jr[] = {0, 1};
+static const int angle_jc[] = {AOM, ATH};
+static const int angle_hr[] = {ATH};
+static const int angle_hc[] = {ATH};
+
+static int angle_eval(const rc_problem *pb, double t, const double *w,
+                      double *F) {
+  (void)t;
+  const pendulum *p = P(pb);
+  F[0] = w[AOM];
+  F[1] = -p->g / p->L * sin(w[ATH]);
+  return 0;
+}
+static int angle_jac(const rc_problem *pb, double t, const double *w,
+                     double *J) {
+  (void)t;
+  const pendulum *p = P(pb);
+  J[0] = 1.0;
+  J[1] = -p->g / p->L * cos(w[ATH]);
+  return 0;
+}
+static int angle_hes(const rc_problem *pb, double t, const double *w,
+                     const double *mu, double *H) {
+  (void)t;
+  const pendulum *p = P(pb);
+  H[0] = mu[1] * p->g / p->L * sin(w[ATH]);
+  return 0;
+}
+
+/* ---- invariants h1, h2, h3 ---------------------------------------------- */
+
+/* Jacobian entries in the order h1: x y; h2: x y u v; h3: x y u v T, and
+ * Hessian entries (x,x) (y,y) (u,x) (v,y) (u,u) (v,v) (T,x) (T,y). */
+static const int inv_jr[] = {0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 2};
+static const int inv_std_jc[] = {IX, IY, IX, IY, IU, IV, IX, IY, IU, IV, IT};
+static const int inv_std_hr[] = {IX, IY, IU, IV, IU, IV, IT, IT};
+static const int inv_std_hc[] = {IX, IY, IX, IY, IU, IV, IX, IY};
+static const int inv_crd_jc[] = {CX, CY, CX, CY, CU, CV, CX, CY, CU, CV, CT};
+static const int inv_crd_hr[] = {CX, CY, CU, CV, CU, CV, CT, CT};
+static const int inv_crd_hc[] = {CX, CY, CX, CY, CU, CV, CX, CY};
+
+static int inv_eval(const rc_problem *pb, double t, const double *w,
+                    double *h) {
+  (void)t;
+  const pendulum *p = P(pb);
+  double s[5];
+  if (p->form == F_PARTITION && !(fabs(w[PX]) < p->L))
+    return 1;
+  load_state(p, w, s);
+  h[0] = s[SX] * s[SX] + s[SY] * s[SY] - p->L * p->L;
+  h[1] = s[SX] * s[SU] + s[SY] * s[SV];
+  h[2] = h3_of(p, s);
+  return 0;
+}
+static int inv_jac(const rc_problem *pb, double t, const double *w, double *J) {
+  (void)t;
+  const pendulum *p = P(pb);
+  if (p->form == F_PARTITION || p->form == F_ANGLE)
+    return 0; /* identically zero: empty pattern */
+  double s[5];
+  load_state(p, w, s);
+  const double x = s[SX], y = s[SY], u = s[SU], v = s[SV], T = s[ST];
+  J[0] = 2.0 * x, J[1] = 2.0 * y;
+  J[2] = u, J[3] = v, J[4] = x, J[5] = y;
+  J[6] = -2.0 * T * x, J[7] = -2.0 * T * y + p->g;
+  J[8] = 2.0 * u, J[9] = 2.0 * v, J[10] = -(x * x + y * y);
+  return 0;
+}
+static int inv_hes(const rc_problem *pb, double t, const double *w,
+                   const double *mu, double *H) {
+  (void)t;
+  const pendulum *p = P(pb);
+  if (p->form == F_PARTITION || p->form == F_ANGLE)
+    return 0;
+  double s[5];
+  load_state(p, w, s);
+  H[0] = 2.0 * mu[0] - 2.0 * s[ST] * mu[2];
+  H[1] = H[0];
+  H[2] = mu[1], H[3] = mu[1];
+  H[4] = 2.0 * mu[2], H[5] = 2.0 * mu[2];
+  H[6] = -2.0 * s[SX] * mu[2];
+  H[7] = -2.0 * s[SY] * mu[2];
+  return 0;
+}
+
+/* ---- boundary block: empty (pure simulation, no objective) --------------- */
+
+static int bnd_eval(const rc_problem *pb, double t, const double *z,
+                    double *out) {
+  (void)pb, (void)t, (void)z, (void)out;
+  return 0;
+}
+static int bnd_jac(const rc_problem *pb, double t, const double *z,
+                   double *vals) {
+  (void)pb, (void)t, (void)z, (void)vals;
+  return 0;
+}
+static int bnd_hes(const rc_problem *pb, double t, const double *z,
+                   const double *mu, double *vals) {
+  (void)pb, (void)t, (void)z, (void)mu, (void)vals;
+  return 0;
+}
+
+/* ---- derived outputs ------------------------------------------------------
+ */
+
+static int outputs(const rc_problem *pb, double t, const double *w,
+                   double *out) {
+  (void)t;
+  const pendulum *p = P(pb);
+  double s[5];
+  if (p->form == F_PARTITION && !(fabs(w[PX]) < p->L))
+    return 1;
+  load_state(p, w, s);
+  if (p->form == F_PARTITION) {
+    out[0] = s[SY], out[1] = s[SV], out[2] = s[ST];
+  } else {
+    memcpy(out, s, 5 * sizeof *s);
+  }
+  return 0;
+}
+
+/* ---- reference and guess ----------------------------------------------------
+ */
+
+/* Writes the formulation's variables (and, if with_out, its outputs) for the
+ * angle state (th, om).  mirror != 0 reflects x, u onto coord's branch. */
+static void from_angle(const pendulum *p, double th, double om, int with_out,
+                       int mirror, double *row) {
+  const double wa[2] = {th, om};
+  double s[5];
+  const pendulum pa = {.form = F_ANGLE, .g = p->g, .L = p->L};
+  load_state(&pa, wa, s);
+  switch (p->form) {
+  case F_ANGLE:
+    row[0] = th, row[1] = om;
+    if (with_out)
+      memcpy(row + 2, s, 5 * sizeof *s);
+    break;
+  case F_PARTITION:
+    row[0] = s[SX], row[1] = s[SU];
+    if (with_out)
+      row[2] = s[SY], row[3] = s[SV], row[4] = s[ST];
+    break;
+  case F_COORD:
+    if (mirror && s[SX] * p->branch < 0.0)
+      s[SX] = -s[SX], s[SU] = -s[SU];
+    row[CX] = s[SX], row[CY] = s[SY], row[CU] = s[SU], row[CV] = s[SV];
+    row[CT] = s[ST];
+    break;
+  default:
+    memcpy(row, s, 5 * sizeof *s);
+    if (p->form == F_GGL)
+      row[IMU] = 0.0;
+    break;
+  }
+}
+
+static int angle_rhs(double t, const double *y, double *dy, void *ctx) {
+  (void)t;
+  const pendulum *p = ctx;
+  dy[0] = y[1];
+  dy[1] = -p->g / p->L * sin(y[0]);
+  return 0;
+}
+
+static int reference(const rc_problem *pb, int nt, const double *t,
+                     double *ref) {
+  const pendulum *p = P(pb);
+  const int m = rc_problem_nw(pb) + pb->nout;
+  const double y0[2] = {p->th0, p->om0};
+  rc_error err;
+  /* Angle states go into the first 2 nt entries; rows are then expanded from
+   * the last to the first (row i's source [2i, 2i+2) lies at or before its
+   * destination [m i, m i + m) and after every earlier row's source). */
+  if (rc_ode_reference(2, angle_rhs, (void *)p, pb->t0, y0, nt, t, ref, REF_TOL,
+                       &err) != RC_OK)
+    return -1;
+  for (int i = nt - 1; i >= 0; --i) {
+    const double th = ref[2 * i], om = ref[2 * i + 1];
+    from_angle(p, th, om, 1, 0, ref + (size_t)i * (size_t)m);
+  }
+  return 0;
+}
+
+/* Complete elliptic integral of the first kind K(k) by the AGM. */
+static double ellip_k(double k) {
+  double a = 1.0, b = sqrt(1.0 - k * k);
+  for (int i = 0; i < 40 && fabs(a - b) > 1e-15 * a; ++i) {
+    const double an = 0.5 * (a + b);
+    b = sqrt(a * b);
+    a = an;
+  }
+  return PEND_PI / (2.0 * a);
+}
+
+/* A cheap guess: a harmonic oscillation through (th0, om0) whose frequency is
+ * the exact nonlinear one, pi sqrt(g/L) / (2 K(sin(theta_max/2))), mapped to
+ * the formulation's variables (coord: on its branch of x); a rotating
+ * pendulum gets theta = th0 + om0 t. */
+static int guess(const rc_problem *pb, double t, double *w) {
+  const pendulum *p = P(pb);
+  const double W2 = p->g / p->L, tau = t - pb->t0;
+  const double E = 0.5 * p->om0 * p->om0 - W2 * cos(p->th0);
+  double th, om;
+  if (E < W2 * 0.999) {
+    const double cmax = -E / W2;
+    const double k = sin(0.5 * acos(cmax < -1.0 ? -1.0 : cmax));
+    const double We = PEND_PI * sqrt(W2) / (2.0 * ellip_k(k));
+    const double A = hypot(p->th0, p->om0 / We);
+    const double phi = atan2(p->th0 * We, p->om0);
+    th = A * sin(We * tau + phi);
+    om = A * We * cos(We * tau + phi);
+  } else {
+    th = p->th0 + p->om0 * tau;
+    om = p->om0;
+  }
+  from_angle(p, th, om, 0, 1, w);
+  return 0;
+}
+
+/* ---- catalogue
+ * ---------------------------------------------------------------- */
+
+static const rc_param_def params[P_COUNT] = {
+    [P_G] = {"g", RC_PARAM_REAL, 9.81, NULL, "gravity along +y (down), m/s^2"},
+    [P_L] = {"L", RC_PARAM_REAL, 1.0, NULL, "rod length, m"},
+    [P_TF] = {"tf", RC_PARAM_REAL, 5.0, NULL, "final time, s (t0 = 0)"},
+    [P_X0] = {"x0", RC_PARAM_REAL, 0.1, NULL, "x(t0), m"},
+    [P_Y0] = {"y0", RC_PARAM_REAL, 0.99498743710662, NULL,
+              "y(t0), m (y down); default sqrt(L^2 - x0^2)"},
+    [P_U0] = {"u0", RC_PARAM_REAL, 1.0, NULL, "x'(t0), m/s"},
+    [P_V0] = {"v0", RC_PARAM_REAL, -0.10050378152592121, NULL,
+              "y'(t0), m/s; default -x0 u0 / y0 (tangent)"},
+    [P_T0] = {"T0", RC_PARAM_REAL, 10.770927768116954, NULL,
+              "T(t0), 1/s^2 (ode); default (u0^2 + v0^2 + g y0)/L^2"},
+    [P_ETA] = {"eta", RC_PARAM_REAL, 0.7, NULL, "Baumgarte damping ratio"},
+    [P_DT] = {"dt", RC_PARAM_REAL, 0.05, NULL,
+              "Baumgarte time scale, s (sets the default w)"},
+    [P_W] = {"w", RC_PARAM_REAL, 48.0, NULL,
+             "Baumgarte frequency, 1/s; default 2.4/dt"},
+    [P_THETA0] = {"theta0", RC_PARAM_REAL, 0.1001674211615598, NULL,
+                  "theta(t0), rad from the downward vertical (angle); "
+                  "default atan2(x0, y0)"},
+    [P_OMEGA0] = {"omega0", RC_PARAM_REAL, 1.005037815259212, NULL,
+                  "theta'(t0), rad/s (angle); default "
+                  "(y0 u0 - x0 v0)/(x0^2 + y0^2)"},
+};
+
+static const rc_formulation_def formulations[F_COUNT] = {
+    [F_INDEX3] = {"index3", "x y u v | T, position constraint h1 (index 3)"},
+    [F_ODE] = {"ode", "x y u v T, T' from h3' = 0 (index 0)"},
+    [F_COORD] = {"coord",
+                 "y v | x u T, h1 = h2 = h3 = 0 (index 1 where x != 0)"},
+    [F_ACCEL] = {"accel", "x y u v | T, acceleration constraint h3 (index 1)"},
+    [F_BAUMGARTE] = {"baumgarte",
+                     "x y u v | T, 2 h3 + 4 eta w h2 + w^2 h1 = 0 (index 1)"},
+    [F_GGL] = {"ggl",
+               "x y u v | T mu, Gear-Gupta-Leimkuhler, h1 = h2 = 0 (index 2)"},
+    [F_PARTITION] = {"partition",
+                     "x u, y = sqrt(L^2 - x^2) eliminated (seeds/001)"},
+    [F_ANGLE] = {"angle", "theta omega, the angle ODE (reference)"},
+};
+
+static const char *const names_std[] = {"x", "y", "u", "v", "T", "mu"};
+static const char *const names_coord[] = {"y", "v", "x", "u", "T"};
+static const char *const names_part[] = {"x", "u"};
+static const char *const names_angle[] = {"theta", "omega"};
+static const char *const out_part[] = {"y", "v", "T"};
+static const char *const out_angle[] = {"x", "y", "u", "v", "T"};
+static const char *const inv_names[] = {"h1", "h2", "h3"};
+
+#define PAT(r, c)                                                              \
+  { (int)(sizeof(r) / sizeof((r)[0])), (r), (c) }
+
+typedef struct form_spec {
+  int nx, ny, index, t0_algebraic;
+  const char *const *names;
+  rc_pattern jac, hes;
+  rc_eval_fn eval;
+  rc_jac_fn jacobian;
+  rc_hes_fn hessian;
+  const char *note;
+} form_spec;
+
+static const form_spec specs[F_COUNT] = {
+    [F_INDEX3] = {4, 1, 3, 0, names_std, PAT(index3_jr, index3_jc),
+                  PAT(index3_hr, index3_hc), index3_eval, index3_jac,
+                  index3_hes,
+                  "index 3: at element ends positions converge at order "
+                  "2s-1, velocities at s, T at s-1"},
+    [F_ODE] = {5, 0, 0, 0, names_std, PAT(ode_jr, ode_jc), PAT(ode_hr, ode_hc),
+               ode_eval, ode_jac, ode_hes, NULL},
+    [F_COORD] = {2, 3, 1, 1, names_coord, PAT(coord_jr, coord_jc),
+                 PAT(coord_hr, coord_hc), coord_eval, coord_jac, coord_hes,
+                 "coord: index 1 only where x != 0; x keeps the sign of x0 "
+                 "(a bound), so past a zero of x the solution is the mirror "
+                 "image (-x, -u) of the reference, and near a zero the NLP "
+                 "may be infeasible (discrete y > L); use horizons on which "
+                 "x keeps its sign (default data: tf < 0.9)"},
+    [F_ACCEL] = {4, 1, 1, 1, names_std, PAT(accel_jr, accel_jc),
+                 PAT(accel_hr, accel_hc), accel_eval, accel_jac, accel_hes,
+                 NULL},
+    [F_BAUMGARTE] = {4, 1, 1, 1, names_std, PAT(baum_jr, baum_jc),
+                     PAT(baum_hr, baum_hc), baum_eval, baum_jac, baum_hes,
+                     NULL},
+    [F_GGL] = {4, 2, 2, 0, names_std, PAT(ggl_jr, ggl_jc), PAT(ggl_hr, ggl_hc),
+               ggl_eval, ggl_jac, ggl_hes,
+               "ggl: index 2, T and mu converge at order s"},
+    [F_PARTITION] = {2, 0, 0, 0, names_part, PAT(part_jr, part_jc),
+                     PAT(part_hr, part_hc), part_eval, part_jac, part_hes,
+                     NULL},
+    [F_ANGLE] = {2, 0, 0, 0, names_angle, PAT(angle_jr, angle_jc),
+                 PAT(angle_hr, angle_hc), angle_eval, angle_jac, angle_hes,
+                 NULL},
+};
+
+static void destroy(rc_problem *pb) {
+  free(pb->user);
+}
+
+static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
+                     rc_problem **out, rc_error *err) {
+  *out = NULL;
+  if (form < 0 || form >= F_COUNT)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "pendulum: formulation %d: expected 0..%d", form,
+                        F_COUNT - 1);
+  if (!pv || pv->n != model->nparams || !pv->real)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "pendulum: %d parameter values: expected %d",
+                        pv ? pv->n : -1, model->nparams);
+  double v[P_COUNT];
+  int set[P_COUNT];
+  for (int i = 0; i < P_COUNT; ++i) {
+    v[i] = pv->real[i];
+    set[i] = pv->is_set ? pv->is_set[i] : 0;
+    if (set[i] && !isfinite(v[i]))
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "pendulum: %s = %g: expected a finite number",
+                          params[i].name, v[i]);
+  }
+  const double g = v[P_G], L = v[P_L];
+  if (!(L > 0.0 && isfinite(L)))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "pendulum: L = %g: expected a positive length", L);
+  if (!isfinite(g))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "pendulum: g = %g: expected a finite number", g);
+  if (!(v[P_TF] > 0.0 && isfinite(v[P_TF])))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "pendulum: tf = %g: expected a positive final time",
+                        v[P_TF]);
+  if (!(v[P_DT] > 0.0))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "pendulum: dt = %g: expected a positive time scale",
+                        v[P_DT]);
+  /* Derived defaults, in dependency order. */
+  const double x0 = v[P_X0], u0 = v[P_U0];
+  if (!set[P_Y0]) {
+    if (!(x0 * x0 < L * L))
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "pendulum: x0 = %g with L = %g leaves no default "
+                          "y0 = sqrt(L^2 - x0^2): expected |x0| < L or y0 set",
+                          x0, L);
+    v[P_Y0] = sqrt(L * L - x0 * x0);
+  }
+  const double y0 = v[P_Y0];
+  if (!set[P_V0])
+    v[P_V0] = y0 != 0.0 ? -x0 * u0 / y0 : 0.0;
+  const double v0 = v[P_V0];
+  if (!set[P_T0])
+    v[P_T0] = (u0 * u0 + v0 * v0 + g * y0) / (L * L);
+  if (!set[P_W])
+    v[P_W] = 2.4 / v[P_DT];
+  const double r2 = x0 * x0 + y0 * y0;
+  if (!set[P_THETA0])
+    v[P_THETA0] = atan2(x0, y0);
+  if (!set[P_OMEGA0])
+    v[P_OMEGA0] = r2 > 0.0 ? (y0 * u0 - x0 * v0) / r2 : 0.0;
+
+  pendulum *p = calloc(1, sizeof *p);
+  if (!p)
+    return rc_error_set(err, RC_ERR_NOMEM, "pendulum: out of memory");
+  const form_spec *fs = &specs[form];
+  p->form = form;
+  p->g = g, p->L = L;
+  p->a = 4.0 * v[P_ETA] * v[P_W];
+  p->b = v[P_W] * v[P_W];
+  p->branch = x0 >= 0.0 ? 1 : -1;
+  for (int i = 0; i < 6; ++i)
+    p->w_lo[i] = -HUGE_VAL, p->w_hi[i] = HUGE_VAL;
+
+  /* Initial data of the formulation and the angle data of its reference. */
+  double th0 = atan2(x0, y0), om0 = r2 > 0.0 ? (y0 * u0 - x0 * v0) / r2 : 0.0;
+  switch (form) {
+  case F_ODE:
+    p->x0[4] = v[P_T0];
+    /* fall through */
+  case F_INDEX3:
+  case F_ACCEL:
+  case F_BAUMGARTE:
+  case F_GGL:
+    p->x0[0] = x0, p->x0[1] = y0, p->x0[2] = u0, p->x0[3] = v0;
+    break;
+  case F_COORD: {
+    if (!(y0 * y0 < L * L)) {
+      free(p);
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "pendulum/coord: y0 = %g with L = %g puts x(t0) = 0 "
+                          "where coord is singular: expected |y0| < L",
+                          y0, L);
+    }
+    const double xs = p->branch * sqrt(L * L - y0 * y0), us = -y0 * v0 / xs;
+    p->x0[0] = y0, p->x0[1] = v0;
+    if (p->branch > 0)
+      p->w_lo[CX] = 0.0;
+    else
+      p->w_hi[CX] = 0.0;
+    th0 = atan2(xs, y0);
+    om0 = (y0 * us - xs * v0) / (L * L);
+    break;
+  }
+  case F_PARTITION: {
+    if (!(x0 * x0 < L * L)) {
+      free(p);
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "pendulum/partition: x0 = %g with L = %g: expected "
+                          "|x0| < L (y = sqrt(L^2 - x^2) > 0)",
+                          x0, L);
+    }
+    const double ys = sqrt(L * L - x0 * x0), vs = -x0 * u0 / ys;
+    p->x0[0] = x0, p->x0[1] = u0;
+    p->w_lo[PX] = -L, p->w_hi[PX] = L;
+    th0 = atan2(x0, ys);
+    om0 = (ys * u0 - x0 * vs) / (L * L);
+    break;
+  }
+  case F_ANGLE:
+    p->x0[0] = th0 = v[P_THETA0];
+    p->x0[1] = om0 = v[P_OMEGA0];
+    break;
+  }
+  p->th0 = th0, p->om0 = om0;
+  for (int i = 0; i < fs->nx; ++i)
+    p->fix_x0[i] = 1;
+
+  rc_problem *pb = &p->pb;
+  pb->model = "pendulum";
+  pb->formulation = formulations[form].name;
+  pb->summary = formulations[form].summary;
+  pb->note = fs->note;
+  pb->index = fs->index;
+  pb->nx = fs->nx, pb->ny = fs->ny;
+  pb->autonomous = 1;
+  pb->var_names = fs->names;
+  pb->w_lo = p->w_lo, pb->w_hi = p->w_hi;
+  pb->t0 = 0.0, pb->tf = v[P_TF];
+  pb->fix_x0 = p->fix_x0;
+  pb->x0 = p->x0;
+  pb->t0_algebraic = fs->t0_algebraic;
+  pb->point = (rc_block){rc_problem_nF(pb), fs->jac,      fs->hes,
+                         fs->eval,          fs->jacobian, fs->hessian};
+  pb->boundary = (rc_block){0,        {0, NULL, NULL}, {0, NULL, NULL},
+                            bnd_eval, bnd_jac,         bnd_hes};
+  if (form == F_PARTITION) {
+    pb->nout = 3, pb->out_names = out_part, pb->outputs = outputs;
+  } else if (form == F_ANGLE) {
+    pb->nout = 5, pb->out_names = out_angle, pb->outputs = outputs;
+  }
+  pb->ninv = 3;
+  pb->inv_names = inv_names;
+  if (form == F_COORD)
+    pb->invariants = (rc_block){3,
+                                PAT(inv_jr, inv_crd_jc),
+                                PAT(inv_crd_hr, inv_crd_hc),
+                                inv_eval,
+                                inv_jac,
+                                inv_hes};
+  else if (form == F_PARTITION || form == F_ANGLE)
+    pb->invariants = (rc_block){3,        {0, NULL, NULL}, {0, NULL, NULL},
+                                inv_eval, inv_jac,         inv_hes};
+  else
+    pb->invariants = (rc_block){3,
+                                PAT(inv_jr, inv_std_jc),
+                                PAT(inv_std_hr, inv_std_hc),
+                                inv_eval,
+                                inv_jac,
+                                inv_hes};
+  pb->guess = guess;
+  pb->reference = reference;
+  pb->user = p;
+  pb->destroy = destroy;
+
+  rc_err rc = rc_problem_validate(pb, err);
+  if (rc != RC_OK) {
+    free(p);
+    return rc;
+  }
+  *out = pb;
+  return RC_OK;
+}
+
+const rc_model rc_model_pendulum = {
+    "pendulum",
+    "planar pendulum in Cartesian, partitioned and angle coordinates "
+    "(SPEC 4.1)",
+    F_COUNT,
+    formulations,
+    F_ACCEL,
+    P_COUNT,
+    params,
+    create,
+};
