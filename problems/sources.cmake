@@ -1,5 +1,8 @@
 # One file per physical problem (all its formulations).  Add new problems here
 # and to the catalogue in src/registry.c.
 set(RADCOL_PROBLEM_SOURCES
+  problems/crane.c
+  problems/crane_path.c
+  problems/double_pendulum.c
   problems/pendulum.c
 )
