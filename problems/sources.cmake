@@ -3,6 +3,5 @@
 set(RADCOL_PROBLEM_SOURCES
   problems/crane.c
   problems/crane_path.c
-  problems/double_pendulum.c
   problems/pendulum.c
 )
