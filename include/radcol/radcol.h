@@ -4,10 +4,12 @@
 #ifndef RADCOL_RADCOL_H
 #define RADCOL_RADCOL_H
 
+#include "radcol/check.h"
 #include "radcol/errors.h"
 #include "radcol/io.h"
 #include "radcol/mesh.h"
 #include "radcol/options.h"
+#include "radcol/params.h"
 #include "radcol/problem.h"
 #include "radcol/result.h"
 #include "radcol/solve.h"
