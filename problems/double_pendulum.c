@@ -1,0 +1,895 @@
+/*
+ * double_pendulum.c - the planar double pendulum in Cartesian coordinates
+ * (SPEC 4.2, seeds/000), four formulations: index3, index1, baumgarte, angle.
+ *
+ * Convention: y positive upward, pivot at the origin, point masses m1, m2 on
+ * massless rods L1, L2, gravity g downward.  Z = (x1 y1 x2 y2 u1 v1 u2 v2),
+ * multipliers lambda = (l1, l2):
+ *
+ *   x1' = u1, y1' = v1, x2' = u2, y2' = v2,
+ *   u1' = (x1 l1 + dx l2)/m1,  v1' = (y1 l1 + dy l2)/m1 - g,
+ *   u2' = -dx l2/m2,           v2' = -dy l2/m2 - g,
+ *   dx = x1-x2, dy = y1-y2, du = u1-u2, dv = v1-v2, 1/mt = 1/m1 + 1/m2.
+ *
+ * So (x1, y1) l1 is the force of rod 1 on mass 1 and (dx, dy) l2 the force of
+ * rod 2 on mass 1 (minus that on mass 2): a hanging pendulum has l1, l2 < 0.
+ * Hidden constraints (invariants, each the half derivative of the previous):
+ *
+ *   pos1 = x1^2+y1^2-L1^2                 pos2 = dx^2+dy^2-L2^2
+ *   vel1 = x1 u1 + y1 v1                  vel2 = dx du + dy dv
+ *   acc1 = u1^2+v1^2 + ((x1^2+y1^2) l1 + p l2)/m1 - g y1
+ *   acc2 = du^2+dv^2 + p l1/m1 + (dx^2+dy^2) l2/mt,   p = x1 dx + y1 dy,
+ *
+ * and m1 (acc1, acc2) = A(Z) lambda - b(Z) with A, b as in SPEC 4.2 (the
+ * note's (Constraint 1)'' with the missing u1' restored).
+ *
+ * Formulations (x = Z, y = lambda unless said):
+ *   index3    0 = (pos1, pos2)                                     index 3
+ *   index1    0 = A lambda - b = m1 (acc1, acc2)                    index 1
+ *   baumgarte 0 = A lambda - b_stab
+ *               = m1 (acc + 2 eta w vel + (w^2/2) pos)  (per row)  index 1
+ *   angle     x = (theta1, theta2, omega1, omega2), the Lagrangian ODE
+ *             (m1+m2) L1 a1 + m2 L2 cos(D) a2 = -m2 L2 w2^2 sin D
+ *                                                - (m1+m2) g sin th1
+ *             L1 cos(D) a1 + L2 a2 = L1 w1^2 sin D - g sin th2,
+ *             D = th1 - th2, a_i = omega_i', solved as a 2x2 system.
+ *
+ * Angles to Cartesian (SPEC 4.2): x1 = L1 sin th1, y1 = -L1 cos th1,
+ * x2 = x1 + L2 sin th2, y2 = y1 - L2 cos th2, u1 = L1 w1 cos th1,
+ * v1 = L1 w1 sin th1, u2 = u1 + L2 w2 cos th2, v2 = v1 + L2 w2 sin th2.
+ * The multipliers of the reference follow from Newton's law for each mass
+ * with the Cartesian accelerations of the angle solution:
+ *   l2 = m2 (a2 + g e_y).(x2-x1, y2-y1) / L2^2,
+ *   l1 = (m1 (a1 + g e_y) - (dx, dy) l2).(x1, y1) / L1^2.
+ *
+ * Reference: the angle ODE integrated by rc_ode_reference (GSL rk8pd) at
+ * tolerance 1e-13.  Guess: the same solution integrated once at create on a
+ * uniform grid of RC_DP_GRID points and interpolated by cubic Hermite
+ * polynomials (values and exact derivatives), then mapped like the
+ * reference.  Output: total energy E = T + V (constant in exact arithmetic).
+ *
+ * Parameters: m1, m2 (kg), L1, L2 (m), g (m/s^2), theta1, theta2 (rad),
+ * omega1, omega2 (rad/s) - the initial angles (the angle formulation's
+ * initial state) - eta, dt (s), w (1/s, default 2.4/dt), tf (s), and the
+ * Cartesian initial values x10 ... v20, whose defaults come from the angles
+ * (a value set by the user replaces the default; consistent initialisation
+ * then exposes a conflict).
+ *
+ * Derivatives: each equation adds its value, Jacobian entries and weighted
+ * Hessian entries into dense scratch (stack arrays) in the order of the
+ * equations above; the sparsity patterns are the entries an equation
+ * touches, recorded once at create (structural, independent of values).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ode_reference.h"
+#include "radcol/problem.h"
+
+#define RC_DP_GRID 2001
+#define RC_DP_REF_TOL 1e-13
+#define RC_DP_MAXW 10
+#define RC_DP_MAXO 10
+
+enum { DP_INDEX3 = 0, DP_INDEX1 = 1, DP_BAUMGARTE = 2, DP_ANGLE = 3 };
+
+/* ---- dense accumulation of values, Jacobian and Hessian ----------------- */
+
+typedef struct dp_dense {
+  int nin;
+  double *jac; /* n_out x nin, or NULL */
+  unsigned char *jmask;
+  double *hes; /* nin x nin (lower used), or NULL */
+  unsigned char *hmask;
+} dp_dense;
+
+static void jadd(dp_dense *D, int r, int c, double v) {
+  if (!D || !D->jac)
+    return;
+  D->jac[r * D->nin + c] += v;
+  D->jmask[r * D->nin + c] = 1;
+}
+
+/* Adds mu * v to the Hessian entry (i, j), stored in the lower triangle. */
+static void hadd(dp_dense *D, double mu, int i, int j, double v) {
+  if (!D || !D->hes)
+    return;
+  if (i < j) {
+    int k = i;
+    i = j;
+    j = k;
+  }
+  D->hes[i * D->nin + j] += mu * v;
+  D->hmask[i * D->nin + j] = 1;
+}
+
+/* ---- problem data ---------------------------------------------------------- */
+
+typedef struct dp_pattern {
+  int njac, nhes;
+  int *jr, *jc, *hr, *hc;
+} dp_pattern;
+
+typedef struct dp_data {
+  rc_problem pb; /* first member: the rc_problem handed out */
+  int form;
+  double m1, m2, L1, L2, g, eta, w;
+  double ang0[4]; /* theta1, theta2, omega1, omega2 at t0 */
+  double x0[8];
+  int fix_x0[8];
+  double w_lo[RC_DP_MAXW], w_hi[RC_DP_MAXW];
+  dp_pattern pt, inv;
+  /* guess: the angle solution on a uniform grid */
+  int ngrid;
+  double grid_h;
+  double *grid_y;  /* ngrid x 4 */
+  double *grid_dy; /* ngrid x 4 */
+} dp_data;
+
+static const dp_data *dp_of(const rc_problem *pb) {
+  return (const dp_data *)pb->user;
+}
+
+/* ---- the angle ODE with exact first and second derivatives -------------- */
+
+/* Accelerations a = M(D)^{-1} r(s) of the Lagrangian ODE at s = (th1, th2,
+ * w1, w2), and optionally da[i][k] = d a_i / d s_k and d2a[i][k][l], by
+ * implicit differentiation of M a = r:
+ *   M da_k = r_k - M_k a,
+ *   M d2a_kl = r_kl - M_kl a - M_k da_l - M_l da_k,
+ * where M depends on s only through D = th1 - th2. */
+static void dp_angle_accel(const dp_data *d, const double *s, double a[2],
+                           double da[2][4], double d2a[2][4][4]) {
+  const double m1 = d->m1, m2 = d->m2, L1 = d->L1, L2 = d->L2, g = d->g;
+  const double th1 = s[0], th2 = s[1], w1 = s[2], w2 = s[3];
+  const double D = th1 - th2, cD = cos(D), sD = sin(D);
+  const double K = m2 * L2, G1 = (m1 + m2) * g;
+  const double M[2][2] = {{(m1 + m2) * L1, K * cD}, {L1 * cD, L2}};
+  const double det = M[0][0] * M[1][1] - M[0][1] * M[1][0];
+  const double r[2] = {-K * w2 * w2 * sD - G1 * sin(th1),
+                       L1 * w1 * w1 * sD - g * sin(th2)};
+#define DP_SOLVE(out, b0, b1)                                                  \
+  do {                                                                         \
+    (out)[0] = (M[1][1] * (b0) - M[0][1] * (b1)) / det;                        \
+    (out)[1] = (M[0][0] * (b1) - M[1][0] * (b0)) / det;                        \
+  } while (0)
+  DP_SOLVE(a, r[0], r[1]);
+  if (!da)
+    return;
+  const double dD[4] = {1.0, -1.0, 0.0, 0.0};
+  /* dM/dD and d2M/dD2 (only the off-diagonal entries vary) */
+  const double M1[2][2] = {{0.0, -K * sD}, {-L1 * sD, 0.0}};
+  const double M2[2][2] = {{0.0, -K * cD}, {-L1 * cD, 0.0}};
+  double dr[2][4] = {{-K * w2 * w2 * cD - G1 * cos(th1), K * w2 * w2 * cD, 0.0,
+                      -2.0 * K * w2 * sD},
+                     {L1 * w1 * w1 * cD, -L1 * w1 * w1 * cD - g * cos(th2),
+                      2.0 * L1 * w1 * sD, 0.0}};
+  double d2r[2][4][4];
+  memset(d2r, 0, sizeof d2r);
+  /* r0 = -K w2^2 sin D - G1 sin th1 */
+  d2r[0][0][0] = K * w2 * w2 * sD + G1 * sin(th1);
+  d2r[0][0][1] = d2r[0][1][0] = -K * w2 * w2 * sD;
+  d2r[0][1][1] = K * w2 * w2 * sD;
+  d2r[0][3][0] = d2r[0][0][3] = -2.0 * K * w2 * cD;
+  d2r[0][3][1] = d2r[0][1][3] = 2.0 * K * w2 * cD;
+  d2r[0][3][3] = -2.0 * K * sD;
+  /* r1 = L1 w1^2 sin D - g sin th2 */
+  d2r[1][0][0] = -L1 * w1 * w1 * sD;
+  d2r[1][0][1] = d2r[1][1][0] = L1 * w1 * w1 * sD;
+  d2r[1][1][1] = -L1 * w1 * w1 * sD + g * sin(th2);
+  d2r[1][2][0] = d2r[1][0][2] = 2.0 * L1 * w1 * cD;
+  d2r[1][2][1] = d2r[1][1][2] = -2.0 * L1 * w1 * cD;
+  d2r[1][2][2] = 2.0 * L1 * sD;
+  for (int k = 0; k < 4; ++k) {
+    const double b0 = dr[0][k] - dD[k] * (M1[0][1] * a[1]);
+    const double b1 = dr[1][k] - dD[k] * (M1[1][0] * a[0]);
+    double o[2];
+    DP_SOLVE(o, b0, b1);
+    da[0][k] = o[0];
+    da[1][k] = o[1];
+  }
+  if (!d2a)
+    return;
+  for (int k = 0; k < 4; ++k)
+    for (int l = 0; l <= k; ++l) {
+      const double dd = dD[k] * dD[l];
+      const double b0 = d2r[0][k][l] - dd * M2[0][1] * a[1] -
+                        dD[k] * M1[0][1] * da[1][l] -
+                        dD[l] * M1[0][1] * da[1][k];
+      const double b1 = d2r[1][k][l] - dd * M2[1][0] * a[0] -
+                        dD[k] * M1[1][0] * da[0][l] -
+                        dD[l] * M1[1][0] * da[0][k];
+      double o[2];
+      DP_SOLVE(o, b0, b1);
+      d2a[0][k][l] = d2a[0][l][k] = o[0];
+      d2a[1][k][l] = d2a[1][l][k] = o[1];
+    }
+#undef DP_SOLVE
+}
+
+static int dp_angle_rhs(double t, const double *y, double *dy, void *ctx) {
+  (void)t;
+  double a[2];
+  dp_angle_accel((const dp_data *)ctx, y, a, NULL, NULL);
+  dy[0] = y[2];
+  dy[1] = y[3];
+  dy[2] = a[0];
+  dy[3] = a[1];
+  return 0;
+}
+
+/* Angle state s (4) -> Cartesian Z (8), multipliers (2) and energy. */
+static void dp_angles_to_cartesian(const dp_data *d, const double *s,
+                                   double *z, double *lam, double *energy) {
+  const double L1 = d->L1, L2 = d->L2, m1 = d->m1, m2 = d->m2, g = d->g;
+  const double c1 = cos(s[0]), s1 = sin(s[0]), c2 = cos(s[1]), s2 = sin(s[1]);
+  const double w1 = s[2], w2 = s[3];
+  double x1 = L1 * s1, y1 = -L1 * c1, x2 = x1 + L2 * s2, y2 = y1 - L2 * c2;
+  double u1 = L1 * w1 * c1, v1 = L1 * w1 * s1;
+  double u2 = u1 + L2 * w2 * c2, v2 = v1 + L2 * w2 * s2;
+  z[0] = x1, z[1] = y1, z[2] = x2, z[3] = y2;
+  z[4] = u1, z[5] = v1, z[6] = u2, z[7] = v2;
+  if (lam) {
+    double a[2];
+    dp_angle_accel(d, s, a, NULL, NULL);
+    const double a1x = L1 * (a[0] * c1 - w1 * w1 * s1);
+    const double a1y = L1 * (a[0] * s1 + w1 * w1 * c1);
+    const double a2x = a1x + L2 * (a[1] * c2 - w2 * w2 * s2);
+    const double a2y = a1y + L2 * (a[1] * s2 + w2 * w2 * c2);
+    const double dx = x1 - x2, dy = y1 - y2;
+    const double l2 = m2 * (-a2x * dx - (a2y + g) * dy) / (L2 * L2);
+    const double l1 =
+        ((m1 * a1x - dx * l2) * x1 + (m1 * (a1y + g) - dy * l2) * y1) /
+        (L1 * L1);
+    lam[0] = l1;
+    lam[1] = l2;
+  }
+  if (energy)
+    *energy = 0.5 * m1 * (u1 * u1 + v1 * v1) + 0.5 * m2 * (u2 * u2 + v2 * v2) +
+              g * (m1 * y1 + m2 * y2);
+}
+
+/* ---- hidden constraint levels, each added as scale * level -------------- */
+
+/* Every helper adds sc * h to F[row], its Jacobian to row `row` and
+ * hm * (Hessian of h) to the Hessian (hm = sc * mu[row]). */
+static void lv_pos1(const double *w, dp_dense *D, double *F, int row,
+                    double sc, double hm, const dp_data *d) {
+  const double x1 = w[0], y1 = w[1];
+  F[row] += sc * (x1 * x1 + y1 * y1 - d->L1 * d->L1);
+  jadd(D, row, 0, sc * 2.0 * x1);
+  jadd(D, row, 1, sc * 2.0 * y1);
+  hadd(D, hm, 0, 0, 2.0);
+  hadd(D, hm, 1, 1, 2.0);
+}
+
+static void lv_pos2(const double *w, dp_dense *D, double *F, int row,
+                    double sc, double hm, const dp_data *d) {
+  const double dx = w[0] - w[2], dy = w[1] - w[3];
+  F[row] += sc * (dx * dx + dy * dy - d->L2 * d->L2);
+  jadd(D, row, 0, sc * 2.0 * dx);
+  jadd(D, row, 2, -sc * 2.0 * dx);
+  jadd(D, row, 1, sc * 2.0 * dy);
+  jadd(D, row, 3, -sc * 2.0 * dy);
+  hadd(D, hm, 0, 0, 2.0);
+  hadd(D, hm, 2, 0, -2.0);
+  hadd(D, hm, 2, 2, 2.0);
+  hadd(D, hm, 1, 1, 2.0);
+  hadd(D, hm, 3, 1, -2.0);
+  hadd(D, hm, 3, 3, 2.0);
+}
+
+static void lv_vel1(const double *w, dp_dense *D, double *F, int row,
+                    double sc, double hm) {
+  const double x1 = w[0], y1 = w[1], u1 = w[4], v1 = w[5];
+  F[row] += sc * (x1 * u1 + y1 * v1);
+  jadd(D, row, 0, sc * u1);
+  jadd(D, row, 4, sc * x1);
+  jadd(D, row, 1, sc * v1);
+  jadd(D, row, 5, sc * y1);
+  hadd(D, hm, 4, 0, 1.0);
+  hadd(D, hm, 5, 1, 1.0);
+}
+
+static void lv_vel2(const double *w, dp_dense *D, double *F, int row,
+                    double sc, double hm) {
+  const double dx = w[0] - w[2], dy = w[1] - w[3];
+  const double du = w[4] - w[6], dv = w[5] - w[7];
+  F[row] += sc * (dx * du + dy * dv);
+  jadd(D, row, 0, sc * du);
+  jadd(D, row, 2, -sc * du);
+  jadd(D, row, 4, sc * dx);
+  jadd(D, row, 6, -sc * dx);
+  jadd(D, row, 1, sc * dv);
+  jadd(D, row, 3, -sc * dv);
+  jadd(D, row, 5, sc * dy);
+  jadd(D, row, 7, -sc * dy);
+  hadd(D, hm, 4, 0, 1.0);
+  hadd(D, hm, 6, 0, -1.0);
+  hadd(D, hm, 4, 2, -1.0);
+  hadd(D, hm, 6, 2, 1.0);
+  hadd(D, hm, 5, 1, 1.0);
+  hadd(D, hm, 7, 1, -1.0);
+  hadd(D, hm, 5, 3, -1.0);
+  hadd(D, hm, 7, 3, 1.0);
+}
+
+static void lv_acc1(const double *w, dp_dense *D, double *F, int row,
+                    double sc, double hm, const dp_data *d) {
+  const double x1 = w[0], y1 = w[1], x2 = w[2], y2 = w[3], u1 = w[4],
+               v1 = w[5], l1 = w[8], l2 = w[9];
+  const double dx = x1 - x2, dy = y1 - y2, p = x1 * dx + y1 * dy;
+  const double im1 = 1.0 / d->m1, g = d->g;
+  F[row] += sc * (u1 * u1 + v1 * v1 +
+                  ((x1 * x1 + y1 * y1) * l1 + p * l2) * im1 - g * y1);
+  jadd(D, row, 0, sc * (2.0 * x1 * l1 + (x1 + dx) * l2) * im1);
+  jadd(D, row, 1, sc * ((2.0 * y1 * l1 + (y1 + dy) * l2) * im1 - g));
+  jadd(D, row, 2, -sc * x1 * l2 * im1);
+  jadd(D, row, 3, -sc * y1 * l2 * im1);
+  jadd(D, row, 4, sc * 2.0 * u1);
+  jadd(D, row, 5, sc * 2.0 * v1);
+  jadd(D, row, 8, sc * (x1 * x1 + y1 * y1) * im1);
+  jadd(D, row, 9, sc * p * im1);
+  hadd(D, hm, 0, 0, (2.0 * l1 + 2.0 * l2) * im1);
+  hadd(D, hm, 1, 1, (2.0 * l1 + 2.0 * l2) * im1);
+  hadd(D, hm, 2, 0, -l2 * im1);
+  hadd(D, hm, 3, 1, -l2 * im1);
+  hadd(D, hm, 4, 4, 2.0);
+  hadd(D, hm, 5, 5, 2.0);
+  hadd(D, hm, 8, 0, 2.0 * x1 * im1);
+  hadd(D, hm, 8, 1, 2.0 * y1 * im1);
+  hadd(D, hm, 9, 0, (x1 + dx) * im1);
+  hadd(D, hm, 9, 1, (y1 + dy) * im1);
+  hadd(D, hm, 9, 2, -x1 * im1);
+  hadd(D, hm, 9, 3, -y1 * im1);
+}
+
+static void lv_acc2(const double *w, dp_dense *D, double *F, int row,
+                    double sc, double hm, const dp_data *d) {
+  const double x1 = w[0], y1 = w[1], x2 = w[2], y2 = w[3], l1 = w[8],
+               l2 = w[9];
+  const double dx = x1 - x2, dy = y1 - y2, du = w[4] - w[6], dv = w[5] - w[7];
+  const double p = x1 * dx + y1 * dy;
+  const double im1 = 1.0 / d->m1, imt = 1.0 / d->m1 + 1.0 / d->m2;
+  F[row] += sc * (du * du + dv * dv + p * l1 * im1 +
+                  (dx * dx + dy * dy) * l2 * imt);
+  jadd(D, row, 0, sc * ((x1 + dx) * l1 * im1 + 2.0 * imt * dx * l2));
+  jadd(D, row, 2, sc * (-x1 * l1 * im1 - 2.0 * imt * dx * l2));
+  jadd(D, row, 1, sc * ((y1 + dy) * l1 * im1 + 2.0 * imt * dy * l2));
+  jadd(D, row, 3, sc * (-y1 * l1 * im1 - 2.0 * imt * dy * l2));
+  jadd(D, row, 4, sc * 2.0 * du);
+  jadd(D, row, 6, -sc * 2.0 * du);
+  jadd(D, row, 5, sc * 2.0 * dv);
+  jadd(D, row, 7, -sc * 2.0 * dv);
+  jadd(D, row, 8, sc * p * im1);
+  jadd(D, row, 9, sc * (dx * dx + dy * dy) * imt);
+  for (int c = 0; c < 2; ++c) { /* c = 0: x coordinates, c = 1: y */
+    const int i1 = c, i2 = 2 + c;
+    const double q1 = c ? y1 : x1, dq = c ? dy : dx;
+    hadd(D, hm, i1, i1, 2.0 * l1 * im1 + 2.0 * imt * l2);
+    hadd(D, hm, i2, i1, -l1 * im1 - 2.0 * imt * l2);
+    hadd(D, hm, i2, i2, 2.0 * imt * l2);
+    hadd(D, hm, 4 + c, 4 + c, 2.0);
+    hadd(D, hm, 6 + c, 4 + c, -2.0);
+    hadd(D, hm, 6 + c, 6 + c, 2.0);
+    hadd(D, hm, 8, i1, (q1 + dq) * im1);
+    hadd(D, hm, 8, i2, -q1 * im1);
+    hadd(D, hm, 9, i1, 2.0 * imt * dq);
+    hadd(D, hm, 9, i2, -2.0 * imt * dq);
+  }
+}
+
+/* ---- the point block ------------------------------------------------------- */
+
+static void dp_point_cartesian(const dp_data *d, const double *w,
+                               const double *mu, double *F, dp_dense *D) {
+  const double x1 = w[0], y1 = w[1], x2 = w[2], y2 = w[3], l1 = w[8],
+               l2 = w[9];
+  const double m1 = d->m1, m2 = d->m2, g = d->g;
+  const double dx = x1 - x2, dy = y1 - y2;
+#define MU(r) (mu ? mu[r] : 0.0)
+  for (int i = 0; i < 10; ++i)
+    F[i] = 0.0;
+  /* x' = u */
+  for (int i = 0; i < 4; ++i) {
+    F[i] = w[4 + i];
+    jadd(D, i, 4 + i, 1.0);
+  }
+  /* mass 1: u1' (c = 0, coordinate x) and v1' (c = 1, coordinate y) */
+  for (int c = 0; c < 2; ++c) {
+    const int r = 4 + c, i1 = c, i2 = 2 + c;
+    const double q1 = c ? y1 : x1, dq = c ? dy : dx;
+    F[r] = (q1 * l1 + dq * l2) / m1 - (c ? g : 0.0);
+    jadd(D, r, i1, (l1 + l2) / m1);
+    jadd(D, r, i2, -l2 / m1);
+    jadd(D, r, 8, q1 / m1);
+    jadd(D, r, 9, dq / m1);
+    hadd(D, MU(r), 8, i1, 1.0 / m1);
+    hadd(D, MU(r), 9, i1, 1.0 / m1);
+    hadd(D, MU(r), 9, i2, -1.0 / m1);
+  }
+  /* mass 2: u2' and v2' */
+  for (int c = 0; c < 2; ++c) {
+    const int r = 6 + c, i1 = c, i2 = 2 + c;
+    const double dq = c ? dy : dx;
+    F[r] = -dq * l2 / m2 - (c ? g : 0.0);
+    jadd(D, r, i1, -l2 / m2);
+    jadd(D, r, i2, l2 / m2);
+    jadd(D, r, 9, -dq / m2);
+    hadd(D, MU(r), 9, i1, -1.0 / m2);
+    hadd(D, MU(r), 9, i2, 1.0 / m2);
+  }
+  /* algebraic equations */
+  switch (d->form) {
+  case DP_INDEX3:
+    lv_pos1(w, D, F, 8, 1.0, MU(8), d);
+    lv_pos2(w, D, F, 9, 1.0, MU(9), d);
+    break;
+  case DP_INDEX1:
+    lv_acc1(w, D, F, 8, m1, m1 * MU(8), d);
+    lv_acc2(w, D, F, 9, m1, m1 * MU(9), d);
+    break;
+  default: { /* DP_BAUMGARTE */
+    const double cv = m1 * 2.0 * d->eta * d->w, cp = m1 * 0.5 * d->w * d->w;
+    lv_acc1(w, D, F, 8, m1, m1 * MU(8), d);
+    lv_vel1(w, D, F, 8, cv, cv * MU(8));
+    lv_pos1(w, D, F, 8, cp, cp * MU(8), d);
+    lv_acc2(w, D, F, 9, m1, m1 * MU(9), d);
+    lv_vel2(w, D, F, 9, cv, cv * MU(9));
+    lv_pos2(w, D, F, 9, cp, cp * MU(9), d);
+  } break;
+  }
+#undef MU
+}
+
+static void dp_point_angle(const dp_data *d, const double *w, const double *mu,
+                           double *F, dp_dense *D) {
+  double a[2], da[2][4], d2a[2][4][4];
+  dp_angle_accel(d, w, a, D ? da : NULL, (D && D->hes) ? d2a : NULL);
+  F[0] = w[2];
+  F[1] = w[3];
+  F[2] = a[0];
+  F[3] = a[1];
+  if (!D)
+    return;
+  jadd(D, 0, 2, 1.0);
+  jadd(D, 1, 3, 1.0);
+  for (int k = 0; k < 4; ++k) {
+    jadd(D, 2, k, da[0][k]);
+    jadd(D, 3, k, da[1][k]);
+  }
+  if (D->hes)
+    for (int k = 0; k < 4; ++k)
+      for (int l = 0; l <= k; ++l) {
+        hadd(D, mu ? mu[2] : 0.0, k, l, d2a[0][k][l]);
+        hadd(D, mu ? mu[3] : 0.0, k, l, d2a[1][k][l]);
+      }
+}
+
+static void dp_point_dense(const dp_data *d, const double *w, const double *mu,
+                           double *F, dp_dense *D) {
+  if (d->form == DP_ANGLE)
+    dp_point_angle(d, w, mu, F, D);
+  else
+    dp_point_cartesian(d, w, mu, F, D);
+}
+
+static void dp_inv_dense(const dp_data *d, const double *w, const double *mu,
+                         double *F, dp_dense *D) {
+#define MU(r) (mu ? mu[r] : 0.0)
+  for (int i = 0; i < 6; ++i)
+    F[i] = 0.0;
+  lv_pos1(w, D, F, 0, 1.0, MU(0), d);
+  lv_pos2(w, D, F, 1, 1.0, MU(1), d);
+  lv_vel1(w, D, F, 2, 1.0, MU(2));
+  lv_vel2(w, D, F, 3, 1.0, MU(3));
+  lv_acc1(w, D, F, 4, 1.0, MU(4), d);
+  lv_acc2(w, D, F, 5, 1.0, MU(5), d);
+#undef MU
+}
+
+typedef void (*dp_dense_fn)(const dp_data *d, const double *w,
+                            const double *mu, double *F, dp_dense *D);
+
+/* Gather a dense Jacobian or Hessian into pattern order. */
+static void dp_gather(const double *dense, int nin, int nnz, const int *r,
+                      const int *c, double *vals) {
+  for (int e = 0; e < nnz; ++e)
+    vals[e] = dense[r[e] * nin + c[e]];
+}
+
+static int dp_eval_with(dp_dense_fn fn, const rc_problem *pb, const double *w,
+                        double *out) {
+  double F[RC_DP_MAXO];
+  fn(dp_of(pb), w, NULL, F, NULL);
+  const int n = fn == dp_inv_dense ? pb->ninv : rc_problem_nF(pb);
+  for (int i = 0; i < n; ++i) {
+    if (!isfinite(F[i]))
+      return 1;
+    out[i] = F[i];
+  }
+  return 0;
+}
+
+static int dp_jac_with(dp_dense_fn fn, const dp_pattern *pat,
+                       const rc_problem *pb, const double *w, double *vals) {
+  double F[RC_DP_MAXO], J[RC_DP_MAXO * RC_DP_MAXW] = {0};
+  unsigned char m[RC_DP_MAXO * RC_DP_MAXW];
+  const int nw = rc_problem_nw(pb);
+  dp_dense D = {nw, J, m, NULL, NULL};
+  fn(dp_of(pb), w, NULL, F, &D);
+  dp_gather(J, nw, pat->njac, pat->jr, pat->jc, vals);
+  return 0;
+}
+
+static int dp_hes_with(dp_dense_fn fn, const dp_pattern *pat,
+                       const rc_problem *pb, const double *w, const double *mu,
+                       double *vals) {
+  double F[RC_DP_MAXO], H[RC_DP_MAXW * RC_DP_MAXW] = {0};
+  unsigned char m[RC_DP_MAXW * RC_DP_MAXW];
+  const int nw = rc_problem_nw(pb);
+  dp_dense D = {nw, NULL, NULL, H, m};
+  fn(dp_of(pb), w, mu, F, &D);
+  dp_gather(H, nw, pat->nhes, pat->hr, pat->hc, vals);
+  return 0;
+}
+
+static int dp_point_eval(const rc_problem *pb, double t, const double *w,
+                         double *out) {
+  (void)t;
+  return dp_eval_with(dp_point_dense, pb, w, out);
+}
+static int dp_point_jac(const rc_problem *pb, double t, const double *w,
+                        double *vals) {
+  (void)t;
+  return dp_jac_with(dp_point_dense, &dp_of(pb)->pt, pb, w, vals);
+}
+static int dp_point_hes(const rc_problem *pb, double t, const double *w,
+                        const double *mu, double *vals) {
+  (void)t;
+  return dp_hes_with(dp_point_dense, &dp_of(pb)->pt, pb, w, mu, vals);
+}
+static int dp_inv_eval(const rc_problem *pb, double t, const double *w,
+                       double *out) {
+  (void)t;
+  return dp_eval_with(dp_inv_dense, pb, w, out);
+}
+static int dp_inv_jac(const rc_problem *pb, double t, const double *w,
+                      double *vals) {
+  (void)t;
+  return dp_jac_with(dp_inv_dense, &dp_of(pb)->inv, pb, w, vals);
+}
+static int dp_inv_hes(const rc_problem *pb, double t, const double *w,
+                      const double *mu, double *vals) {
+  (void)t;
+  return dp_hes_with(dp_inv_dense, &dp_of(pb)->inv, pb, w, mu, vals);
+}
+
+/* Empty boundary block (no boundary constraints, no Mayer term). */
+static int dp_bnd_eval(const rc_problem *pb, double t, const double *z,
+                       double *out) {
+  (void)pb, (void)t, (void)z, (void)out;
+  return 0;
+}
+static int dp_bnd_jac(const rc_problem *pb, double t, const double *z,
+                      double *vals) {
+  (void)pb, (void)t, (void)z, (void)vals;
+  return 0;
+}
+static int dp_bnd_hes(const rc_problem *pb, double t, const double *z,
+                      const double *mu, double *vals) {
+  (void)pb, (void)t, (void)z, (void)mu, (void)vals;
+  return 0;
+}
+
+/* Outputs: the total energy. */
+static int dp_outputs(const rc_problem *pb, double t, const double *w,
+                      double *out) {
+  (void)t;
+  const dp_data *d = dp_of(pb);
+  if (d->form == DP_ANGLE) {
+    double z[8];
+    dp_angles_to_cartesian(d, w, z, NULL, out);
+    return 0;
+  }
+  out[0] = 0.5 * d->m1 * (w[4] * w[4] + w[5] * w[5]) +
+           0.5 * d->m2 * (w[6] * w[6] + w[7] * w[7]) +
+           d->g * (d->m1 * w[1] + d->m2 * w[3]);
+  return 0;
+}
+
+/* One reference row from an angle state: formulation variables then energy. */
+static void dp_row_from_angles(const dp_data *d, const double *s,
+                               double *row) {
+  double z[8], lam[2], e;
+  dp_angles_to_cartesian(d, s, z, lam, &e);
+  if (d->form == DP_ANGLE) {
+    memcpy(row, s, 4 * sizeof *row);
+    row[4] = e;
+  } else {
+    memcpy(row, z, 8 * sizeof *row);
+    row[8] = lam[0];
+    row[9] = lam[1];
+    row[10] = e;
+  }
+}
+
+static int dp_reference(const rc_problem *pb, int nt, const double *t,
+                        double *ref) {
+  const dp_data *d = dp_of(pb);
+  const int ncol = pb->nx + pb->ny + pb->nout;
+  double *ang = malloc(sizeof *ang * 4 * (size_t)(nt > 0 ? nt : 1));
+  if (!ang)
+    return -1;
+  rc_error err;
+  rc_err rc = rc_ode_reference(4, dp_angle_rhs, (void *)d, pb->t0, d->ang0, nt,
+                               t, ang, RC_DP_REF_TOL, &err);
+  if (rc == RC_OK)
+    for (int i = 0; i < nt; ++i)
+      dp_row_from_angles(d, ang + 4 * i, ref + (size_t)i * ncol);
+  free(ang);
+  return rc == RC_OK ? 0 : -1;
+}
+
+/* Cubic Hermite interpolation of the precomputed angle solution. */
+static int dp_guess(const rc_problem *pb, double t, double *w) {
+  const dp_data *d = dp_of(pb);
+  double s[4];
+  double x = (t - pb->t0) / d->grid_h;
+  int k = (int)floor(x);
+  if (k < 0)
+    k = 0;
+  if (k > d->ngrid - 2)
+    k = d->ngrid - 2;
+  double th = x - k;
+  if (th < 0.0)
+    th = 0.0;
+  if (th > 1.0)
+    th = 1.0;
+  const double h00 = (1 + 2 * th) * (1 - th) * (1 - th),
+               h10 = th * (1 - th) * (1 - th), h01 = th * th * (3 - 2 * th),
+               h11 = th * th * (th - 1);
+  for (int i = 0; i < 4; ++i)
+    s[i] = h00 * d->grid_y[4 * k + i] +
+           h10 * d->grid_h * d->grid_dy[4 * k + i] +
+           h01 * d->grid_y[4 * (k + 1) + i] +
+           h11 * d->grid_h * d->grid_dy[4 * (k + 1) + i];
+  double row[11];
+  dp_row_from_angles(d, s, row);
+  memcpy(w, row, sizeof *w * (size_t)rc_problem_nw(pb));
+  return 0;
+}
+
+/* ---- create ------------------------------------------------------------------ */
+
+static void dp_destroy(rc_problem *pb) {
+  if (!pb)
+    return;
+  dp_data *d = (dp_data *)pb->user;
+  free(d->pt.jr), free(d->pt.jc), free(d->pt.hr), free(d->pt.hc);
+  free(d->inv.jr), free(d->inv.jc), free(d->inv.hr), free(d->inv.hc);
+  free(d->grid_y), free(d->grid_dy);
+  free(d);
+}
+
+/* Record the structural pattern of a dense block (entries it touches). */
+static rc_err dp_build_pattern(dp_data *d, dp_dense_fn fn, int nout, int nin,
+                               dp_pattern *pat, rc_error *err) {
+  double F[RC_DP_MAXO], J[RC_DP_MAXO * RC_DP_MAXW] = {0},
+                        H[RC_DP_MAXW * RC_DP_MAXW] = {0};
+  unsigned char jm[RC_DP_MAXO * RC_DP_MAXW] = {0},
+                hm[RC_DP_MAXW * RC_DP_MAXW] = {0};
+  double w[RC_DP_MAXW], mu[RC_DP_MAXO];
+  for (int i = 0; i < nin; ++i)
+    w[i] = 0.3 + 0.1 * i;
+  for (int i = 0; i < nout; ++i)
+    mu[i] = 1.0;
+  dp_dense D = {nin, J, jm, H, hm};
+  fn(d, w, mu, F, &D);
+  int nj = 0, nh = 0;
+  for (int i = 0; i < nout * nin; ++i)
+    nj += jm[i];
+  for (int i = 0; i < nin * nin; ++i)
+    nh += hm[i];
+  pat->jr = malloc(sizeof(int) * (size_t)(nj + 1));
+  pat->jc = malloc(sizeof(int) * (size_t)(nj + 1));
+  pat->hr = malloc(sizeof(int) * (size_t)(nh + 1));
+  pat->hc = malloc(sizeof(int) * (size_t)(nh + 1));
+  if (!pat->jr || !pat->jc || !pat->hr || !pat->hc)
+    return rc_error_set(err, RC_ERR_NOMEM,
+                        "double-pendulum: out of memory for patterns");
+  pat->njac = pat->nhes = 0;
+  for (int r = 0; r < nout; ++r)
+    for (int c = 0; c < nin; ++c)
+      if (jm[r * nin + c]) {
+        pat->jr[pat->njac] = r;
+        pat->jc[pat->njac++] = c;
+      }
+  for (int r = 0; r < nin; ++r)
+    for (int c = 0; c <= r; ++c)
+      if (hm[r * nin + c]) {
+        pat->hr[pat->nhes] = r;
+        pat->hc[pat->nhes++] = c;
+      }
+  return RC_OK;
+}
+
+static const char *const dp_names_cart[] = {"x1", "y1", "x2", "y2", "u1",
+                                            "v1", "u2", "v2", "l1", "l2"};
+static const char *const dp_names_angle[] = {"theta1", "theta2", "omega1",
+                                             "omega2"};
+static const char *const dp_inv_names[] = {"pos1", "pos2", "vel1",
+                                           "vel2", "acc1", "acc2"};
+static const char *const dp_out_names[] = {"energy"};
+
+static const rc_formulation_def dp_forms[] = {
+    {"index3", "Cartesian index-3 DAE: position constraints"},
+    {"index1", "index 1: multipliers from A(Z) lambda = b(Z)"},
+    {"baumgarte", "index 1 with Baumgarte-stabilised constraints"},
+    {"angle", "Lagrangian ODE in theta1, theta2 (the reference)"}};
+
+static const char *const dp_init_names[8] = {"x10", "y10", "x20", "y20",
+                                             "u10", "v10", "u20", "v20"};
+
+static const rc_param_def dp_params[] = {
+    {"m1", RC_PARAM_REAL, 5.0, NULL, "mass 1 (kg)"},
+    {"m2", RC_PARAM_REAL, 1.0, NULL, "mass 2 (kg)"},
+    {"L1", RC_PARAM_REAL, 1.0, NULL, "rod 1 length (m)"},
+    {"L2", RC_PARAM_REAL, 1.0, NULL, "rod 2 length (m)"},
+    {"g", RC_PARAM_REAL, 9.81, NULL, "gravity (m/s^2)"},
+    {"theta1", RC_PARAM_REAL, 1.5707963267948966, NULL,
+     "initial angle of rod 1 from the downward vertical (rad)"},
+    {"theta2", RC_PARAM_REAL, 0.7853981633974483, NULL,
+     "initial angle of rod 2 from the downward vertical (rad)"},
+    {"omega1", RC_PARAM_REAL, 0.0, NULL, "initial theta1' (rad/s)"},
+    {"omega2", RC_PARAM_REAL, -0.1, NULL, "initial theta2' (rad/s)"},
+    {"eta", RC_PARAM_REAL, 0.7, NULL, "Baumgarte damping ratio"},
+    {"dt", RC_PARAM_REAL, 0.05, NULL, "Baumgarte time scale (s)"},
+    {"w", RC_PARAM_REAL, 48.0, NULL, "Baumgarte frequency (1/s), 2.4/dt"},
+    {"tf", RC_PARAM_REAL, 5.0, NULL, "final time (s)"},
+    {"x10", RC_PARAM_REAL, 0.0, NULL, "x1(t0) (m), from the angles"},
+    {"y10", RC_PARAM_REAL, 0.0, NULL, "y1(t0) (m), from the angles"},
+    {"x20", RC_PARAM_REAL, 0.0, NULL, "x2(t0) (m), from the angles"},
+    {"y20", RC_PARAM_REAL, 0.0, NULL, "y2(t0) (m), from the angles"},
+    {"u10", RC_PARAM_REAL, 0.0, NULL, "u1(t0) (m/s), from the angles"},
+    {"v10", RC_PARAM_REAL, 0.0, NULL, "v1(t0) (m/s), from the angles"},
+    {"u20", RC_PARAM_REAL, 0.0, NULL, "u2(t0) (m/s), from the angles"},
+    {"v20", RC_PARAM_REAL, 0.0, NULL, "v2(t0) (m/s), from the angles"},
+};
+
+static rc_err dp_create(const rc_model *model, int formulation,
+                        const rc_param_values *pv, rc_problem **out,
+                        rc_error *err) {
+  *out = NULL;
+  if (formulation < 0 || formulation >= model->nformulations)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "double-pendulum: formulation %d: expected 0..%d",
+                        formulation, model->nformulations - 1);
+  if (!pv || pv->n != model->nparams)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "double-pendulum: %d parameter values, expected %d",
+                        pv ? pv->n : 0, model->nparams);
+#define PV(name) pv->real[rc_model_param_index(model, name)]
+#define SET(name) (pv->is_set && pv->is_set[rc_model_param_index(model, name)])
+  const char *positive[] = {"m1", "m2", "L1", "L2", "dt", "tf"};
+  for (int i = 0; i < 6; ++i)
+    if (!(PV(positive[i]) > 0.0) || !isfinite(PV(positive[i])))
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "double-pendulum: %s = %g: expected a finite "
+                          "positive value",
+                          positive[i], PV(positive[i]));
+  for (int i = 0; i < model->nparams; ++i)
+    if (!isfinite(pv->real[i]))
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "double-pendulum: %s = %g: expected a finite value",
+                          model->params[i].name, pv->real[i]);
+  dp_data *d = calloc(1, sizeof *d);
+  if (!d)
+    return rc_error_set(err, RC_ERR_NOMEM, "double-pendulum: out of memory");
+  rc_problem *pb = &d->pb;
+  pb->user = d;
+  pb->destroy = dp_destroy;
+  d->form = formulation;
+  d->m1 = PV("m1"), d->m2 = PV("m2"), d->L1 = PV("L1"), d->L2 = PV("L2");
+  d->g = PV("g"), d->eta = PV("eta");
+  d->w = SET("w") ? PV("w") : 2.4 / PV("dt");
+  d->ang0[0] = PV("theta1"), d->ang0[1] = PV("theta2");
+  d->ang0[2] = PV("omega1"), d->ang0[3] = PV("omega2");
+  double z0[8];
+  dp_angles_to_cartesian(d, d->ang0, z0, NULL, NULL);
+  for (int i = 0; i < 8; ++i)
+    d->x0[i] = SET(dp_init_names[i]) ? PV(dp_init_names[i]) : z0[i];
+#undef PV
+#undef SET
+  for (int i = 0; i < 8; ++i)
+    d->fix_x0[i] = 1;
+  for (int i = 0; i < RC_DP_MAXW; ++i)
+    d->w_lo[i] = -HUGE_VAL, d->w_hi[i] = HUGE_VAL;
+
+  const int angle = formulation == DP_ANGLE;
+  pb->model = model->name;
+  pb->formulation = dp_forms[formulation].name;
+  pb->summary = dp_forms[formulation].summary;
+  pb->note = formulation == DP_INDEX3
+                 ? "index-3 DAE transcribed directly: expect order "
+                   "reduction in velocities and multipliers"
+                 : NULL;
+  pb->index = formulation == DP_INDEX3 ? 3 : (angle ? 0 : 1);
+  pb->nx = angle ? 4 : 8;
+  pb->ny = angle ? 0 : 2;
+  pb->autonomous = 1;
+  pb->var_names = angle ? dp_names_angle : dp_names_cart;
+  pb->w_lo = d->w_lo;
+  pb->w_hi = d->w_hi;
+  pb->t0 = 0.0;
+  pb->tf = pv->real[rc_model_param_index(model, "tf")];
+  pb->fix_x0 = d->fix_x0;
+  pb->x0 = angle ? d->ang0 : d->x0;
+  pb->t0_algebraic = formulation != DP_INDEX3 && !angle;
+  const int nw = rc_problem_nw(pb), nF = rc_problem_nF(pb);
+  rc_err rc = dp_build_pattern(d, dp_point_dense, nF, nw, &d->pt, err);
+  if (rc == RC_OK && !angle) {
+    rc = dp_build_pattern(d, dp_inv_dense, 6, nw, &d->inv, err);
+    pb->ninv = 6;
+    pb->inv_names = dp_inv_names;
+    pb->invariants = (rc_block){6,
+                                {d->inv.njac, d->inv.jr, d->inv.jc},
+                                {d->inv.nhes, d->inv.hr, d->inv.hc},
+                                dp_inv_eval,
+                                dp_inv_jac,
+                                dp_inv_hes};
+  }
+  pb->point = (rc_block){nF,
+                         {d->pt.njac, d->pt.jr, d->pt.jc},
+                         {d->pt.nhes, d->pt.hr, d->pt.hc},
+                         dp_point_eval,
+                         dp_point_jac,
+                         dp_point_hes};
+  pb->boundary = (rc_block){0,         {0, NULL, NULL}, {0, NULL, NULL},
+                            dp_bnd_eval, dp_bnd_jac,      dp_bnd_hes};
+  pb->nout = 1;
+  pb->out_names = dp_out_names;
+  pb->outputs = dp_outputs;
+  pb->reference = dp_reference;
+  pb->guess = dp_guess;
+
+  /* the guess grid: the angle solution at RC_DP_GRID uniform times */
+  if (rc == RC_OK) {
+    d->ngrid = RC_DP_GRID;
+    d->grid_h = (pb->tf - pb->t0) / (d->ngrid - 1);
+    d->grid_y = malloc(sizeof(double) * 4 * d->ngrid);
+    d->grid_dy = malloc(sizeof(double) * 4 * d->ngrid);
+    double *tg = malloc(sizeof(double) * d->ngrid);
+    if (!d->grid_y || !d->grid_dy || !tg)
+      rc = rc_error_set(err, RC_ERR_NOMEM, "double-pendulum: out of memory");
+    else {
+      for (int i = 0; i < d->ngrid; ++i)
+        tg[i] = pb->t0 + i * d->grid_h;
+      tg[d->ngrid - 1] = pb->tf;
+      rc = rc_ode_reference(4, dp_angle_rhs, d, pb->t0, d->ang0, d->ngrid, tg,
+                            d->grid_y, 1e-11, err);
+      for (int i = 0; rc == RC_OK && i < d->ngrid; ++i)
+        dp_angle_rhs(tg[i], d->grid_y + 4 * i, d->grid_dy + 4 * i, d);
+    }
+    free(tg);
+  }
+  if (rc == RC_OK)
+    rc = rc_problem_validate(pb, err);
+  if (rc != RC_OK) {
+    dp_destroy(pb);
+    return rc;
+  }
+  *out = pb;
+  return RC_OK;
+}
+
+const rc_model rc_model_double_pendulum = {
+    "double-pendulum",
+    "planar double pendulum in Cartesian coordinates (index 3 and reductions)",
+    4,
+    dp_forms,
+    DP_INDEX1,
+    (int)(sizeof dp_params / sizeof dp_params[0]),
+    dp_params,
+    dp_create};

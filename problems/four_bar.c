@@ -1,0 +1,935 @@
+/*
+ * four_bar.c - planar four-bar linkage in body coordinates with joint
+ * reaction forces (SPEC 4.4, seeds/003): formulations index3, ggl, baumgarte.
+ *
+ * Bodies b = 1 crank, 2 coupler, 3 rocker: uniform slender rods of density
+ * rho (kg/m), length L_b, mass m_b = rho L_b, inertia I_b = m_b L_b^2 / 12
+ * about the centre of mass.  q_b = (x_b, y_b, phi_b): centre of mass and the
+ * angle of the rod axis e(phi) = (cos phi, sin phi); v_b = (vx_b, vy_b,
+ * om_b).  A point at signed distance s along the axis of body b is
+ * P = r_b + s e(phi_b).  Ground pivots A = (0, 0), D = (xD, 0); y is up,
+ * gravity -g in y.  Units: m, kg, s, N, N m.
+ *
+ * Joints (revolute; each gives two equations, x and y components):
+ *   A: crank(s = -L1/2)   - A         = 0
+ *   B: crank(s = +L1/2)   - coupler(s = -L2/2) = 0
+ *   C: coupler(s = +L2/2) - rocker(s = +L3/2)  = 0
+ *   D: rocker(s = -L3/2)  - D         = 0
+ *   driver (driver = "speed"): phi_1 - Omega t - phi10 = 0
+ * C(q, t) = 0 stacks the nl = 9 (speed) or 8 (torque) equations.
+ *
+ * Equations of motion  M v' = F + Cq^T lambda,  q' = v, with
+ * F = (0, -m_b g, tau_b) (tau_1 = the crank torque parameter with
+ * driver = "torque", else 0).  Sign convention of the multipliers:
+ * lambda_J = (F_J_x, F_J_y) is the force (N) that joint J applies to the
+ * FIRST body named in its equation above (A, B: the crank; C: the coupler;
+ * D: the rocker); the second body of B and C feels -lambda_J.  "torque" is
+ * the driving torque (N m) applied to the crank by the motor.
+ *
+ * Levels of a joint equation (component c = x, y), summed over its ends with
+ * sign sigma = +1 (first) / -1 (second), G(phi) = (cos phi, sin phi)_c and
+ * E(phi) = G'(phi) = (-sin phi, cos phi)_c:
+ *   pos = sum sigma (q_c + s G(phi)) - ground_c
+ *   vel = sum sigma (v_c + s om E(phi))
+ *   acc = sum sigma (a_c + s alpha E(phi) - s om^2 G(phi))
+ * with the accelerations (a_x, a_y, alpha) of the dynamics, so acc depends on
+ * (phi, om, lambda).  Driver: pos = phi_1 - Omega t - phi10, vel = om_1 -
+ * Omega, acc = alpha_1.
+ *
+ * Formulations (x = (q, v), y = lambda unless said):
+ *   index3    0 = pos                                          index 3
+ *   ggl       y = (lambda, mu), q' = v - Cq^T mu, 0 = (pos, vel) index 2
+ *             (Gear-Gupta-Leimkuhler; mu = 0 on exact solutions)
+ *   baumgarte 0 = acc + 2 eta w vel + w^2 pos                  index 1
+ * Invariants: pos_*, vel_*, acc_* (3 nl), with Jacobian and Hessian.
+ *
+ * Reference (speed driver): closed-form position analysis: B = L1 e(phi_1),
+ * d = D - B, e = |d|, cos alpha = (L2^2 + e^2 - L3^2)/(2 L2 e),
+ * cos beta = (L3^2 + e^2 - L2^2)/(2 L3 e); phi_2 = arg d + br alpha,
+ * phi_3 = arg d + pi - br beta, br = branch (+1: joint C above the line BD,
+ * the default configuration).  Velocities from Cq v = (0, ..., om_1) and
+ * accelerations from Cq a = -gamma + (0, ..., alpha_1), gamma the om^2 terms
+ * of acc; the multipliers from the augmented system
+ *   [M  -Cq^T; Cq 0] [a; lambda] = [F; -gamma]
+ * by GSL LU, pointwise.  mu = 0 for ggl.
+ *
+ * Outputs: power_residual = tau_drive om_1 - d/dt (T + V), where tau_drive is
+ * the torque multiplier (speed) or the torque parameter, and
+ * d/dt (T + V) = sum_b v_b^T M_b a_b + m_b g vy_b with a_b the formulation's
+ * dynamics at w (a pointwise function of w; zero on exact solutions);
+ * kinetic T and potential V = sum m_b g y_b.
+ *
+ * Derivatives: every term adds value, Jacobian entries and weighted Hessian
+ * entries into dense stack scratch; the patterns are the entries the terms
+ * touch, recorded once at create (structural).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
+
+#include "radcol/problem.h"
+
+#define FB_MAXW 36
+#define FB_MAXO 36
+#define FB_NQ 9
+#define FB_NX 18
+
+enum { FB_INDEX3 = 0, FB_GGL = 1, FB_BAUMGARTE = 2 };
+
+/* ---- dense accumulation ------------------------------------------------ */
+
+typedef struct fb_dense {
+  int nin;
+  double *jac;
+  unsigned char *jmask;
+  double *hes;
+  unsigned char *hmask;
+} fb_dense;
+
+static void jadd(fb_dense *D, int r, int c, double v) {
+  if (!D || !D->jac)
+    return;
+  D->jac[r * D->nin + c] += v;
+  D->jmask[r * D->nin + c] = 1;
+}
+
+static void hadd(fb_dense *D, double mu, int i, int j, double v) {
+  if (!D || !D->hes)
+    return;
+  if (i < j) {
+    int k = i;
+    i = j;
+    j = k;
+  }
+  D->hes[i * D->nin + j] += mu * v;
+  D->hmask[i * D->nin + j] = 1;
+}
+
+/* ---- data ----------------------------------------------------------------- */
+
+typedef struct fb_end {
+  int body; /* 0..2, or -1: ground */
+  double s; /* offset along the axis */
+  double sigma;
+} fb_end;
+
+typedef struct fb_pattern {
+  int njac, nhes;
+  int *jr, *jc, *hr, *hc;
+} fb_pattern;
+
+typedef struct fb_data {
+  rc_problem pb;
+  int form;
+  int speed; /* 1: constant-speed driver, 0: given torque */
+  int nl;    /* multipliers: 9 or 8 */
+  double L[3], m[3], I[3], g, xD, Omega, phi10, torque, eta, w, branch;
+  fb_end ends[4][2];
+  double ground[4][2];
+  double x0[FB_NX];
+  int fix_x0[FB_NX];
+  double w_lo[FB_MAXW], w_hi[FB_MAXW];
+  const char *names[FB_MAXW];
+  const char *inv_names[27];
+  char name_buf[FB_MAXW + 27][16];
+  fb_pattern pt, inv;
+} fb_data;
+
+static const fb_data *fb_of(const rc_problem *pb) {
+  return (const fb_data *)pb->user;
+}
+
+static const char fb_joint_letter[4] = {'A', 'B', 'C', 'D'};
+
+/* ---- linear forms in the multipliers ------------------------------------ */
+
+/* L = c0 + sum_j c_j w[idx_j] with c_j a function of one angle phi (at
+ * index phi_idx, -1 if none): cp_j = dc_j/dphi, cpp_j = d2c_j/dphi2. */
+typedef struct fb_lin {
+  int n, phi_idx;
+  int idx[6];
+  double c[6], cp[6], cpp[6];
+  double c0;
+} fb_lin;
+
+static void lin_push(fb_lin *L, int idx, double c, double cp, double cpp) {
+  L->idx[L->n] = idx;
+  L->c[L->n] = c;
+  L->cp[L->n] = cp;
+  L->cpp[L->n] = cpp;
+  L->n++;
+}
+
+/* Component comp (0 x, 1 y, 2 phi) of Cq^T l for body b, with the
+ * multipliers l at w[base .. base + nl - 1]. */
+static void fb_gen_force(const fb_data *d, const double *w, int b, int comp,
+                         int base, fb_lin *L) {
+  L->n = 0;
+  L->c0 = 0.0;
+  L->phi_idx = comp == 2 ? 3 * b + 2 : -1;
+  const double ph = w[3 * b + 2], sn = sin(ph), cs = cos(ph);
+  for (int k = 0; k < 4; ++k)
+    for (int e = 0; e < 2; ++e) {
+      const fb_end *en = &d->ends[k][e];
+      if (en->body != b)
+        continue;
+      const int lx = base + 2 * k, ly = lx + 1;
+      const double ss = en->sigma * en->s;
+      if (comp == 0)
+        lin_push(L, lx, en->sigma, 0.0, 0.0);
+      else if (comp == 1)
+        lin_push(L, ly, en->sigma, 0.0, 0.0);
+      else {
+        /* torque of the force at P: s e'(phi) . l, e' = (-sin, cos) */
+        lin_push(L, lx, -ss * sn, -ss * cs, ss * sn);
+        lin_push(L, ly, ss * cs, -ss * sn, -ss * cs);
+      }
+    }
+  if (comp == 2 && b == 0 && d->speed)
+    lin_push(L, base + 8, 1.0, 0.0, 0.0);
+}
+
+/* Body acceleration component comp as a linear form in lambda. */
+static void fb_accel(const fb_data *d, const double *w, int b, int comp,
+                     fb_lin *L) {
+  fb_gen_force(d, w, b, comp, FB_NX, L);
+  const double inv = comp == 2 ? 1.0 / d->I[b] : 1.0 / d->m[b];
+  for (int j = 0; j < L->n; ++j) {
+    L->c[j] *= inv;
+    L->cp[j] *= inv;
+    L->cpp[j] *= inv;
+  }
+  if (comp == 1)
+    L->c0 = -d->g;
+  if (comp == 2 && b == 0 && !d->speed)
+    L->c0 = d->torque * inv;
+}
+
+static double lin_value(const fb_lin *L, const double *w) {
+  double v = L->c0;
+  for (int j = 0; j < L->n; ++j)
+    v += L->c[j] * w[L->idx[j]];
+  return v;
+}
+
+/* F[row] += K L E(phi) with E, E', E'' given (E = 1, 0, 0 for a plain L);
+ * derivatives w.r.t. phi (L->phi_idx, which E also depends on if
+ * e_phi >= 0) and the multipliers; the Hessian gets hm K (...), hm being
+ * the row's weight mu[row]. */
+static void add_lin_e(fb_dense *D, double *F, int row, double K,
+                      const fb_lin *L, const double *w, int e_phi, double E,
+                      double E1, double E2, double hm) {
+  const int phi = L->phi_idx >= 0 ? L->phi_idx : e_phi;
+  double Lv = L->c0, Lp = 0.0, Lpp = 0.0;
+  for (int j = 0; j < L->n; ++j) {
+    const double l = w[L->idx[j]];
+    Lv += L->c[j] * l;
+    Lp += L->cp[j] * l;
+    Lpp += L->cpp[j] * l;
+  }
+  F[row] += K * Lv * E;
+  for (int j = 0; j < L->n; ++j) {
+    jadd(D, row, L->idx[j], K * L->c[j] * E);
+    if (phi >= 0)
+      hadd(D, hm, L->idx[j], phi, K * (L->cp[j] * E + L->c[j] * E1));
+  }
+  if (phi >= 0) {
+    jadd(D, row, phi, K * (Lp * E + Lv * E1));
+    hadd(D, hm, phi, phi, K * (Lpp * E + 2.0 * Lp * E1 + Lv * E2));
+  }
+}
+
+/* ---- constraint levels ---------------------------------------------------- */
+
+/* Adds sc * level to F[row] for joint equation r (r = 2k + c, or 8: the
+ * driver), its Jacobian, and mu sc (Hessian of the level). */
+static void lv_pos(const fb_data *d, double t, const double *w, fb_dense *D,
+                   double *F, int row, int r, double sc, double mu) {
+  const double hm = sc * mu;
+  if (r == 8) {
+    F[row] += sc * (w[2] - d->Omega * t - d->phi10);
+    jadd(D, row, 2, sc);
+    return;
+  }
+  const int k = r / 2, c = r % 2;
+  F[row] -= sc * d->ground[k][c];
+  for (int e = 0; e < 2; ++e) {
+    const fb_end *en = &d->ends[k][e];
+    if (en->body < 0)
+      continue;
+    const int b = en->body, ip = 3 * b + 2;
+    const double ph = w[ip], ss = sc * en->sigma * en->s;
+    const double G = c ? sin(ph) : cos(ph), G1 = c ? cos(ph) : -sin(ph);
+    F[row] += sc * en->sigma * w[3 * b + c] + ss * G;
+    jadd(D, row, 3 * b + c, sc * en->sigma);
+    jadd(D, row, ip, ss * G1);
+    hadd(D, hm, ip, ip, en->sigma * en->s * -G);
+  }
+}
+
+static void lv_vel(const fb_data *d, const double *w, fb_dense *D, double *F,
+                   int row, int r, double sc, double mu) {
+  const double hm = sc * mu;
+  if (r == 8) {
+    F[row] += sc * (w[FB_NQ + 2] - d->Omega);
+    jadd(D, row, FB_NQ + 2, sc);
+    return;
+  }
+  const int k = r / 2, c = r % 2;
+  for (int e = 0; e < 2; ++e) {
+    const fb_end *en = &d->ends[k][e];
+    if (en->body < 0)
+      continue;
+    const int b = en->body, ip = 3 * b + 2, iw = FB_NQ + 3 * b + 2;
+    const double ph = w[ip], om = w[iw], s = en->sigma * en->s;
+    const double E = c ? cos(ph) : -sin(ph), E1 = c ? -sin(ph) : -cos(ph),
+                 E2 = -E;
+    F[row] += sc * (en->sigma * w[FB_NQ + 3 * b + c] + s * om * E);
+    jadd(D, row, FB_NQ + 3 * b + c, sc * en->sigma);
+    jadd(D, row, iw, sc * s * E);
+    jadd(D, row, ip, sc * s * om * E1);
+    hadd(D, hm, iw, ip, s * E1);
+    hadd(D, hm, ip, ip, s * om * E2);
+  }
+}
+
+static void lv_acc(const fb_data *d, const double *w, fb_dense *D, double *F,
+                   int row, int r, double sc, double mu) {
+  const double hm = sc * mu;
+  fb_lin L;
+  if (r == 8) {
+    fb_accel(d, w, 0, 2, &L);
+    add_lin_e(D, F, row, sc, &L, w, -1, 1.0, 0.0, 0.0, mu);
+    return;
+  }
+  const int k = r / 2, c = r % 2;
+  for (int e = 0; e < 2; ++e) {
+    const fb_end *en = &d->ends[k][e];
+    if (en->body < 0)
+      continue;
+    const int b = en->body, ip = 3 * b + 2, iw = FB_NQ + 3 * b + 2;
+    const double ph = w[ip], om = w[iw], s = en->sigma * en->s;
+    const double G = c ? sin(ph) : cos(ph), G1 = c ? cos(ph) : -sin(ph),
+                 G2 = -G;
+    const double E = G1, E1 = G2, E2 = -G1;
+    /* sigma a_c */
+    fb_accel(d, w, b, c, &L);
+    add_lin_e(D, F, row, sc * en->sigma, &L, w, -1, 1.0, 0.0, 0.0, mu);
+    /* s alpha E(phi) */
+    fb_accel(d, w, b, 2, &L);
+    add_lin_e(D, F, row, sc * s, &L, w, ip, E, E1, E2, mu);
+    /* -s om^2 G(phi) */
+    F[row] += -sc * s * om * om * G;
+    jadd(D, row, iw, -sc * 2.0 * s * om * G);
+    jadd(D, row, ip, -sc * s * om * om * G1);
+    hadd(D, hm, iw, iw, -2.0 * s * G);
+    hadd(D, hm, iw, ip, -2.0 * s * om * G1);
+    hadd(D, hm, ip, ip, -s * om * om * G2);
+  }
+}
+
+/* ---- blocks ----------------------------------------------------------------- */
+
+static void fb_point_dense(const fb_data *d, double t, const double *w,
+                           const double *mu, double *F, fb_dense *D) {
+  const int nF = FB_NX + d->nl * (d->form == FB_GGL ? 2 : 1);
+  for (int i = 0; i < nF; ++i)
+    F[i] = 0.0;
+#define MU(r) (mu ? mu[r] : 0.0)
+  fb_lin L;
+  for (int b = 0; b < 3; ++b)
+    for (int comp = 0; comp < 3; ++comp) {
+      const int rq = 3 * b + comp, rv = FB_NQ + rq;
+      /* q' = v (- Cq^T mu) */
+      F[rq] += w[rv];
+      jadd(D, rq, rv, 1.0);
+      if (d->form == FB_GGL) {
+        fb_gen_force(d, w, b, comp, FB_NX + d->nl, &L);
+        add_lin_e(D, F, rq, -1.0, &L, w, -1, 1.0, 0.0, 0.0, MU(rq));
+      }
+      /* v' = M^{-1} (F + Cq^T lambda) */
+      fb_accel(d, w, b, comp, &L);
+      add_lin_e(D, F, rv, 1.0, &L, w, -1, 1.0, 0.0, 0.0, MU(rv));
+    }
+  const int nl = d->nl;
+  for (int r = 0; r < nl; ++r) {
+    const int row = FB_NX + r;
+    switch (d->form) {
+    case FB_INDEX3:
+      lv_pos(d, t, w, D, F, row, r, 1.0, MU(row));
+      break;
+    case FB_GGL:
+      lv_pos(d, t, w, D, F, row, r, 1.0, MU(row));
+      lv_vel(d, w, D, F, row + nl, r, 1.0, MU(row + nl));
+      break;
+    default: {
+      const double cv = 2.0 * d->eta * d->w, cp = d->w * d->w;
+      lv_acc(d, w, D, F, row, r, 1.0, MU(row));
+      lv_vel(d, w, D, F, row, r, cv, MU(row));
+      lv_pos(d, t, w, D, F, row, r, cp, MU(row));
+    } break;
+    }
+  }
+#undef MU
+}
+
+static void fb_inv_dense(const fb_data *d, double t, const double *w,
+                         const double *mu, double *F, fb_dense *D) {
+  const int nl = d->nl;
+  for (int i = 0; i < 3 * nl; ++i)
+    F[i] = 0.0;
+#define MU(r) (mu ? mu[r] : 0.0)
+  for (int r = 0; r < nl; ++r) {
+    lv_pos(d, t, w, D, F, r, r, 1.0, MU(r));
+    lv_vel(d, w, D, F, nl + r, r, 1.0, MU(nl + r));
+    lv_acc(d, w, D, F, 2 * nl + r, r, 1.0, MU(2 * nl + r));
+  }
+#undef MU
+}
+
+typedef void (*fb_dense_fn)(const fb_data *d, double t, const double *w,
+                            const double *mu, double *F, fb_dense *D);
+
+static int fb_eval_with(fb_dense_fn fn, int n, const rc_problem *pb, double t,
+                        const double *w, double *out) {
+  double F[FB_MAXO];
+  fn(fb_of(pb), t, w, NULL, F, NULL);
+  for (int i = 0; i < n; ++i) {
+    if (!isfinite(F[i]))
+      return 1;
+    out[i] = F[i];
+  }
+  return 0;
+}
+
+static int fb_jac_with(fb_dense_fn fn, const fb_pattern *pat,
+                       const rc_problem *pb, double t, const double *w,
+                       double *vals) {
+  double F[FB_MAXO], J[FB_MAXO * FB_MAXW] = {0};
+  unsigned char m[FB_MAXO * FB_MAXW];
+  const int nw = rc_problem_nw(pb);
+  fb_dense D = {nw, J, m, NULL, NULL};
+  fn(fb_of(pb), t, w, NULL, F, &D);
+  for (int e = 0; e < pat->njac; ++e)
+    vals[e] = J[pat->jr[e] * nw + pat->jc[e]];
+  return 0;
+}
+
+static int fb_hes_with(fb_dense_fn fn, const fb_pattern *pat,
+                       const rc_problem *pb, double t, const double *w,
+                       const double *mu, double *vals) {
+  double F[FB_MAXO], H[FB_MAXW * FB_MAXW] = {0};
+  unsigned char m[FB_MAXW * FB_MAXW];
+  const int nw = rc_problem_nw(pb);
+  fb_dense D = {nw, NULL, NULL, H, m};
+  fn(fb_of(pb), t, w, mu, F, &D);
+  for (int e = 0; e < pat->nhes; ++e)
+    vals[e] = H[pat->hr[e] * nw + pat->hc[e]];
+  return 0;
+}
+
+static int fb_point_eval(const rc_problem *pb, double t, const double *w,
+                         double *out) {
+  return fb_eval_with(fb_point_dense, rc_problem_nF(pb), pb, t, w, out);
+}
+static int fb_point_jac(const rc_problem *pb, double t, const double *w,
+                        double *vals) {
+  return fb_jac_with(fb_point_dense, &fb_of(pb)->pt, pb, t, w, vals);
+}
+static int fb_point_hes(const rc_problem *pb, double t, const double *w,
+                        const double *mu, double *vals) {
+  return fb_hes_with(fb_point_dense, &fb_of(pb)->pt, pb, t, w, mu, vals);
+}
+static int fb_inv_eval(const rc_problem *pb, double t, const double *w,
+                       double *out) {
+  return fb_eval_with(fb_inv_dense, pb->ninv, pb, t, w, out);
+}
+static int fb_inv_jac(const rc_problem *pb, double t, const double *w,
+                      double *vals) {
+  return fb_jac_with(fb_inv_dense, &fb_of(pb)->inv, pb, t, w, vals);
+}
+static int fb_inv_hes(const rc_problem *pb, double t, const double *w,
+                      const double *mu, double *vals) {
+  return fb_hes_with(fb_inv_dense, &fb_of(pb)->inv, pb, t, w, mu, vals);
+}
+
+static int fb_bnd_eval(const rc_problem *pb, double t, const double *z,
+                       double *out) {
+  (void)pb, (void)t, (void)z, (void)out;
+  return 0;
+}
+static int fb_bnd_jac(const rc_problem *pb, double t, const double *z,
+                      double *vals) {
+  (void)pb, (void)t, (void)z, (void)vals;
+  return 0;
+}
+static int fb_bnd_hes(const rc_problem *pb, double t, const double *z,
+                      const double *mu, double *vals) {
+  (void)pb, (void)t, (void)z, (void)mu, (void)vals;
+  return 0;
+}
+
+/* Outputs: power_residual, kinetic, potential. */
+static int fb_outputs(const rc_problem *pb, double t, const double *w,
+                      double *out) {
+  (void)t;
+  const fb_data *d = fb_of(pb);
+  double T = 0.0, V = 0.0, dE = 0.0;
+  for (int b = 0; b < 3; ++b) {
+    const double *v = w + FB_NQ + 3 * b;
+    const double mass[3] = {d->m[b], d->m[b], d->I[b]};
+    for (int comp = 0; comp < 3; ++comp) {
+      fb_lin L;
+      fb_accel(d, w, b, comp, &L);
+      T += 0.5 * mass[comp] * v[comp] * v[comp];
+      dE += mass[comp] * v[comp] * lin_value(&L, w);
+    }
+    V += d->m[b] * d->g * w[3 * b + 1];
+    dE += d->m[b] * d->g * v[1];
+  }
+  const double tau = d->speed ? w[FB_NX + 8] : d->torque;
+  out[0] = tau * w[FB_NQ + 2] - dE;
+  out[1] = T;
+  out[2] = V;
+  return 0;
+}
+
+/* ---- exact kinematics and the augmented system ---------------------------- */
+
+/* Constraint Jacobian Cq (9 x 9) with the crank-angle row last, and gamma
+ * (the om^2 terms of the acceleration level), at (q, v). */
+static void fb_cq_gamma(const fb_data *d, const double *q, const double *v,
+                        double *Cq, double *gamma) {
+  memset(Cq, 0, sizeof(double) * 81);
+  for (int r = 0; r < 8; ++r) {
+    const int k = r / 2, c = r % 2;
+    gamma[r] = 0.0;
+    for (int e = 0; e < 2; ++e) {
+      const fb_end *en = &d->ends[k][e];
+      if (en->body < 0)
+        continue;
+      const int b = en->body;
+      const double ph = q[3 * b + 2], om = v[3 * b + 2];
+      const double G = c ? sin(ph) : cos(ph), G1 = c ? cos(ph) : -sin(ph);
+      Cq[r * 9 + 3 * b + c] += en->sigma;
+      Cq[r * 9 + 3 * b + 2] += en->sigma * en->s * G1;
+      gamma[r] += -en->sigma * en->s * om * om * G;
+    }
+  }
+  Cq[8 * 9 + 2] = 1.0;
+  gamma[8] = 0.0;
+}
+
+/* Solve the n x n system A x = b in place (b <- x); 0 on success. */
+static int fb_lu_solve(int n, double *A, double *b) {
+  gsl_error_handler_t *old = gsl_set_error_handler_off();
+  size_t perm[18];
+  gsl_permutation p = {(size_t)n, perm};
+  gsl_matrix_view Av = gsl_matrix_view_array(A, (size_t)n, (size_t)n);
+  gsl_vector_view bv = gsl_vector_view_array(b, (size_t)n);
+  int sgn, rc = gsl_linalg_LU_decomp(&Av.matrix, &p, &sgn);
+  for (int i = 0; rc == 0 && i < n; ++i)
+    if (fabs(A[i * n + i]) < 1e-14)
+      rc = 1;
+  if (rc == 0)
+    rc = gsl_linalg_LU_svx(&Av.matrix, &p, &bv.vector);
+  gsl_set_error_handler(old);
+  return rc;
+}
+
+/* Crank angle ph1, speed om1, acceleration al1 -> q, v, a (9 each) and the
+ * nine multipliers of the constant-speed driver (lam may be NULL).
+ * Returns 0, or 1 when the linkage cannot be assembled. */
+static int fb_kinematics(const fb_data *d, double ph1, double om1, double al1,
+                         double *q, double *v, double *a, double *lam) {
+  const double L1 = d->L[0], L2 = d->L[1], L3 = d->L[2];
+  const double Bx = L1 * cos(ph1), By = L1 * sin(ph1);
+  const double dx = d->xD - Bx, dy = -By, e = hypot(dx, dy);
+  const double ca = (L2 * L2 + e * e - L3 * L3) / (2.0 * L2 * e);
+  const double cb = (L3 * L3 + e * e - L2 * L2) / (2.0 * L3 * e);
+  if (!(fabs(ca) <= 1.0 && fabs(cb) <= 1.0))
+    return 1;
+  const double arg = atan2(dy, dx);
+  const double ph2 = arg + d->branch * acos(ca);
+  const double ph3 = arg + 3.14159265358979323846 - d->branch * acos(cb);
+  q[0] = 0.5 * L1 * cos(ph1), q[1] = 0.5 * L1 * sin(ph1), q[2] = ph1;
+  q[3] = Bx + 0.5 * L2 * cos(ph2), q[4] = By + 0.5 * L2 * sin(ph2), q[5] = ph2;
+  q[6] = d->xD + 0.5 * L3 * cos(ph3), q[7] = 0.5 * L3 * sin(ph3), q[8] = ph3;
+  double Cq[81], gamma[9], zero[9] = {0};
+  fb_cq_gamma(d, q, zero, Cq, gamma);
+  for (int i = 0; i < 9; ++i)
+    v[i] = 0.0;
+  v[8] = om1;
+  if (fb_lu_solve(9, Cq, v))
+    return 1;
+  fb_cq_gamma(d, q, v, Cq, gamma);
+  if (!lam) {
+    for (int i = 0; i < 9; ++i)
+      a[i] = -gamma[i];
+    a[8] = al1;
+    return fb_lu_solve(9, Cq, a) ? 1 : 0;
+  }
+  /* augmented system [M -Cq^T; Cq 0] [a; lam] = [F; -gamma] */
+  double K[18 * 18] = {0}, rhs[18];
+  for (int b = 0; b < 3; ++b) {
+    K[(3 * b) * 18 + 3 * b] = d->m[b];
+    K[(3 * b + 1) * 18 + 3 * b + 1] = d->m[b];
+    K[(3 * b + 2) * 18 + 3 * b + 2] = d->I[b];
+    rhs[3 * b] = 0.0;
+    rhs[3 * b + 1] = -d->m[b] * d->g;
+    rhs[3 * b + 2] = 0.0;
+  }
+  for (int r = 0; r < 9; ++r)
+    for (int c = 0; c < 9; ++c) {
+      K[c * 18 + 9 + r] = -Cq[r * 9 + c];
+      K[(9 + r) * 18 + c] = Cq[r * 9 + c];
+    }
+  for (int r = 0; r < 9; ++r)
+    rhs[9 + r] = -gamma[r];
+  rhs[17] += al1;
+  if (fb_lu_solve(18, K, rhs))
+    return 1;
+  for (int i = 0; i < 9; ++i) {
+    a[i] = rhs[i];
+    lam[i] = rhs[9 + i];
+  }
+  return 0;
+}
+
+/* One row of reference values (formulation variables, then outputs). */
+static int fb_row(const fb_data *d, const rc_problem *pb, double t,
+                  double *row) {
+  double q[9], v[9], a[9], lam[9];
+  if (fb_kinematics(d, d->phi10 + d->Omega * t, d->Omega, 0.0, q, v, a, lam))
+    return 1;
+  memcpy(row, q, sizeof q);
+  memcpy(row + 9, v, sizeof v);
+  for (int i = 0; i < d->nl; ++i)
+    row[FB_NX + i] = lam[i];
+  if (d->form == FB_GGL)
+    for (int i = 0; i < d->nl; ++i)
+      row[FB_NX + d->nl + i] = 0.0;
+  double *o = row + pb->nx + pb->ny;
+  double T = 0.0, V = 0.0;
+  for (int b = 0; b < 3; ++b) {
+    T += 0.5 * d->m[b] * (v[3 * b] * v[3 * b] + v[3 * b + 1] * v[3 * b + 1]) +
+         0.5 * d->I[b] * v[3 * b + 2] * v[3 * b + 2];
+    V += d->m[b] * d->g * q[3 * b + 1];
+  }
+  o[0] = 0.0; /* the exact power balance */
+  o[1] = T;
+  o[2] = V;
+  return 0;
+}
+
+static int fb_reference(const rc_problem *pb, int nt, const double *t,
+                        double *ref) {
+  const fb_data *d = fb_of(pb);
+  const int ncol = pb->nx + pb->ny + pb->nout;
+  for (int i = 0; i < nt; ++i)
+    if (fb_row(d, pb, t[i], ref + (size_t)i * ncol))
+      return 1;
+  return 0;
+}
+
+/* Guess: the kinematics at constant crank speed from the initial state
+ * (exact for the speed driver), multipliers from the augmented system. */
+static int fb_guess(const rc_problem *pb, double t, double *w) {
+  const fb_data *d = fb_of(pb);
+  double q[9], v[9], a[9], lam[9];
+  const double om = d->x0[FB_NQ + 2];
+  if (fb_kinematics(d, d->x0[2] + om * t, om, 0.0, q, v, a, lam))
+    return 1;
+  memcpy(w, q, sizeof q);
+  memcpy(w + 9, v, sizeof v);
+  for (int i = 0; i < d->nl; ++i)
+    w[FB_NX + i] = lam[i];
+  if (d->form == FB_GGL)
+    for (int i = 0; i < d->nl; ++i)
+      w[FB_NX + d->nl + i] = 0.0;
+  return 0;
+}
+
+/* ---- create ------------------------------------------------------------------ */
+
+static void fb_destroy(rc_problem *pb) {
+  if (!pb)
+    return;
+  fb_data *d = (fb_data *)pb->user;
+  free(d->pt.jr), free(d->pt.jc), free(d->pt.hr), free(d->pt.hc);
+  free(d->inv.jr), free(d->inv.jc), free(d->inv.hr), free(d->inv.hc);
+  free(d);
+}
+
+static rc_err fb_build_pattern(fb_data *d, fb_dense_fn fn, int nout, int nin,
+                               fb_pattern *pat, rc_error *err) {
+  double F[FB_MAXO], J[FB_MAXO * FB_MAXW] = {0}, H[FB_MAXW * FB_MAXW] = {0};
+  unsigned char jm[FB_MAXO * FB_MAXW] = {0}, hm[FB_MAXW * FB_MAXW] = {0};
+  double w[FB_MAXW], mu[FB_MAXO];
+  for (int i = 0; i < nin; ++i)
+    w[i] = 0.3 + 0.1 * i;
+  for (int i = 0; i < nout; ++i)
+    mu[i] = 1.0;
+  fb_dense D = {nin, J, jm, H, hm};
+  fn(d, 0.1, w, mu, F, &D);
+  int nj = 0, nh = 0;
+  for (int i = 0; i < nout * nin; ++i)
+    nj += jm[i];
+  for (int i = 0; i < nin * nin; ++i)
+    nh += hm[i];
+  pat->jr = malloc(sizeof(int) * (size_t)(nj + 1));
+  pat->jc = malloc(sizeof(int) * (size_t)(nj + 1));
+  pat->hr = malloc(sizeof(int) * (size_t)(nh + 1));
+  pat->hc = malloc(sizeof(int) * (size_t)(nh + 1));
+  if (!pat->jr || !pat->jc || !pat->hr || !pat->hc)
+    return rc_error_set(err, RC_ERR_NOMEM, "four-bar: out of memory");
+  pat->njac = pat->nhes = 0;
+  for (int r = 0; r < nout; ++r)
+    for (int c = 0; c < nin; ++c)
+      if (jm[r * nin + c]) {
+        pat->jr[pat->njac] = r;
+        pat->jc[pat->njac++] = c;
+      }
+  for (int r = 0; r < nin; ++r)
+    for (int c = 0; c <= r; ++c)
+      if (hm[r * nin + c]) {
+        pat->hr[pat->nhes] = r;
+        pat->hc[pat->nhes++] = c;
+      }
+  return RC_OK;
+}
+
+static const char *const fb_state_names[FB_NX] = {
+    "x1",  "y1",  "phi1", "x2",  "y2",  "phi2", "x3",  "y3",  "phi3",
+    "vx1", "vy1", "om1",  "vx2", "vy2", "om2",  "vx3", "vy3", "om3"};
+static const char *const fb_out_names[] = {"power_residual", "kinetic",
+                                           "potential"};
+
+static const rc_formulation_def fb_forms[] = {
+    {"index3", "body coordinates, position-level joint constraints (index 3)"},
+    {"ggl", "Gear-Gupta-Leimkuhler: position and velocity level (index 2)"},
+    {"baumgarte", "acceleration level with Baumgarte terms (index 1)"}};
+
+static const rc_param_def fb_params[] = {
+    {"L1", RC_PARAM_REAL, 0.3, NULL, "crank length (m)"},
+    {"L2", RC_PARAM_REAL, 1.0, NULL, "coupler length (m)"},
+    {"L3", RC_PARAM_REAL, 0.8, NULL, "rocker length (m)"},
+    {"xD", RC_PARAM_REAL, 1.0, NULL, "rocker ground pivot x (m); A = (0,0)"},
+    {"rho", RC_PARAM_REAL, 1.0, NULL, "rod density (kg/m)"},
+    {"g", RC_PARAM_REAL, 9.81, NULL, "gravity (m/s^2)"},
+    {"driver", RC_PARAM_TEXT, 0.0, "speed",
+     "crank driver: speed (constant Omega) or torque (given torque)"},
+    {"Omega", RC_PARAM_REAL, 6.283185307179586, NULL,
+     "crank speed of the speed driver (rad/s)"},
+    {"torque", RC_PARAM_REAL, 0.0, NULL,
+     "crank torque of the torque driver (N m)"},
+    {"branch", RC_PARAM_REAL, 1.0, NULL,
+     "assembly branch: +1 joint C above line BD, -1 below"},
+    {"eta", RC_PARAM_REAL, 0.7, NULL, "Baumgarte damping ratio"},
+    {"dt", RC_PARAM_REAL, 0.05, NULL, "Baumgarte time scale (s)"},
+    {"w", RC_PARAM_REAL, 48.0, NULL, "Baumgarte frequency (1/s), 2.4/dt"},
+    {"tf", RC_PARAM_REAL, 2.0, NULL, "final time (s)"},
+    {"x10", RC_PARAM_REAL, 0, NULL, "x1(t0) (m), default from kinematics"},
+    {"y10", RC_PARAM_REAL, 0, NULL, "y1(t0) (m), default from kinematics"},
+    {"phi10", RC_PARAM_REAL, 0, NULL, "crank angle at t0 (rad)"},
+    {"x20", RC_PARAM_REAL, 0, NULL, "x2(t0) (m), default from kinematics"},
+    {"y20", RC_PARAM_REAL, 0, NULL, "y2(t0) (m), default from kinematics"},
+    {"phi20", RC_PARAM_REAL, 0, NULL, "phi2(t0) (rad), from kinematics"},
+    {"x30", RC_PARAM_REAL, 0, NULL, "x3(t0) (m), default from kinematics"},
+    {"y30", RC_PARAM_REAL, 0, NULL, "y3(t0) (m), default from kinematics"},
+    {"phi30", RC_PARAM_REAL, 0, NULL, "phi3(t0) (rad), from kinematics"},
+    {"vx10", RC_PARAM_REAL, 0, NULL, "vx1(t0) (m/s), from kinematics"},
+    {"vy10", RC_PARAM_REAL, 0, NULL, "vy1(t0) (m/s), from kinematics"},
+    {"om10", RC_PARAM_REAL, 6.283185307179586, NULL,
+     "crank speed at t0 (rad/s), default Omega"},
+    {"vx20", RC_PARAM_REAL, 0, NULL, "vx2(t0) (m/s), from kinematics"},
+    {"vy20", RC_PARAM_REAL, 0, NULL, "vy2(t0) (m/s), from kinematics"},
+    {"om20", RC_PARAM_REAL, 0, NULL, "om2(t0) (rad/s), from kinematics"},
+    {"vx30", RC_PARAM_REAL, 0, NULL, "vx3(t0) (m/s), from kinematics"},
+    {"vy30", RC_PARAM_REAL, 0, NULL, "vy3(t0) (m/s), from kinematics"},
+    {"om30", RC_PARAM_REAL, 0, NULL, "om3(t0) (rad/s), from kinematics"},
+};
+
+static rc_err fb_create(const rc_model *model, int formulation,
+                        const rc_param_values *pv, rc_problem **out,
+                        rc_error *err) {
+  *out = NULL;
+  if (formulation < 0 || formulation >= model->nformulations)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "four-bar: formulation %d: expected 0..%d",
+                        formulation, model->nformulations - 1);
+  if (!pv || pv->n != model->nparams)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "four-bar: %d parameter values, expected %d",
+                        pv ? pv->n : 0, model->nparams);
+#define IDX(name) rc_model_param_index(model, name)
+#define PV(name) pv->real[IDX(name)]
+#define SET(name) (pv->is_set && pv->is_set[IDX(name)])
+  const char *positive[] = {"L1", "L2", "L3", "xD", "rho", "dt", "tf"};
+  for (int i = 0; i < 7; ++i)
+    if (!(PV(positive[i]) > 0.0) || !isfinite(PV(positive[i])))
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "four-bar: %s = %g: expected a finite positive "
+                          "value",
+                          positive[i], PV(positive[i]));
+  for (int i = 0; i < model->nparams; ++i)
+    if (model->params[i].type == RC_PARAM_REAL && !isfinite(pv->real[i]))
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "four-bar: %s = %g: expected a finite value",
+                          model->params[i].name, pv->real[i]);
+  const char *drv = pv->text ? pv->text[IDX("driver")] : NULL;
+  if (!drv)
+    drv = "speed";
+  if (strcmp(drv, "speed") != 0 && strcmp(drv, "torque") != 0)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "four-bar: driver = \"%s\": expected \"speed\" or "
+                        "\"torque\"",
+                        drv);
+  if (PV("branch") != 1.0 && PV("branch") != -1.0)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "four-bar: branch = %g: expected +1 or -1",
+                        PV("branch"));
+  fb_data *d = calloc(1, sizeof *d);
+  if (!d)
+    return rc_error_set(err, RC_ERR_NOMEM, "four-bar: out of memory");
+  rc_problem *pb = &d->pb;
+  pb->user = d;
+  pb->destroy = fb_destroy;
+  d->form = formulation;
+  d->speed = strcmp(drv, "speed") == 0;
+  d->nl = d->speed ? 9 : 8;
+  const char *ln[3] = {"L1", "L2", "L3"};
+  for (int b = 0; b < 3; ++b) {
+    d->L[b] = PV(ln[b]);
+    d->m[b] = PV("rho") * d->L[b];
+    d->I[b] = d->m[b] * d->L[b] * d->L[b] / 12.0;
+  }
+  d->g = PV("g"), d->xD = PV("xD"), d->Omega = PV("Omega");
+  d->phi10 = PV("phi10"), d->torque = PV("torque"), d->eta = PV("eta");
+  d->w = SET("w") ? PV("w") : 2.4 / PV("dt");
+  d->branch = PV("branch");
+  /* joint ends: (body, offset, sign) */
+  const fb_end G = {-1, 0.0, 0.0};
+  d->ends[0][0] = (fb_end){0, -0.5 * d->L[0], 1.0}, d->ends[0][1] = G;
+  d->ends[1][0] = (fb_end){0, 0.5 * d->L[0], 1.0};
+  d->ends[1][1] = (fb_end){1, -0.5 * d->L[1], -1.0};
+  d->ends[2][0] = (fb_end){1, 0.5 * d->L[1], 1.0};
+  d->ends[2][1] = (fb_end){2, 0.5 * d->L[2], -1.0};
+  d->ends[3][0] = (fb_end){2, -0.5 * d->L[2], 1.0}, d->ends[3][1] = G;
+  d->ground[3][0] = d->xD;
+  /* initial state: kinematics at phi10, om10 unless set */
+  double q[9], v[9], a[9];
+  const double om10 = SET("om10") ? PV("om10") : d->Omega;
+  if (fb_kinematics(d, d->phi10, om10, 0.0, q, v, a, NULL)) {
+    fb_destroy(pb);
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "four-bar: phi10 = %g: the linkage cannot be "
+                        "assembled with L1 = %g, L2 = %g, L3 = %g, xD = %g",
+                        PV("phi10"), d->L[0], d->L[1], d->L[2], d->xD);
+  }
+  for (int i = 0; i < FB_NX; ++i) {
+    char nm[16];
+    strcpy(nm, fb_state_names[i]);
+    strcat(nm, "0");
+    d->x0[i] = SET(nm) ? PV(nm) : (i < 9 ? q[i] : v[i - 9]);
+    d->fix_x0[i] = 1;
+  }
+#undef PV
+#undef SET
+#undef IDX
+  /* names */
+  const int nl = d->nl, ggl = formulation == FB_GGL;
+  int nb = 0;
+  for (int i = 0; i < FB_NX; ++i)
+    d->names[i] = fb_state_names[i];
+  for (int r = 0; r < nl; ++r)
+    for (int set = 0; set < (ggl ? 2 : 1); ++set) {
+      char *s = d->name_buf[nb++];
+      if (r == 8)
+        strcpy(s, set ? "mu_drv" : "torque");
+      else
+        snprintf(s, 16, "%s_%c_%c", set ? "mu" : "F", fb_joint_letter[r / 2],
+                 r % 2 ? 'y' : 'x');
+      d->names[FB_NX + set * nl + r] = s;
+    }
+  const char *lv[3] = {"pos", "vel", "acc"};
+  for (int l = 0; l < 3; ++l)
+    for (int r = 0; r < nl; ++r) {
+      char *s = d->name_buf[nb++];
+      if (r == 8)
+        snprintf(s, 16, "%s_drv", lv[l]);
+      else
+        snprintf(s, 16, "%s_%c_%c", lv[l], fb_joint_letter[r / 2],
+                 r % 2 ? 'y' : 'x');
+      d->inv_names[l * nl + r] = s;
+    }
+  for (int i = 0; i < FB_MAXW; ++i)
+    d->w_lo[i] = -HUGE_VAL, d->w_hi[i] = HUGE_VAL;
+
+  pb->model = model->name;
+  pb->formulation = fb_forms[formulation].name;
+  pb->summary = fb_forms[formulation].summary;
+  pb->note = formulation == FB_INDEX3
+                 ? "index-3 DAE transcribed directly: expect order "
+                   "reduction in velocities and reaction forces"
+                 : NULL;
+  pb->index = formulation == FB_INDEX3 ? 3 : (ggl ? 2 : 1);
+  pb->nx = FB_NX;
+  pb->ny = ggl ? 2 * nl : nl;
+  pb->autonomous = !d->speed; /* the speed driver depends on t */
+  pb->var_names = d->names;
+  pb->w_lo = d->w_lo;
+  pb->w_hi = d->w_hi;
+  pb->t0 = 0.0;
+  pb->tf = pv->real[rc_model_param_index(model, "tf")];
+  pb->fix_x0 = d->fix_x0;
+  pb->x0 = d->x0;
+  pb->t0_algebraic = formulation == FB_BAUMGARTE;
+  const int nw = rc_problem_nw(pb), nF = rc_problem_nF(pb);
+  rc_err rc = fb_build_pattern(d, fb_point_dense, nF, nw, &d->pt, err);
+  if (rc == RC_OK)
+    rc = fb_build_pattern(d, fb_inv_dense, 3 * nl, nw, &d->inv, err);
+  pb->point = (rc_block){nF,
+                         {d->pt.njac, d->pt.jr, d->pt.jc},
+                         {d->pt.nhes, d->pt.hr, d->pt.hc},
+                         fb_point_eval,
+                         fb_point_jac,
+                         fb_point_hes};
+  pb->boundary = (rc_block){0,         {0, NULL, NULL}, {0, NULL, NULL},
+                            fb_bnd_eval, fb_bnd_jac,      fb_bnd_hes};
+  pb->ninv = 3 * nl;
+  pb->inv_names = d->inv_names;
+  pb->invariants = (rc_block){3 * nl,
+                              {d->inv.njac, d->inv.jr, d->inv.jc},
+                              {d->inv.nhes, d->inv.hr, d->inv.hc},
+                              fb_inv_eval,
+                              fb_inv_jac,
+                              fb_inv_hes};
+  pb->nout = 3;
+  pb->out_names = fb_out_names;
+  pb->outputs = fb_outputs;
+  pb->reference = d->speed ? fb_reference : NULL;
+  pb->guess = fb_guess;
+  if (rc == RC_OK)
+    rc = rc_problem_validate(pb, err);
+  if (rc != RC_OK) {
+    fb_destroy(pb);
+    return rc;
+  }
+  *out = pb;
+  return RC_OK;
+}
+
+const rc_model rc_model_four_bar = {
+    "four-bar",
+    "planar four-bar linkage in body coordinates with joint reaction forces",
+    3,
+    fb_forms,
+    FB_BAUMGARTE,
+    (int)(sizeof fb_params / sizeof fb_params[0]),
+    fb_params,
+    fb_create};
