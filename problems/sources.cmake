@@ -3,5 +3,7 @@
 set(RADCOL_PROBLEM_SOURCES
   problems/crane.c
   problems/crane_path.c
+  problems/double_pendulum.c
+  problems/four_bar.c
   problems/pendulum.c
 )

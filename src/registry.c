@@ -9,11 +9,15 @@
 
 /* extern declarations: one line per model */
 extern const rc_model rc_model_crane;
+extern const rc_model rc_model_double_pendulum;
+extern const rc_model rc_model_four_bar;
 extern const rc_model rc_model_pendulum;
 
 static const rc_model *const builtin_models[] = {
     /* entries: one line per model */
     &rc_model_crane,
+    &rc_model_double_pendulum,
+    &rc_model_four_bar,
     &rc_model_pendulum,
     NULL};
 
