@@ -104,7 +104,8 @@ static void hadd(dp_dense *D, double mu, int i, int j, double v) {
   D->hmask[i * D->nin + j] = 1;
 }
 
-/* ---- problem data ---------------------------------------------------------- */
+/* ---- problem data ----------------------------------------------------------
+ */
 
 typedef struct dp_pattern {
   int njac, nhes;
@@ -151,8 +152,8 @@ static void dp_angle_accel(const dp_data *d, const double *s, double a[2],
                        L1 * w1 * w1 * sD - g * sin(th2)};
 #define DP_SOLVE(out, b0, b1)                                                  \
   do {                                                                         \
-    (out)[0] = (M[1][1] * (b0) - M[0][1] * (b1)) / det;                        \
-    (out)[1] = (M[0][0] * (b1) - M[1][0] * (b0)) / det;                        \
+    (out)[0] = (M[1][1] * (b0)-M[0][1] * (b1)) / det;                          \
+    (out)[1] = (M[0][0] * (b1)-M[1][0] * (b0)) / det;                          \
   } while (0)
   DP_SOLVE(a, r[0], r[1]);
   if (!da)
@@ -220,8 +221,8 @@ static int dp_angle_rhs(double t, const double *y, double *dy, void *ctx) {
 }
 
 /* Angle state s (4) -> Cartesian Z (8), multipliers (2) and energy. */
-static void dp_angles_to_cartesian(const dp_data *d, const double *s,
-                                   double *z, double *lam, double *energy) {
+static void dp_angles_to_cartesian(const dp_data *d, const double *s, double *z,
+                                   double *lam, double *energy) {
   const double L1 = d->L1, L2 = d->L2, m1 = d->m1, m2 = d->m2, g = d->g;
   const double c1 = cos(s[0]), s1 = sin(s[0]), c2 = cos(s[1]), s2 = sin(s[1]);
   const double w1 = s[2], w2 = s[3];
@@ -254,8 +255,8 @@ static void dp_angles_to_cartesian(const dp_data *d, const double *s,
 
 /* Every helper adds sc * h to F[row], its Jacobian to row `row` and
  * hm * (Hessian of h) to the Hessian (hm = sc * mu[row]). */
-static void lv_pos1(const double *w, dp_dense *D, double *F, int row,
-                    double sc, double hm, const dp_data *d) {
+static void lv_pos1(const double *w, dp_dense *D, double *F, int row, double sc,
+                    double hm, const dp_data *d) {
   const double x1 = w[0], y1 = w[1];
   F[row] += sc * (x1 * x1 + y1 * y1 - d->L1 * d->L1);
   jadd(D, row, 0, sc * 2.0 * x1);
@@ -264,8 +265,8 @@ static void lv_pos1(const double *w, dp_dense *D, double *F, int row,
   hadd(D, hm, 1, 1, 2.0);
 }
 
-static void lv_pos2(const double *w, dp_dense *D, double *F, int row,
-                    double sc, double hm, const dp_data *d) {
+static void lv_pos2(const double *w, dp_dense *D, double *F, int row, double sc,
+                    double hm, const dp_data *d) {
   const double dx = w[0] - w[2], dy = w[1] - w[3];
   F[row] += sc * (dx * dx + dy * dy - d->L2 * d->L2);
   jadd(D, row, 0, sc * 2.0 * dx);
@@ -280,8 +281,8 @@ static void lv_pos2(const double *w, dp_dense *D, double *F, int row,
   hadd(D, hm, 3, 3, 2.0);
 }
 
-static void lv_vel1(const double *w, dp_dense *D, double *F, int row,
-                    double sc, double hm) {
+static void lv_vel1(const double *w, dp_dense *D, double *F, int row, double sc,
+                    double hm) {
   const double x1 = w[0], y1 = w[1], u1 = w[4], v1 = w[5];
   F[row] += sc * (x1 * u1 + y1 * v1);
   jadd(D, row, 0, sc * u1);
@@ -292,8 +293,8 @@ static void lv_vel1(const double *w, dp_dense *D, double *F, int row,
   hadd(D, hm, 5, 1, 1.0);
 }
 
-static void lv_vel2(const double *w, dp_dense *D, double *F, int row,
-                    double sc, double hm) {
+static void lv_vel2(const double *w, dp_dense *D, double *F, int row, double sc,
+                    double hm) {
   const double dx = w[0] - w[2], dy = w[1] - w[3];
   const double du = w[4] - w[6], dv = w[5] - w[7];
   F[row] += sc * (dx * du + dy * dv);
@@ -315,10 +316,10 @@ static void lv_vel2(const double *w, dp_dense *D, double *F, int row,
   hadd(D, hm, 7, 3, 1.0);
 }
 
-static void lv_acc1(const double *w, dp_dense *D, double *F, int row,
-                    double sc, double hm, const dp_data *d) {
-  const double x1 = w[0], y1 = w[1], x2 = w[2], y2 = w[3], u1 = w[4],
-               v1 = w[5], l1 = w[8], l2 = w[9];
+static void lv_acc1(const double *w, dp_dense *D, double *F, int row, double sc,
+                    double hm, const dp_data *d) {
+  const double x1 = w[0], y1 = w[1], x2 = w[2], y2 = w[3], u1 = w[4], v1 = w[5],
+               l1 = w[8], l2 = w[9];
   const double dx = x1 - x2, dy = y1 - y2, p = x1 * dx + y1 * dy;
   const double im1 = 1.0 / d->m1, g = d->g;
   F[row] += sc * (u1 * u1 + v1 * v1 +
@@ -345,15 +346,14 @@ static void lv_acc1(const double *w, dp_dense *D, double *F, int row,
   hadd(D, hm, 9, 3, -y1 * im1);
 }
 
-static void lv_acc2(const double *w, dp_dense *D, double *F, int row,
-                    double sc, double hm, const dp_data *d) {
-  const double x1 = w[0], y1 = w[1], x2 = w[2], y2 = w[3], l1 = w[8],
-               l2 = w[9];
+static void lv_acc2(const double *w, dp_dense *D, double *F, int row, double sc,
+                    double hm, const dp_data *d) {
+  const double x1 = w[0], y1 = w[1], x2 = w[2], y2 = w[3], l1 = w[8], l2 = w[9];
   const double dx = x1 - x2, dy = y1 - y2, du = w[4] - w[6], dv = w[5] - w[7];
   const double p = x1 * dx + y1 * dy;
   const double im1 = 1.0 / d->m1, imt = 1.0 / d->m1 + 1.0 / d->m2;
-  F[row] += sc * (du * du + dv * dv + p * l1 * im1 +
-                  (dx * dx + dy * dy) * l2 * imt);
+  F[row] +=
+      sc * (du * du + dv * dv + p * l1 * im1 + (dx * dx + dy * dy) * l2 * imt);
   jadd(D, row, 0, sc * ((x1 + dx) * l1 * im1 + 2.0 * imt * dx * l2));
   jadd(D, row, 2, sc * (-x1 * l1 * im1 - 2.0 * imt * dx * l2));
   jadd(D, row, 1, sc * ((y1 + dy) * l1 * im1 + 2.0 * imt * dy * l2));
@@ -380,12 +380,12 @@ static void lv_acc2(const double *w, dp_dense *D, double *F, int row,
   }
 }
 
-/* ---- the point block ------------------------------------------------------- */
+/* ---- the point block -------------------------------------------------------
+ */
 
 static void dp_point_cartesian(const dp_data *d, const double *w,
                                const double *mu, double *F, dp_dense *D) {
-  const double x1 = w[0], y1 = w[1], x2 = w[2], y2 = w[3], l1 = w[8],
-               l2 = w[9];
+  const double x1 = w[0], y1 = w[1], x2 = w[2], y2 = w[3], l1 = w[8], l2 = w[9];
   const double m1 = d->m1, m2 = d->m2, g = d->g;
   const double dx = x1 - x2, dy = y1 - y2;
 #define MU(r) (mu ? mu[r] : 0.0)
@@ -489,8 +489,8 @@ static void dp_inv_dense(const dp_data *d, const double *w, const double *mu,
 #undef MU
 }
 
-typedef void (*dp_dense_fn)(const dp_data *d, const double *w,
-                            const double *mu, double *F, dp_dense *D);
+typedef void (*dp_dense_fn)(const dp_data *d, const double *w, const double *mu,
+                            double *F, dp_dense *D);
 
 /* Gather a dense Jacobian or Hessian into pattern order. */
 static void dp_gather(const double *dense, int nin, int nnz, const int *r,
@@ -600,8 +600,7 @@ static int dp_outputs(const rc_problem *pb, double t, const double *w,
 }
 
 /* One reference row from an angle state: formulation variables then energy. */
-static void dp_row_from_angles(const dp_data *d, const double *s,
-                               double *row) {
+static void dp_row_from_angles(const dp_data *d, const double *s, double *row) {
   double z[8], lam[2], e;
   dp_angles_to_cartesian(d, s, z, lam, &e);
   if (d->form == DP_ANGLE) {
@@ -661,7 +660,8 @@ static int dp_guess(const rc_problem *pb, double t, double *w) {
   return 0;
 }
 
-/* ---- create ------------------------------------------------------------------ */
+/* ---- create
+ * ------------------------------------------------------------------ */
 
 static void dp_destroy(rc_problem *pb) {
   if (!pb)
@@ -677,9 +677,9 @@ static void dp_destroy(rc_problem *pb) {
 static rc_err dp_build_pattern(dp_data *d, dp_dense_fn fn, int nout, int nin,
                                dp_pattern *pat, rc_error *err) {
   double F[RC_DP_MAXO], J[RC_DP_MAXO * RC_DP_MAXW] = {0},
-                        H[RC_DP_MAXW * RC_DP_MAXW] = {0};
+                                       H[RC_DP_MAXW * RC_DP_MAXW] = {0};
   unsigned char jm[RC_DP_MAXO * RC_DP_MAXW] = {0},
-                hm[RC_DP_MAXW * RC_DP_MAXW] = {0};
+                                hm[RC_DP_MAXW * RC_DP_MAXW] = {0};
   double w[RC_DP_MAXW], mu[RC_DP_MAXO];
   for (int i = 0; i < nin; ++i)
     w[i] = 0.3 + 0.1 * i;
@@ -846,7 +846,7 @@ static rc_err dp_create(const rc_model *model, int formulation,
                          dp_point_eval,
                          dp_point_jac,
                          dp_point_hes};
-  pb->boundary = (rc_block){0,         {0, NULL, NULL}, {0, NULL, NULL},
+  pb->boundary = (rc_block){0,           {0, NULL, NULL}, {0, NULL, NULL},
                             dp_bnd_eval, dp_bnd_jac,      dp_bnd_hes};
   pb->nout = 1;
   pb->out_names = dp_out_names;

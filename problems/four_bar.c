@@ -109,7 +109,8 @@ static void hadd(fb_dense *D, double mu, int i, int j, double v) {
   D->hmask[i * D->nin + j] = 1;
 }
 
-/* ---- data ----------------------------------------------------------------- */
+/* ---- data -----------------------------------------------------------------
+ */
 
 typedef struct fb_end {
   int body; /* 0..2, or -1: ground */
@@ -243,7 +244,8 @@ static void add_lin_e(fb_dense *D, double *F, int row, double K,
   }
 }
 
-/* ---- constraint levels ---------------------------------------------------- */
+/* ---- constraint levels ----------------------------------------------------
+ */
 
 /* Adds sc * level to F[row] for joint equation r (r = 2k + c, or 8: the
  * driver), its Jacobian, and mu sc (Hessian of the level). */
@@ -332,7 +334,8 @@ static void lv_acc(const fb_data *d, const double *w, fb_dense *D, double *F,
   }
 }
 
-/* ---- blocks ----------------------------------------------------------------- */
+/* ---- blocks -----------------------------------------------------------------
+ */
 
 static void fb_point_dense(const fb_data *d, double t, const double *w,
                            const double *mu, double *F, fb_dense *D) {
@@ -498,7 +501,8 @@ static int fb_outputs(const rc_problem *pb, double t, const double *w,
   return 0;
 }
 
-/* ---- exact kinematics and the augmented system ---------------------------- */
+/* ---- exact kinematics and the augmented system ----------------------------
+ */
 
 /* Constraint Jacobian Cq (9 x 9) with the crank-angle row last, and gamma
  * (the om^2 terms of the acceleration level), at (q, v). */
@@ -654,7 +658,8 @@ static int fb_guess(const rc_problem *pb, double t, double *w) {
   return 0;
 }
 
-/* ---- create ------------------------------------------------------------------ */
+/* ---- create
+ * ------------------------------------------------------------------ */
 
 static void fb_destroy(rc_problem *pb) {
   if (!pb)
@@ -760,8 +765,8 @@ static rc_err fb_create(const rc_model *model, int formulation,
   *out = NULL;
   if (formulation < 0 || formulation >= model->nformulations)
     return rc_error_set(err, RC_ERR_INPUT,
-                        "four-bar: formulation %d: expected 0..%d",
-                        formulation, model->nformulations - 1);
+                        "four-bar: formulation %d: expected 0..%d", formulation,
+                        model->nformulations - 1);
   if (!pv || pv->n != model->nparams)
     return rc_error_set(err, RC_ERR_INPUT,
                         "four-bar: %d parameter values, expected %d",
@@ -899,7 +904,7 @@ static rc_err fb_create(const rc_model *model, int formulation,
                          fb_point_eval,
                          fb_point_jac,
                          fb_point_hes};
-  pb->boundary = (rc_block){0,         {0, NULL, NULL}, {0, NULL, NULL},
+  pb->boundary = (rc_block){0,           {0, NULL, NULL}, {0, NULL, NULL},
                             fb_bnd_eval, fb_bnd_jac,      fb_bnd_hes};
   pb->ninv = 3 * nl;
   pb->inv_names = d->inv_names;
