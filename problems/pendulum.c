@@ -59,11 +59,13 @@
  * Reference (every formulation): the angle ODE integrated by GSL rk8pd at
  * tolerance 1e-14 (src/ode_reference.c), from the angle data implied by the
  * formulation's own independent initial values, mapped as above; ggl's mu is
- * 0.  coord's reference is the physical motion (x changes sign), so its x, u
- * errors are large once x has crossed 0; near a zero of x the reduced system
- * is singular (u = -y v / x, y <= L) and the NLP may be infeasible: with the
- * default data x first vanishes at t ~ 0.91 s, so coord is meant for
- * horizons such as --tf 0.8 (see the note).
+ * 0.  coord carries no bound on x: the branch is chosen at t0 by the sign
+ * of x0 through the guess, which (like the reference) follows the physical
+ * motion through the zeros of x.  Near a zero of x the reduced system is
+ * singular (u = -y v / x, y <= L): accuracy drops and the NLP may be
+ * infeasible for a mesh with a node very close to the zero.  With the
+ * default data x first vanishes at t ~ 0.91 s; on horizons such as --tf 0.8
+ * coord converges at full order (see the note).
  *
  * Invariants h1, h2, h3 are supplied for every formulation in its own
  * variables.  In partition and angle they are built from the derived y, v, T
@@ -637,9 +639,9 @@ static int outputs(const rc_problem *pb, double t, const double *w,
  */
 
 /* Writes the formulation's variables (and, if with_out, its outputs) for the
- * angle state (th, om).  mirror != 0 reflects x, u onto coord's branch. */
+ * angle state (th, om). */
 static void from_angle(const pendulum *p, double th, double om, int with_out,
-                       int mirror, double *row) {
+                       double *row) {
   const double wa[2] = {th, om};
   double s[5];
   const pendulum pa = {.form = F_ANGLE, .g = p->g, .L = p->L};
@@ -656,8 +658,6 @@ static void from_angle(const pendulum *p, double th, double om, int with_out,
       row[2] = s[SY], row[3] = s[SV], row[4] = s[ST];
     break;
   case F_COORD:
-    if (mirror && s[SX] * p->branch < 0.0)
-      s[SX] = -s[SX], s[SU] = -s[SU];
     row[CX] = s[SX], row[CY] = s[SY], row[CU] = s[SU], row[CV] = s[SV];
     row[CT] = s[ST];
     break;
@@ -691,7 +691,7 @@ static int reference(const rc_problem *pb, int nt, const double *t,
     return -1;
   for (int i = nt - 1; i >= 0; --i) {
     const double th = ref[2 * i], om = ref[2 * i + 1];
-    from_angle(p, th, om, 1, 0, ref + (size_t)i * (size_t)m);
+    from_angle(p, th, om, 1, ref + (size_t)i * (size_t)m);
   }
   return 0;
 }
@@ -709,7 +709,7 @@ static double ellip_k(double k) {
 
 /* A cheap guess: a harmonic oscillation through (th0, om0) whose frequency is
  * the exact nonlinear one, pi sqrt(g/L) / (2 K(sin(theta_max/2))), mapped to
- * the formulation's variables (coord: on its branch of x); a rotating
+ * the formulation's variables (coord: x follows the physical motion); a rotating
  * pendulum gets theta = th0 + om0 t. */
 static int guess(const rc_problem *pb, double t, double *w) {
   const pendulum *p = P(pb);
@@ -728,7 +728,7 @@ static int guess(const rc_problem *pb, double t, double *w) {
     th = p->th0 + p->om0 * tau;
     om = p->om0;
   }
-  from_angle(p, th, om, 0, 1, w);
+  from_angle(p, th, om, 0, w);
   return 0;
 }
 
@@ -806,11 +806,14 @@ static const form_spec specs[F_COUNT] = {
                ode_eval, ode_jac, ode_hes, NULL},
     [F_COORD] = {2, 3, 1, 1, names_coord, PAT(coord_jr, coord_jc),
                  PAT(coord_hr, coord_hc), coord_eval, coord_jac, coord_hes,
-                 "coord: index 1 only where x != 0; x keeps the sign of x0 "
-                 "(a bound), so past a zero of x the solution is the mirror "
-                 "image (-x, -u) of the reference, and near a zero the NLP "
-                 "may be infeasible (discrete y > L); use horizons on which "
-                 "x keeps its sign (default data: tf < 0.9)"},
+                 "coord: index 1 only where x != 0; the branch of x is "
+                 "chosen at t0 by the sign of x0 through the guess, which "
+                 "follows the physical motion through the zeros of x; near "
+                 "a zero the algebraic Jacobian is singular (u = -y v / x), "
+                 "accuracy drops to about 1e-2 and a mesh with a node too "
+                 "close to a zero may be infeasible (discrete y > L); "
+                 "horizons on which x keeps its sign (default data: "
+                 "tf < 0.9) converge at full order"},
     [F_ACCEL] = {4, 1, 1, 1, names_std, PAT(accel_jr, accel_jc),
                  PAT(accel_hr, accel_hc), accel_eval, accel_jac, accel_hes,
                  NULL},
@@ -926,10 +929,6 @@ static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
     }
     const double xs = p->branch * sqrt(L * L - y0 * y0), us = -y0 * v0 / xs;
     p->x0[0] = y0, p->x0[1] = v0;
-    if (p->branch > 0)
-      p->w_lo[CX] = 0.0;
-    else
-      p->w_hi[CX] = 0.0;
     th0 = atan2(xs, y0);
     om0 = (y0 * us - xs * v0) / (L * L);
     break;

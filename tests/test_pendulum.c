@@ -325,9 +325,22 @@ static void test_parameters(void) {
   }
   pb = make("coord", 0, NULL, NULL, &err);
   if (pb) {
+    /* no bound on x: the guess picks the branch of x0 at t0 and follows the
+     * physical motion through the zeros of x */
+    double w0[5];
     EXPECT(pb->nx == 2 && pb->ny == 3 && pb->t0_algebraic == 1 &&
-               pb->w_lo[2] == 0.0,
-           "coord: y v | x u T with x >= 0 and g at t0");
+               isinf(pb->w_lo[2]) && pb->guess(pb, 0.0, w0) == 0 &&
+               fabs(w0[2] - 0.1) < 1e-12,
+           "coord: y v | x u T, x free, g at t0, guess on the branch of x0");
+    rc_problem_free(&pb);
+  }
+  {
+    const char *nm[] = {"x0"};
+    const double vm[] = {-0.1};
+    pb = make("coord", 1, nm, vm, &err);
+    double w0[5];
+    EXPECT(pb && pb->guess(pb, 0.0, w0) == 0 && fabs(w0[2] + 0.1) < 1e-12,
+           "coord with x0 = -0.1: guess on the negative branch");
     rc_problem_free(&pb);
   }
   const char *nb[] = {"L"};
