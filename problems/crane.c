@@ -150,11 +150,13 @@ enum {
   P_VR0,
   P_OM0,
   P_TAU0,
+  P_FIXEND,
+  P_SIGMA,
   NPARAM
 };
 
 /* Tracking weight: see docs/crane-index-reduction.md, "Choice of eps". */
-#define CRANE_EPS_DEFAULT 1e-8
+#define CRANE_EPS_DEFAULT 1e-11
 
 static const rc_param_def crane_params[NPARAM] = {
     {"M1", RC_PARAM_REAL, 10.0, NULL, "trolley mass [kg]"},
@@ -196,6 +198,12 @@ static const rc_param_def crane_params[NPARAM] = {
      "initial omega [rad/s] (default: flat inverse)"},
     {"tau0", RC_PARAM_REAL, NAN, NULL,
      "guess of tau(t0) [N] (algebraic: G decides it; default flat)"},
+    {"fix_end", RC_PARAM_REAL, 1.0, NULL,
+     "track: 1 fixes x(tf) to the flat end state (removes the end layer "
+     "where the optimal control relaxes), 0 leaves it free"},
+    {"obj_scale", RC_PARAM_REAL, 1e3, NULL,
+     "track: the NLP minimises obj_scale * int L dt (puts the eps-sized "
+     "control gradient above Ipopt's tol, rounding noise below it)"},
 };
 
 enum { F_FLAT = 0, F_TRACK, F_SERVO, F_REDUCED, NFORM };
@@ -224,12 +232,12 @@ typedef struct crane {
   rc_problem pb; /* first member: (crane *)pb */
   rc_crane_params par;
   rc_crane_path path;
-  double eps;
+  double eps, sigma; /* control weight, objective scale */
   int nrow, ninv;
   row_kind rows[MAXROWS], inv_rows[MAXROWS];
   double w_lo[NW], w_hi[NW];
-  double x0[NX];
-  int fix_x0[NX];
+  double x0[NX], xf[NX];
+  int fix_x0[NX], fix_xf[NX];
   double tau0;
   const char *inv_names[MAXROWS];
   int jr[MAXROWS * NW], jc[MAXROWS * NW]; /* point Jacobian pattern */
@@ -409,25 +417,31 @@ static int rows_eval(const crane *cr, double t, const double *w,
     case ROW_G:
       *o = K.G;
       break;
-    case ROW_L: /* ex^2 + ez^2 + eps (u1^2 + u2^2) */
+    case ROW_L: /* sigma (ex^2 + ez^2 + eps (u1^2 + u2^2)) */
       o->v = ex * ex + ez * ez + cr->eps * (w[IU1] * w[IU1] + w[IU2] * w[IU2]);
-      if (order < 1)
-        break;
-      o->g[ID] = 2.0 * ex;
-      o->g[IR] = 2.0 * (ex * s + ez * c);
-      o->g[ITH] = 2.0 * r * (ex * c - ez * s);
-      o->g[IU1] = 2.0 * cr->eps * w[IU1];
-      o->g[IU2] = 2.0 * cr->eps * w[IU2];
-      if (order < 2)
-        break;
-      sym(o, ID, ID, 2.0);
-      sym(o, IR, ID, 2.0 * s);
-      sym(o, ITH, ID, 2.0 * r * c);
-      sym(o, IR, IR, 2.0);
-      sym(o, ITH, IR, 2.0 * (ex * c - ez * s));
-      sym(o, ITH, ITH, 2.0 * (r * r - r * (ex * s + ez * c)));
-      sym(o, IU1, IU1, 2.0 * cr->eps);
-      sym(o, IU2, IU2, 2.0 * cr->eps);
+      if (order >= 1) {
+        o->g[ID] = 2.0 * ex;
+        o->g[IR] = 2.0 * (ex * s + ez * c);
+        o->g[ITH] = 2.0 * r * (ex * c - ez * s);
+        o->g[IU1] = 2.0 * cr->eps * w[IU1];
+        o->g[IU2] = 2.0 * cr->eps * w[IU2];
+      }
+      if (order >= 2) {
+        sym(o, ID, ID, 2.0);
+        sym(o, IR, ID, 2.0 * s);
+        sym(o, ITH, ID, 2.0 * r * c);
+        sym(o, IR, IR, 2.0);
+        sym(o, ITH, IR, 2.0 * (ex * c - ez * s));
+        sym(o, ITH, ITH, 2.0 * (r * r - r * (ex * s + ez * c)));
+        sym(o, IU1, IU1, 2.0 * cr->eps);
+        sym(o, IU2, IU2, 2.0 * cr->eps);
+      }
+      o->v *= cr->sigma;
+      for (int k = 0; k < NW; ++k) {
+        o->g[k] *= cr->sigma;
+        for (int l = 0; l < NW; ++l)
+          o->h[k][l] *= cr->sigma;
+      }
       break;
     case ROW_EX: /* r s + d - p1 */
       o->v = ex;
@@ -718,8 +732,8 @@ static const char *row_name(row_kind k) {
 }
 
 static rc_err check_params(const double *v, rc_error *err) {
-  static const int positive[] = {P_M1, P_M2, P_MG,    P_J,    P_C3,
-                                 P_G,  P_TF, P_U1MAX, P_U2MAX};
+  static const int positive[] = {P_M1, P_M2, P_MG,    P_J,     P_C3,
+                                 P_G,  P_TF, P_U1MAX, P_U2MAX, P_SIGMA};
   for (size_t i = 0; i < sizeof positive / sizeof *positive; ++i)
     if (!(v[positive[i]] > 0.0) || isnan(v[positive[i]]))
       return rc_error_set(err, RC_ERR_INPUT,
@@ -763,6 +777,7 @@ static rc_err crane_create(const rc_model *model, int formulation,
   cr->par = (rc_crane_params){v[P_M1], v[P_M2], v[P_MG], v[P_J],
                               v[P_C1], v[P_C2], v[P_C3], v[P_G]};
   cr->eps = v[P_EPS];
+  cr->sigma = v[P_SIGMA];
   double tf = v[P_TF];
   const char *file = pv->text ? pv->text[P_PATH] : NULL;
   if (file && *file) {
@@ -857,6 +872,7 @@ static rc_err crane_create(const rc_model *model, int formulation,
   case F_TRACK:
     cr->rows[n++] = ROW_L;
     pb->has_lagrange = 1;
+    pb->t0_algebraic = 0; /* u(t0) would be free: only G(t0) holds it */
     cr->w_lo[IU1] = -v[P_U1MAX];
     cr->w_hi[IU1] = v[P_U1MAX];
     cr->w_lo[IU2] = -v[P_U2MAX];
@@ -864,6 +880,18 @@ static rc_err crane_create(const rc_model *model, int formulation,
     if (v[P_RMIN] > 0.0)
       cr->w_lo[IR] = v[P_RMIN];
     cr->w_hi[IR] = v[P_RMAX];
+    if (v[P_FIXEND] != 0.0) {
+      rc_crane_flat ff;
+      rc_crane_flat_eval(&cr->par, &cr->path, tf, &ff);
+      double wf[NW];
+      flat_to_w(&ff, wf);
+      for (int i = 0; i < NX; ++i) {
+        cr->xf[i] = wf[i];
+        cr->fix_xf[i] = 1;
+      }
+      pb->fix_xf = cr->fix_xf;
+      pb->xf = cr->xf;
+    }
     cr->inv_rows[ni++] = ROW_G;
     cr->inv_rows[ni++] = ROW_EX;
     cr->inv_rows[ni++] = ROW_EZ;
@@ -926,8 +954,10 @@ static rc_err crane_create(const rc_model *model, int formulation,
   pb->guess = crane_guess;
   pb->reference = crane_reference;
   pb->destroy = crane_destroy;
-  pb->default_elements = 0;
-  pb->default_stages = 0;
+  /* track: 30 x 5 meets |(x,z)-p| <= 1e-6 m and control errors <= 1e-3
+   * max|u| (docs/crane-index-reduction.md, "Measurements"). */
+  pb->default_elements = 30;
+  pb->default_stages = 5;
 
   rc = rc_problem_validate(pb, err);
   if (rc != RC_OK) {
