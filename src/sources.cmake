@@ -10,6 +10,8 @@ set(RADCOL_LIB_SOURCES
   src/ode_reference.c
   src/params.c
   src/check.c
+  src/ipopt_small.c
+  src/init.c
 )
 set(RADCOL_CLI_SOURCES
   src/cli/main.c
@@ -19,4 +21,5 @@ set(RADCOL_CLI_SOURCES
   src/cli/cli_solve.c
   src/cli/cli_check.c
   src/cli/cli_info.c
+  src/cli/cli_init.c
 )

@@ -17,14 +17,9 @@ extern const rc_cli_command rc_cli_cmd_list;
 extern const rc_cli_command rc_cli_cmd_solve;
 extern const rc_cli_command rc_cli_cmd_check;
 extern const rc_cli_command rc_cli_cmd_info;
+extern const rc_cli_command rc_cli_cmd_init;
 
 /* Placeholders for commands other engineers are adding (run == NULL). */
-static const rc_cli_command pending_init = {
-    "init", "consistent initial conditions (not implemented yet)",
-    "usage: radcol init PROBLEM [-f F] [--fix NAME=VALUE]... "
-    "[--guess NAME=VALUE]... [-o FILE.h5] [--json]\n"
-    "(not implemented yet)\n",
-    NULL};
 static const rc_cli_command pending_simulate = {
     "simulate", "explicit integration, rk4 or collatz (not implemented yet)",
     "usage: radcol simulate PROBLEM [-f F] --method rk4|collatz --step H "
@@ -33,7 +28,7 @@ static const rc_cli_command pending_simulate = {
     NULL};
 
 static const rc_cli_command *const commands[] = {
-    &rc_cli_cmd_list,  &rc_cli_cmd_solve, &pending_init, &pending_simulate,
+    &rc_cli_cmd_list,  &rc_cli_cmd_solve, &rc_cli_cmd_init, &pending_simulate,
     &rc_cli_cmd_check, &rc_cli_cmd_info,  NULL};
 
 static const rc_cli_command *find_command(const char *name) {

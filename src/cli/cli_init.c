@@ -1,0 +1,525 @@
+/*
+ * cli/cli_init.c - `radcol init`: consistent initial conditions
+ * (radcol/init.h), and the consistency check `radcol solve` runs first.
+ *
+ * Flow: arguments -> model -> formulation -> parameters (--set) -> problem
+ * -> default guess (x0, the problem's guess at t0) -> --guess NAME=VALUE
+ * overrides -> --fix NAME=VALUE (or NAME alone: fixed at its guess value)
+ * -> rc_init_solve -> report (text or --json) -> -o FILE.h5 (only when
+ * consistent).  The file is a result of kind "init": a mesh of one element
+ * with one stage on [t0, tf] whose two nodes both hold the consistent point
+ * (only node 0, t0, is meaningful) and /diagnostics/invariants/nodes holding
+ * the invariants' residuals.
+ * Exit status: 0 consistent; 2 bad input or an inconsistent request (the
+ * message names the violated constraints and the conflicting fixed values;
+ * nothing is written); 1 the solver failed with nothing fixed; 3 I/O.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/args.h"
+#include "cli/cli_init.h"
+#include "cli/json.h"
+#include "radcol/init.h"
+#include "radcol/io.h"
+#include "radcol/mesh.h"
+#include "radcol/result.h"
+#include "radcol/solve.h"
+
+static const char usage[] =
+    "usage: radcol init PROBLEM [-f FORMULATION] [--set NAME=VALUE]...\n"
+    "                   [--fix NAME[=VALUE]]... [--guess NAME=VALUE]...\n"
+    "                   [--weights relative|unit] [-o FILE.h5] [--json]\n\n"
+    "Consistent initial conditions: the point z = (x, y, u, p) at t0 nearest\n"
+    "to the guess, min sum_i w_i (z_i - zhat_i)^2, that satisfies every\n"
+    "hidden constraint (invariant) of the problem, its algebraic equations\n"
+    "and the fixed values.  Reports the point, every constraint's residual\n"
+    "and the guessed values that had to move.\n\n"
+    "Options:\n"
+    "  -f, --formulation F  formulation (radcol list); default: the "
+    "problem's\n"
+    "  --set NAME=VALUE     set a model parameter (as for solve); default: "
+    "none\n"
+    "  --fix NAME=VALUE     fix variable NAME at VALUE (NAME alone: at its\n"
+    "                       guess value), repeatable; default: nothing fixed\n"
+    "  --guess NAME=VALUE   guess for variable NAME, repeatable; default: x0\n"
+    "                       for the states, the problem's guess at t0 else\n"
+    "  --weights W          relative: w_i = 1/(1+|zhat_i|)^2 (default); unit\n"
+    "  -o, --output FILE.h5 write the point as an HDF5 result (kind init);\n"
+    "                       default: nothing written\n"
+    "  --json               print one JSON object on stdout; default: text\n"
+    "  -h, --help           print this help\n\n"
+    "Exit status: 0 consistent; 1 solver failure; 2 bad input or an\n"
+    "             inconsistent request (nothing written); 3 I/O failure.\n";
+
+static const char *kind_name(rc_var_kind k) {
+  switch (k) {
+  case RC_VAR_DIFFERENTIAL:
+    return "differential";
+  case RC_VAR_ALGEBRAIC:
+    return "algebraic";
+  case RC_VAR_CONTROL:
+    return "control";
+  default:
+    return "parameter";
+  }
+}
+
+typedef struct init_args {
+  const char *problem, *formulation, *output, *weights;
+  int json;
+  int nsets, nfix, nguess;
+  const char **sets, **fix, **guess;
+} init_args;
+
+static int parse_args(const char *cmd, int argc, char **argv, init_args *a) {
+  const char *v;
+  int st = RC_CLI_OK;
+  a->sets = calloc((size_t)argc, sizeof *a->sets);
+  a->fix = calloc((size_t)argc, sizeof *a->fix);
+  a->guess = calloc((size_t)argc, sizeof *a->guess);
+  if (!a->sets || !a->fix || !a->guess) {
+    rc_cli_error(cmd, "out of memory");
+    return RC_CLI_IO;
+  }
+  for (int i = 1; i < argc; ++i) {
+    const char *arg = argv[i];
+#define OPT(name) rc_cli_opt(cmd, argc, argv, &i, name, &v, &st)
+    if (rc_cli_is_help(arg)) {
+      fputs(usage, stdout);
+      return -1;
+    } else if (strcmp(arg, "--json") == 0) {
+      a->json = 1;
+    } else if (OPT("-f") || OPT("--formulation")) {
+      a->formulation = v;
+    } else if (OPT("--set")) {
+      a->sets[a->nsets++] = v;
+    } else if (OPT("--fix")) {
+      a->fix[a->nfix++] = v;
+    } else if (OPT("--guess")) {
+      a->guess[a->nguess++] = v;
+    } else if (OPT("--weights")) {
+      if (!st && strcmp(v, "relative") != 0 && strcmp(v, "unit") != 0) {
+        rc_cli_error(cmd, "--weights %s: expected relative or unit", v);
+        st = RC_CLI_BAD_INPUT;
+      }
+      a->weights = v;
+    } else if (OPT("-o") || OPT("--output")) {
+      a->output = v;
+    } else if (arg[0] == '-' && arg[1] != '\0') {
+      return rc_cli_unknown(cmd, arg);
+    } else if (!a->problem) {
+      a->problem = arg;
+    } else {
+      return rc_cli_unknown(cmd, arg);
+    }
+#undef OPT
+    if (st)
+      return st;
+  }
+  if (!a->problem) {
+    rc_cli_error(cmd, "missing PROBLEM (see radcol list and radcol init "
+                      "--help)");
+    return RC_CLI_BAD_INPUT;
+  }
+  return RC_CLI_OK;
+}
+
+static void print_text(const rc_problem *pb, const rc_init_report *r,
+                       const int *user_guess, const char *output) {
+  printf("%s/%s: %s (%s, %d Ipopt iterations, weighted distance %.3g)\n",
+         pb->model, pb->formulation,
+         r->consistent ? "consistent" : "inconsistent",
+         rc_status_name(r->status), r->iterations, r->objective);
+  printf("  %-10s %-13s %-22s %-22s %s\n", "variable", "kind", "guess", "value",
+         "");
+  for (int i = 0; i < r->nw; ++i) {
+    char note[96] = "";
+    if (r->fixed[i])
+      snprintf(note, sizeof note, "fixed");
+    else if (r->moved[i])
+      snprintf(note, sizeof note, "moved by %+.6g%s", r->z[i] - r->zhat[i],
+               user_guess[i] ? " (your --guess)" : "");
+    printf("  %-10s %-13s %-22.15g %-22.15g %s\n", pb->var_names[i],
+           kind_name(rc_problem_var_kind(pb, i)), r->zhat[i], r->z[i], note);
+  }
+  printf("  %-10s %-22s %s\n", "constraint", "residual", "");
+  for (int k = 0; k < r->ncon; ++k)
+    printf("  %-10s %-22.3e %s\n", r->con_names[k], r->residual[k],
+           k < pb->ninv ? (r->kept[k] ? "invariant" : "invariant (redundant)")
+                        : (r->kept[k] ? "algebraic equation"
+                                      : "algebraic equation (redundant)"));
+  int nmoved = 0;
+  for (int i = 0; i < r->nw; ++i)
+    nmoved += r->moved[i];
+  printf("  moved       %d guessed value%s", nmoved, nmoved == 1 ? "" : "s");
+  for (int i = 0, c = 0; i < r->nw; ++i)
+    if (r->moved[i])
+      printf("%s%s %.10g -> %.10g", c++ ? ", " : ": ", pb->var_names[i],
+             r->zhat[i], r->z[i]);
+  printf("\n");
+  for (int i = 0; i < r->nw; ++i)
+    if (r->released[i])
+      printf("  note        the guess %s = %g lies outside the formulation's "
+             "bounds [%g, %g]; the bound is released for init\n",
+             pb->var_names[i], r->zhat[i], pb->w_lo[i], pb->w_hi[i]);
+  if (output)
+    printf("  output      %s\n", output);
+}
+
+static void print_json(const rc_problem *pb, const rc_init_report *r,
+                       const int *user_guess, const char *output) {
+  rc_json j;
+  rc_json_init(&j, stdout);
+  rc_json_begin_object(&j, NULL);
+  rc_json_string(&j, "command", "init");
+  rc_json_string(&j, "problem", pb->model);
+  rc_json_string(&j, "formulation", pb->formulation);
+  rc_json_string(&j, "status", r->consistent ? "consistent" : "inconsistent");
+  rc_json_string(&j, "ipopt_status", rc_status_name(r->status));
+  rc_json_int(&j, "iterations", r->iterations);
+  rc_json_number(&j, "objective", r->objective);
+  rc_json_number(&j, "constraint_violation", r->max_residual);
+  rc_json_int(&j, "variables", r->nw);
+  rc_json_int(&j, "constraints", r->ncon);
+  rc_json_number(&j, "wall_s", rc_cli_elapsed());
+  rc_json_string(&j, "output", output);
+  rc_json_begin_object(&j, "point");
+  for (int i = 0; i < r->nw; ++i) {
+    rc_json_begin_object(&j, pb->var_names[i]);
+    rc_json_string(&j, "kind", kind_name(rc_problem_var_kind(pb, i)));
+    rc_json_number(&j, "value", r->z[i]);
+    rc_json_number(&j, "guess", r->zhat[i]);
+    rc_json_bool(&j, "fixed", r->fixed[i]);
+    rc_json_bool(&j, "user_guess", user_guess[i]);
+    rc_json_bool(&j, "moved", r->moved[i]);
+    rc_json_number(&j, "delta", r->z[i] - r->zhat[i]);
+    rc_json_bool(&j, "bound_released", r->released[i]);
+    rc_json_end_object(&j);
+  }
+  rc_json_end_object(&j);
+  rc_json_begin_object(&j, "residuals");
+  for (int k = 0; k < r->ncon; ++k)
+    rc_json_number(&j, r->con_names[k], r->residual[k]);
+  rc_json_end_object(&j);
+  rc_json_begin_array(&j, "moved");
+  for (int i = 0; i < r->nw; ++i)
+    if (r->moved[i])
+      rc_json_string(&j, NULL, pb->var_names[i]);
+  rc_json_end_array(&j);
+  rc_json_begin_array(&j, "conflicts");
+  for (int c = 0; c < r->nconflict; ++c)
+    rc_json_string(&j, NULL, pb->var_names[r->conflict[c]]);
+  rc_json_end_array(&j);
+  rc_json_string(&j, "message", r->consistent ? NULL : r->message);
+  rc_json_end_object(&j);
+  rc_json_finish(&j);
+}
+
+/* The "init" result file: one element, one stage, both nodes = z. */
+static int write_file(const char *cmd, const char *path, const rc_model *model,
+                      const rc_param_values *pv, const rc_problem *pb,
+                      const rc_init_report *r) {
+  rc_error err = {RC_OK, ""};
+  rc_mesh mesh;
+  memset(&mesh, 0, sizeof mesh);
+  rc_solution sol;
+  memset(&sol, 0, sizeof sol);
+  if (rc_mesh_uniform(1, 1, &mesh, &err) != RC_OK ||
+      rc_solution_alloc(pb, &mesh, pb->t0, pb->tf, 0, &sol, &err) != RC_OK) {
+    rc_mesh_free(&mesh);
+    return rc_cli_fail(cmd, &err);
+  }
+  rc_solution_set_times(&sol);
+  for (int n = 0; n < sol.nnodes; ++n)
+    memcpy(sol.w + (size_t)n * (size_t)r->nw, r->z,
+           sizeof(double) * (size_t)r->nw);
+  rc_solve_stats st;
+  memset(&st, 0, sizeof st);
+  st.status = r->status == RC_STATUS_NOT_RUN ? RC_STATUS_CONVERGED : r->status;
+  st.iterations = r->iterations;
+  st.objective = r->objective;
+  st.constraint_violation = r->max_residual;
+  st.wall_s = rc_cli_elapsed();
+  st.nvars = r->nw;
+  st.ncons = r->ncon;
+  snprintf(st.message, sizeof st.message,
+           "consistent initial point at t0 = %g (both nodes hold it)", pb->t0);
+  rc_diagnostics d;
+  memset(&d, 0, sizeof d);
+  d.ninv = pb->ninv;
+  d.inv_nodes = r->residual; /* the invariants come first */
+  d.nnodes = sol.nnodes;
+  char *cmdline = rc_cli_command_line();
+  rc_result_record rec;
+  memset(&rec, 0, sizeof rec);
+  rec.model = model;
+  rec.params = pv;
+  rec.pb = pb;
+  rec.sol = &sol;
+  rec.stats = &st;
+  rec.diag = pb->ninv > 0 ? &d : NULL;
+  rec.command_line = cmdline ? cmdline : "radcol init";
+  rec.kind = "init";
+  int status = RC_CLI_OK;
+  if (rc_write_result(path, &rec, &err) != RC_OK) {
+    status = rc_cli_fail(cmd, &err);
+    if (status != RC_CLI_IO)
+      status = RC_CLI_IO;
+  }
+  free(cmdline);
+  rc_solution_free(&sol);
+  rc_mesh_free(&mesh);
+  return status;
+}
+
+static int run_init(int argc, char **argv) {
+  const char *cmd = "init";
+  init_args a;
+  memset(&a, 0, sizeof a);
+  rc_param_values pv;
+  memset(&pv, 0, sizeof pv);
+  rc_problem *pb = NULL;
+  rc_init_report rep;
+  memset(&rep, 0, sizeof rep);
+  rc_error err = {RC_OK, ""};
+  double *zhat = NULL, *fixv = NULL;
+  int *fixed = NULL, *user_guess = NULL, have_rep = 0;
+  const rc_model *model = NULL;
+  int f = -1;
+
+  int status = parse_args(cmd, argc, argv, &a);
+  if (status)
+    goto done;
+  if ((status = rc_cli_find_model(cmd, a.problem, &model)))
+    goto done;
+  if (a.formulation) {
+    if ((status = rc_cli_find_formulation(cmd, model, a.formulation, &f)))
+      goto done;
+  } else {
+    f = model->default_formulation;
+  }
+  if ((status = rc_cli_make_problem(cmd, model, f, a.nsets, a.sets, &pv, &pb)))
+    goto done;
+  const int nw = rc_problem_nw(pb);
+  zhat = calloc((size_t)(nw ? nw : 1), sizeof *zhat);
+  fixv = calloc((size_t)(nw ? nw : 1), sizeof *fixv);
+  fixed = calloc((size_t)(nw ? nw : 1), sizeof *fixed);
+  user_guess = calloc((size_t)(nw ? nw : 1), sizeof *user_guess);
+  if (!zhat || !fixv || !fixed || !user_guess) {
+    rc_cli_error(cmd, "out of memory");
+    status = RC_CLI_IO;
+    goto done;
+  }
+  if (rc_init_default_guess(pb, zhat, &err) != RC_OK) {
+    status = rc_cli_fail(cmd, &err);
+    goto done;
+  }
+  for (int k = 0; k < a.nguess; ++k) {
+    int i;
+    double v;
+    if (rc_init_parse_assignment(pb, "--guess", a.guess[k], &i, &v, &err)) {
+      status = rc_cli_fail(cmd, &err);
+      goto done;
+    }
+    zhat[i] = v;
+    user_guess[i] = 1;
+  }
+  for (int k = 0; k < a.nfix; ++k) {
+    int i;
+    double v;
+    if (!strchr(a.fix[k], '=')) {
+      i = rc_init_var_index(pb, a.fix[k]);
+      if (i < 0) {
+        rc_error_set(&err, RC_ERR_INPUT,
+                     "--fix %s: %s/%s has no variable '%s' (see radcol "
+                     "init %s -f %s --json for the names)",
+                     a.fix[k], pb->model, pb->formulation, a.fix[k], pb->model,
+                     pb->formulation);
+        status = rc_cli_fail(cmd, &err);
+        goto done;
+      }
+      v = zhat[i];
+    } else if (rc_init_parse_assignment(pb, "--fix", a.fix[k], &i, &v, &err)) {
+      status = rc_cli_fail(cmd, &err);
+      goto done;
+    }
+    fixed[i] = 1;
+    fixv[i] = v;
+    zhat[i] = v; /* the fixed value is also the guess */
+  }
+  if (a.output && (status = rc_cli_check_output(cmd, a.output, 0)))
+    goto done;
+
+  rc_init_options opt;
+  rc_init_options_default(&opt);
+  if (a.weights && strcmp(a.weights, "unit") == 0)
+    opt.weights = RC_INIT_WEIGHTS_UNIT;
+  if (rc_init_solve(pb, &opt, zhat, fixed, fixv, &rep, &err) != RC_OK) {
+    status = rc_cli_fail(cmd, &err);
+    goto done;
+  }
+  have_rep = 1;
+  int nfixed = 0;
+  for (int i = 0; i < nw; ++i)
+    nfixed += fixed[i];
+  if (!rep.consistent) {
+    if (a.json)
+      print_json(pb, &rep, user_guess, NULL);
+    else
+      print_text(pb, &rep, user_guess, NULL);
+    rc_cli_error(cmd, "%s; nothing written", rep.message);
+    status = nfixed > 0 ? RC_CLI_BAD_INPUT : RC_CLI_NOT_CONVERGED;
+    goto done;
+  }
+  if (a.output && (status = write_file(cmd, a.output, model, &pv, pb, &rep)))
+    goto done;
+  if (a.json)
+    print_json(pb, &rep, user_guess, a.output);
+  else
+    print_text(pb, &rep, user_guess, a.output);
+  status = RC_CLI_OK;
+
+done:
+  if (status < 0)
+    status = RC_CLI_OK; /* --help */
+  if (have_rep)
+    rc_init_report_free(&rep);
+  free(zhat);
+  free(fixv);
+  free(fixed);
+  free(user_guess);
+  rc_problem_free(&pb);
+  rc_params_free(&pv);
+  free(a.sets);
+  free(a.fix);
+  free(a.guess);
+  return status;
+}
+
+int rc_cli_init_for_solve(const char *cmd, const rc_model *model,
+                          int formulation, int nsets, const char *const *sets,
+                          rc_param_values *pv, rc_problem **pb, int quiet) {
+  const rc_problem *p = *pb;
+  if (p->sampled_reference || !p->fix_x0 || !p->x0 || p->nx == 0)
+    return RC_CLI_OK;
+  int any = 0;
+  for (int i = 0; i < p->nx; ++i)
+    any |= p->fix_x0[i] != 0;
+  if (!any)
+    return RC_CLI_OK;
+  rc_init_options opt;
+  rc_init_options_default(&opt);
+  opt.feas_tol = 1e-10;
+  rc_init_report rep;
+  memset(&rep, 0, sizeof rep);
+  rc_error err = {RC_OK, ""};
+  double *x0 = malloc(sizeof *x0 * (size_t)p->nx);
+  if (!x0) {
+    rc_cli_error(cmd, "out of memory");
+    return RC_CLI_IO;
+  }
+  int changed = 0;
+  if (rc_make_consistent(p, &opt, x0, &changed, &rep, &err) != RC_OK) {
+    fprintf(stderr,
+            "warning: radcol %s: consistency check of the initial values "
+            "skipped: %s\n",
+            cmd, err.message);
+    free(x0);
+    return RC_CLI_OK;
+  }
+  if (!rep.consistent) {
+    fprintf(stderr,
+            "warning: radcol %s: %s/%s: the initial values are inconsistent "
+            "and no consistent point was found (%s); solving from them "
+            "anyway\n",
+            cmd, p->model, p->formulation, rep.message);
+    rc_init_report_free(&rep);
+    free(x0);
+    return RC_CLI_OK;
+  }
+  if (!changed) {
+    rc_init_report_free(&rep);
+    free(x0);
+    return RC_CLI_OK;
+  }
+  /* The new --set list: the user's, then NAME0=VALUE per moved state. */
+  const char **all = calloc((size_t)(nsets + p->nx), sizeof *all);
+  char(*buf)[128] = calloc((size_t)p->nx, sizeof *buf);
+  int n = nsets, status = RC_CLI_OK;
+  if (!all || !buf) {
+    rc_cli_error(cmd, "out of memory");
+    status = RC_CLI_IO;
+  }
+  for (int k = 0; status == RC_CLI_OK && k < nsets; ++k)
+    all[k] = sets[k];
+  char moved[RC_MESSAGE_MAX] = "";
+  for (int i = 0; status == RC_CLI_OK && i < p->nx; ++i) {
+    if (fabs(x0[i] - p->x0[i]) <= 1e-10 * (1.0 + fabs(p->x0[i])))
+      continue;
+    char name[80];
+    snprintf(name, sizeof name, "%s0", p->var_names[i]);
+    if (rc_model_param_index(model, name) < 0) {
+      fprintf(stderr,
+              "warning: radcol %s: %s/%s: the initial values are "
+              "inconsistent, but %s has no parameter %s to start from the "
+              "consistent point; solving from the given values\n",
+              cmd, p->model, p->formulation, model->name, name);
+      free(all);
+      free(buf);
+      free(x0);
+      rc_init_report_free(&rep);
+      return RC_CLI_OK;
+    }
+    snprintf(buf[i], sizeof buf[i], "%s=%.17g", name, x0[i]);
+    all[n++] = buf[i];
+    const size_t used = strlen(moved);
+    snprintf(moved + used, sizeof moved - used, "%s%s %.10g -> %.10g",
+             used ? ", " : "", p->var_names[i], p->x0[i], x0[i]);
+  }
+  if (status == RC_CLI_OK) {
+    char viol[RC_MESSAGE_MAX] = "";
+    /* Residuals of the given values (fixed at x0, the rest guessed). */
+    rc_init_report given;
+    rc_init_options o2 = opt;
+    o2.find_conflicts = 0;
+    double *zh = malloc(sizeof *zh * (size_t)rc_problem_nw(p));
+    int *fx = calloc((size_t)rc_problem_nw(p), sizeof *fx);
+    if (zh && fx && rc_init_default_guess(p, zh, &err) == RC_OK) {
+      for (int i = 0; i < p->nx; ++i)
+        fx[i] = p->fix_x0[i] != 0;
+      if (rc_init_solve(p, &o2, zh, fx, zh, &given, &err) == RC_OK) {
+        for (int k = 0; k < given.ncon; ++k)
+          if (!(fabs(given.residual[k]) <= opt.feas_tol)) {
+            const size_t used = strlen(viol);
+            snprintf(viol + used, sizeof viol - used, "%s%s residual %.3g",
+                     used ? ", " : "", given.con_names[k], given.residual[k]);
+          }
+        rc_init_report_free(&given);
+      }
+    }
+    free(zh);
+    free(fx);
+    (void)quiet; /* a changed start is always reported */
+    fprintf(stderr,
+            "warning: radcol %s: %s/%s: the initial values are not "
+            "consistent (%s; expected |residual| <= 1e-10): starting from "
+            "the nearest consistent point (radcol init): %s\n",
+            cmd, p->model, p->formulation, viol[0] ? viol : "see radcol init",
+            moved);
+    rc_problem_free(pb);
+    rc_params_free(pv);
+    status = rc_cli_make_problem(cmd, model, formulation, n, all, pv, pb);
+  }
+  free(all);
+  free(buf);
+  free(x0);
+  rc_init_report_free(&rep);
+  return status;
+}
+
+const rc_cli_command rc_cli_cmd_init = {
+    "init", "consistent initial conditions (hidden constraints, fixed values)",
+    usage, run_init};
