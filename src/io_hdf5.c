@@ -65,7 +65,6 @@ typedef struct wctx {
   const char *tmp;  /* temporary file */
   rc_error *err;
   rc_err rc;
-  hid_t str; /* variable-length UTF-8 string type */
   double *buf;
   size_t nbuf;
 } wctx;
@@ -93,10 +92,19 @@ static void attr_write(wctx *c, hid_t loc, const char *gpath, const char *name,
     H5Sclose(sp);
 }
 
+/* String attributes are fixed-length (strlen + 1, NUL-terminated, UTF-8),
+ * like string datasets (see ds_strs). */
 static void attr_str(wctx *c, hid_t loc, const char *gpath, const char *name,
                      const char *val) {
   const char *v = val ? val : "";
-  attr_write(c, loc, gpath, name, c->str, c->str, &v);
+  hid_t t = c->rc == RC_OK ? H5Tcopy(H5T_C_S1) : -1;
+  if (c->rc == RC_OK && (t < 0 || H5Tset_size(t, strlen(v) + 1) < 0 ||
+                         H5Tset_strpad(t, H5T_STR_NULLTERM) < 0 ||
+                         H5Tset_cset(t, H5T_CSET_UTF8) < 0))
+    wfail(c, gpath, name);
+  attr_write(c, loc, gpath, name, t, t, v);
+  if (t >= 0)
+    H5Tclose(t);
 }
 
 static void attr_int(wctx *c, hid_t loc, const char *gpath, const char *name,
@@ -143,9 +151,32 @@ static void ds_int(wctx *c, hid_t loc, const char *gpath, const char *name,
   ds_write(c, loc, gpath, name, H5T_STD_I32LE, H5T_NATIVE_INT, n, 0, v);
 }
 
+/* String datasets are fixed-length (the longest string + 1, NUL-terminated,
+ * UTF-8): their bytes sit inline in the dataset, so a reader never follows
+ * global-heap references that a corrupt file could make dangling. */
 static void ds_strs(wctx *c, hid_t loc, const char *gpath, const char *name,
                     long n, const char *const *v) {
-  ds_write(c, loc, gpath, name, c->str, c->str, n, 0, v);
+  if (c->rc != RC_OK)
+    return;
+  size_t w = 1;
+  for (long i = 0; i < n; ++i)
+    if (v && v[i] && strlen(v[i]) + 1 > w)
+      w = strlen(v[i]) + 1;
+  char *packed = calloc((size_t)(n > 0 ? n : 1), w);
+  hid_t t = H5Tcopy(H5T_C_S1);
+  if (!packed || t < 0 || H5Tset_size(t, w) < 0 ||
+      H5Tset_strpad(t, H5T_STR_NULLTERM) < 0 ||
+      H5Tset_cset(t, H5T_CSET_UTF8) < 0) {
+    wfail(c, gpath, name);
+  } else {
+    for (long i = 0; i < n; ++i)
+      if (v && v[i])
+        memcpy(packed + (size_t)i * w, v[i], strlen(v[i]));
+    ds_write(c, loc, gpath, name, t, t, n, 0, packed);
+  }
+  if (t >= 0)
+    H5Tclose(t);
+  free(packed);
 }
 
 /* Column j of an n x stride row-major array, through the work buffer. */
@@ -621,7 +652,7 @@ rc_err rc_write_result(const char *path, const rc_result_record *rec,
 
   const rc_solution *sol = rec->sol;
   const rc_diagnostics *d = rec->diag;
-  wctx c = {path, tmp, err, RC_OK, -1, NULL, 0};
+  wctx c = {path, tmp, err, RC_OK, NULL, 0};
   size_t nbuf = (size_t)sol->nnodes + (size_t)sol->mesh.n + 1;
   if (d && (size_t)d->ndense > nbuf)
     nbuf = (size_t)d->ndense;
@@ -631,12 +662,6 @@ rc_err rc_write_result(const char *path, const rc_result_record *rec,
     free(tmp);
     return rc_error_set(err, RC_ERR_NOMEM, "%s: out of memory", path);
   }
-  c.str = H5Tcopy(H5T_C_S1);
-  if (c.str < 0 || H5Tset_size(c.str, H5T_VARIABLE) < 0 ||
-      H5Tset_cset(c.str, H5T_CSET_UTF8) < 0)
-    c.rc =
-        rc_error_set(err, RC_ERR_IO, "%s: HDF5 string type setup failed", path);
-
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
   if (fapl >= 0)
     H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
@@ -667,8 +692,6 @@ rc_err rc_write_result(const char *path, const rc_result_record *rec,
   }
   if (fapl >= 0)
     H5Pclose(fapl);
-  if (c.str >= 0)
-    H5Tclose(c.str);
   free(c.buf);
   if (c.rc == RC_OK) {
     int fd = open(tmp, O_RDONLY);
@@ -705,7 +728,7 @@ static rc_err rfail(rctx *c, rc_err code, const char *fmt, const char *obj,
                     const char *extra) {
   if (c->rc != RC_OK)
     return c->rc;
-  char msg[RC_MESSAGE_MAX];
+  char msg[4 * RC_MESSAGE_MAX];
   snprintf(msg, sizeof msg, fmt, obj, extra ? extra : "");
   c->rc = rc_error_set(c->err, code, "%s: %s", c->path, msg);
   return c->rc;
@@ -829,6 +852,20 @@ static rc_err attr_read_str(rctx *c, const char *obj, const char *name,
   return c->rc;
 }
 
+/* One of the standard integer or IEEE float types (a corrupt datatype
+ * message with odd sizes or offsets could derail HDF5's conversion code). */
+static int plain_number_type(hid_t t) {
+  const hid_t ok[] = {H5T_IEEE_F64LE, H5T_IEEE_F64BE, H5T_IEEE_F32LE,
+                      H5T_IEEE_F32BE, H5T_STD_I8LE,   H5T_STD_I16LE,
+                      H5T_STD_I32LE,  H5T_STD_I64LE,  H5T_STD_I32BE,
+                      H5T_STD_I64BE,  H5T_STD_U8LE,   H5T_STD_U16LE,
+                      H5T_STD_U32LE,  H5T_STD_U64LE};
+  for (size_t i = 0; t >= 0 && i < sizeof ok / sizeof ok[0]; ++i)
+    if (H5Tequal(t, ok[i]) > 0)
+      return 1;
+  return 0;
+}
+
 /* Read a numeric scalar attribute (as double). */
 static rc_err attr_read_num(rctx *c, const char *obj, const char *name,
                             double *val, int required) {
@@ -845,7 +882,7 @@ static rc_err attr_read_num(rctx *c, const char *obj, const char *name,
   hid_t sp = a < 0 ? -1 : H5Aget_space(a);
   H5T_class_t cl = t < 0 ? H5T_NO_CLASS : H5Tget_class(t);
   if (a < 0 || t < 0 || sp < 0 || (cl != H5T_INTEGER && cl != H5T_FLOAT) ||
-      H5Sget_simple_extent_npoints(sp) != 1)
+      !plain_number_type(t) || H5Sget_simple_extent_npoints(sp) != 1)
     rfail(c, RC_ERR_INPUT, "%s is unreadable or not one number%s", where, NULL);
   else if (H5Aread(a, H5T_NATIVE_DOUBLE, val) < 0)
     rfail(c, RC_ERR_IO, "%s is unreadable%s", where, NULL);
@@ -893,7 +930,8 @@ static hid_t ds_open(rctx *c, const char *dpath, H5T_class_t cls, long expect,
   int rank = sp < 0 ? -1 : H5Sget_simple_extent_ndims(sp);
   hsize_t dims[1] = {0};
   H5T_class_t cl = t < 0 ? H5T_NO_CLASS : H5Tget_class(t);
-  int okc = cl == cls || (cls == H5T_FLOAT && cl == H5T_INTEGER);
+  int okc = (cl == cls || (cls == H5T_FLOAT && cl == H5T_INTEGER)) &&
+            (cl == H5T_STRING || plain_number_type(t));
   if (rank == 1)
     H5Sget_simple_extent_dims(sp, dims, NULL);
   if (t >= 0)

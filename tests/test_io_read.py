@@ -38,7 +38,13 @@ def main():
             fails.append(what)
 
     with h5py.File(a.base + ".h5", "r") as f:
-        r = f.attrs
+        def txt(v):
+            """String attributes are fixed-length: h5py gives bytes."""
+            check(isinstance(v, bytes), "fixed-length string attribute")
+            return v.decode() if isinstance(v, bytes) else v
+
+        r = {k: txt(v) if isinstance(v, (bytes, str)) else v
+             for k, v in f.attrs.items()}
         check(r["format"] == "radcol-result", "format")
         check(int(r["format_version"]) == 1, "format_version")
         for k in ("radcol_version", "problem", "formulation", "kind",
@@ -47,7 +53,8 @@ def main():
         check(r["utc_time"].endswith("Z") and "T" in r["utc_time"], "utc")
         check(r["status"] == "acceptable", "status")
 
-        p = f["/problem"].attrs
+        p = {k: txt(v) if isinstance(v, (bytes, str)) else v
+             for k, v in f["/problem"].attrs.items()}
         nx, ny, nu, np_ = (int(p[k]) for k in ("nx", "ny", "nu", "np"))
         nw = nx + ny + nu + np_
         check((nx, ny, nu, np_, int(p["nc"]), int(p["nb"])) == (2, 1, 1, 1, 2, 3),
@@ -104,7 +111,7 @@ def main():
                   "dense " + name)
 
         mu = f["/multipliers"]
-        check("densities" in mu.attrs["scaling"], "scaling")
+        check("densities" in txt(mu.attrs["scaling"]), "scaling")
         for j, name in enumerate(names[:nx]):
             check(np.allclose(mu["costate_" + name][()], np.cos((j + 1) * t),
                               atol=1e-14), "costate " + name)
