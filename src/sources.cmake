@@ -10,6 +10,7 @@ set(RADCOL_LIB_SOURCES
   src/ode_reference.c
   src/params.c
   src/check.c
+  src/simulate.c
   src/ipopt_small.c
   src/init.c
 )
@@ -21,5 +22,6 @@ set(RADCOL_CLI_SOURCES
   src/cli/cli_solve.c
   src/cli/cli_check.c
   src/cli/cli_info.c
+  src/cli/cli_simulate.c
   src/cli/cli_init.c
 )

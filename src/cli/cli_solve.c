@@ -23,6 +23,7 @@
 #include "radcol/mesh.h"
 #include "radcol/options.h"
 #include "radcol/solve.h"
+#include "radcol/simulate.h"
 
 #define DEFAULT_ELEMENTS 40
 #define DEFAULT_STAGES 3
@@ -48,6 +49,8 @@ static const char usage[] =
     "                       repeatable, applied in order; default: none\n"
     "  --mesh FILE.h5       take the mesh from a result file (exclusive with\n"
     "                       -n/-s); default: uniform mesh\n"
+    "  --guess simulate:rk4|simulate:collatz[:H]  initial guess from an\n"
+    "                       explicit simulation (docs/simulate.md)\n"
     "  --guess FILE.h5      initial guess from a result file of the same\n"
     "                       problem and formulation; default: the problem's\n"
     "  --warm-start         also use the guess file's multipliers; default: "
@@ -440,8 +443,22 @@ static int run_solve(int argc, char **argv) {
     }
   }
 
-  /* Guess. */
-  if (a.guess_path) {
+  /* Guess (simulate:METHOD[:H]: from an explicit simulation, simulate.h). */
+  if (a.guess_path && strncmp(a.guess_path, "simulate:", 9) == 0) {
+    rc_sim_method sm;
+    double sh;
+    char src[64] = "";
+    if (rc_simulate_parse_guess(a.guess_path, &sm, &sh, &err) != RC_OK ||
+        rc_simulate_guess(model, &pv, pb, &mesh, sm, sh, &guess, src, NULL,
+                          &err) != RC_OK) {
+      status = rc_cli_fail(cmd, &err);
+      goto done;
+    }
+    have_guess = 1;
+    if (!a.quiet)
+      fprintf(stderr, "guess: %s simulation of %s/%s\n", rc_sim_method_name(sm),
+              pb->model, src);
+  } else if (a.guess_path) {
     char gp[64] = "", gf[64] = "";
     if ((status = rc_cli_check_input(cmd, "--guess", a.guess_path)))
       goto done;

@@ -19,17 +19,12 @@ extern const rc_cli_command rc_cli_cmd_check;
 extern const rc_cli_command rc_cli_cmd_info;
 extern const rc_cli_command rc_cli_cmd_init;
 
-/* Placeholders for commands other engineers are adding (run == NULL). */
-static const rc_cli_command pending_simulate = {
-    "simulate", "explicit integration, rk4 or collatz (not implemented yet)",
-    "usage: radcol simulate PROBLEM [-f F] --method rk4|collatz --step H "
-    "[--tf T] [-o FILE.h5] [--json]\n"
-    "(not implemented yet)\n",
-    NULL};
+extern const rc_cli_command rc_cli_cmd_simulate;
 
 static const rc_cli_command *const commands[] = {
-    &rc_cli_cmd_list,  &rc_cli_cmd_solve, &rc_cli_cmd_init, &pending_simulate,
-    &rc_cli_cmd_check, &rc_cli_cmd_info,  NULL};
+    &rc_cli_cmd_list,     &rc_cli_cmd_solve, &rc_cli_cmd_init,
+    &rc_cli_cmd_simulate, &rc_cli_cmd_check, &rc_cli_cmd_info,
+    NULL};
 
 static const rc_cli_command *find_command(const char *name) {
   for (int k = 0; commands[k]; ++k)

@@ -1,0 +1,413 @@
+/*
+ * cli/cli_simulate.c - `radcol simulate`: explicit fixed-step integration
+ * (Collatz explicit midpoint or classical RK4, radcol/simulate.h) of a
+ * formulation without algebraic variables or controls, diagnosed against
+ * the problem's reference and written to HDF5 with kind "simulate".
+ *
+ * Flow (every refusal comes before the integration, so bad input writes
+ * nothing; the writer is atomic):
+ *   arguments -> model -> formulation -> parameters (defaults, then --set
+ *   and --tf in command-line order) -> model->create -> rc_simulate_check
+ *   (ny = nu = 0) -> rc_simulate_plan (step) -> output path -> rc_simulate
+ *   -> rc_diagnose -> rc_write_result -> summary (text or --json).
+ * The file's mesh is the steps (one 1-stage element per step), so its nodes
+ * are the step points; its status is "not_run" (no NLP), --json says
+ * "completed".  Diagnostics use 2 dense points per step (the midpoint: the
+ * dense output of a 1-stage element is linear interpolation), 1 (the step
+ * points only) above RC_SIM_CLI_DENSE_MAX steps.
+ * Exit status: 0 done, 1 the integration failed (f could not be evaluated
+ * or the state diverged; nothing written), 2 bad input, 3 I/O.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/args.h"
+#include "cli/json.h"
+#include "radcol/io.h"
+#include "radcol/simulate.h"
+#include "radcol/solve.h"
+
+#define RC_SIM_CLI_DENSE_MAX 1000000L
+
+static const char usage[] =
+    "usage: radcol simulate PROBLEM [-f FORMULATION] --method rk4|collatz\n"
+    "                       --step H [--tf T] [--set NAME=VALUE]...\n"
+    "                       [-o FILE.h5] [--json]\n\n"
+    "Integrate a formulation without algebraic variables or controls (e.g.\n"
+    "pendulum ode, partition, angle; double-pendulum angle) with an explicit\n"
+    "fixed-step method, measure errors against the problem's reference and\n"
+    "write an HDF5 file whose mesh is the steps.\n\n"
+    "Options:\n"
+    "  -f, --formulation F  formulation (radcol list); default: the problem's\n"
+    "                       default formulation (refused if it has algebraic\n"
+    "                       variables or controls)\n"
+    "  --method M           rk4 (classical, order 4) or collatz (explicit\n"
+    "                       midpoint as in seeds/001, order 2); required\n"
+    "  --step H             step > 0; if H does not divide the horizon the\n"
+    "                       last step is shortened; at most 1e8 steps; "
+    "required\n"
+    "  --tf T               final time, same as --set tf=T; default: the\n"
+    "                       problem's tf parameter\n"
+    "  --set NAME=VALUE     set a parameter (radcol list --params PROBLEM),\n"
+    "                       repeatable, applied in order; default: none\n"
+    "  -o, --output FILE.h5 result file; default:\n"
+    "                       results/<problem>-<formulation>-<method>.h5\n"
+    "                       (results/ is created if missing)\n"
+    "  --json               print one JSON object on stdout; default: text\n"
+    "  -h, --help           print this help\n\n"
+    "Exit status: 0 ok; 1 the integration failed (nothing written);\n"
+    "             2 bad input (nothing written); 3 input/output failure.\n";
+
+typedef struct sim_args {
+  const char *problem, *formulation, *method, *step, *output, *tf_value;
+  int json;
+  int nsets;
+  const char **sets; /* argc entries */
+  char **owned;      /* "tf=..." strings built for --tf */
+  int nowned;
+} sim_args;
+
+static int parse_args(const char *cmd, int argc, char **argv, sim_args *a) {
+  const char *v;
+  int st = RC_CLI_OK;
+  a->sets = calloc((size_t)argc, sizeof *a->sets);
+  a->owned = calloc((size_t)argc, sizeof *a->owned);
+  if (!a->sets || !a->owned) {
+    rc_cli_error(cmd, "out of memory");
+    return RC_CLI_IO;
+  }
+  for (int i = 1; i < argc; ++i) {
+    const char *arg = argv[i];
+#define OPT(name) rc_cli_opt(cmd, argc, argv, &i, name, &v, &st)
+    if (rc_cli_is_help(arg)) {
+      fputs(usage, stdout);
+      return -1;
+    } else if (strcmp(arg, "--json") == 0) {
+      a->json = 1;
+    } else if (OPT("-f") || OPT("--formulation")) {
+      a->formulation = v;
+    } else if (OPT("--method")) {
+      a->method = v;
+    } else if (OPT("--step")) {
+      a->step = v;
+    } else if (OPT("--tf")) {
+      double tf;
+      if (!st)
+        st = rc_cli_real(cmd, "--tf", v, 0, &tf);
+      if (!st) {
+        size_t len = strlen(v) + 4;
+        char *s = malloc(len);
+        if (!s) {
+          rc_cli_error(cmd, "out of memory");
+          return RC_CLI_IO;
+        }
+        snprintf(s, len, "tf=%s", v);
+        a->owned[a->nowned++] = s;
+        a->sets[a->nsets++] = s;
+        a->tf_value = v;
+      }
+    } else if (OPT("--set")) {
+      a->sets[a->nsets++] = v;
+    } else if (OPT("-o") || OPT("--output")) {
+      a->output = v;
+    } else if (arg[0] == '-' && arg[1] != '\0') {
+      return rc_cli_unknown(cmd, arg);
+    } else if (!a->problem) {
+      a->problem = arg;
+    } else {
+      return rc_cli_unknown(cmd, arg);
+    }
+#undef OPT
+    if (st)
+      return st;
+  }
+  if (!a->problem) {
+    rc_cli_error(cmd, "missing PROBLEM (see radcol list and radcol simulate "
+                      "--help)");
+    return RC_CLI_BAD_INPUT;
+  }
+  if (!a->method) {
+    rc_cli_error(cmd, "missing --method: expected rk4 or collatz");
+    return RC_CLI_BAD_INPUT;
+  }
+  if (!a->step) {
+    rc_cli_error(cmd, "missing --step H: expected a step > 0");
+    return RC_CLI_BAD_INPUT;
+  }
+  return RC_CLI_OK;
+}
+
+/* Refusal of a formulation with algebraic variables or controls, listing
+ * the model's formulations that can be simulated (built with pv). */
+static int refuse_formulation(const char *cmd, const rc_model *model,
+                              const rc_param_values *pv, const rc_error *why) {
+  char list[RC_MESSAGE_MAX] = "";
+  size_t used = 0;
+  for (int f = 0; f < model->nformulations; ++f) {
+    rc_problem *q = NULL;
+    rc_error e;
+    if (model->create(model, f, pv, &q, &e) == RC_OK && q &&
+        rc_simulate_check(q, NULL) == RC_OK) {
+      int w = snprintf(list + used, sizeof list - used, "%s%s",
+                       used ? ", " : "", model->formulations[f].name);
+      if (w > 0 && (size_t)w < sizeof list - used)
+        used += (size_t)w;
+    }
+    rc_problem_free(&q);
+  }
+  rc_cli_error(cmd, "%s; formulations of %s that can be simulated: %s",
+               why->message, model->name, used ? list : "none");
+  return RC_CLI_BAD_INPUT;
+}
+
+static const char *var_name(const rc_problem *pb, int i) {
+  int nv = pb->nx + pb->ny + pb->nu;
+  if (i < nv)
+    return pb->var_names ? pb->var_names[i] : "?";
+  return pb->out_names ? pb->out_names[i - nv] : "?";
+}
+
+static void print_json(const rc_problem *pb, const char *method, long nsteps,
+                       const rc_solution *sol, const rc_solve_stats *st,
+                       const rc_diagnostics *d, const char *output) {
+  const int nw = rc_problem_nw(pb);
+  rc_json j;
+  rc_json_init(&j, stdout);
+  rc_json_begin_object(&j, NULL);
+  rc_json_string(&j, "problem", pb->model);
+  rc_json_string(&j, "formulation", pb->formulation);
+  rc_json_string(&j, "kind", "simulate");
+  rc_json_string(&j, "method", method);
+  rc_json_number(&j, "step", sol->t[1] - sol->t[0]);
+  rc_json_number(&j, "last_step",
+                 sol->t[sol->nnodes - 1] - sol->t[sol->nnodes - 2]);
+  rc_json_int(&j, "steps", nsteps);
+  rc_json_int(&j, "elements", sol->mesh.n);
+  rc_json_int(&j, "stages", 1);
+  rc_json_int(&j, "nodes", sol->nnodes);
+  rc_json_int(&j, "variables", st->nvars);
+  rc_json_int(&j, "constraints", 0);
+  rc_json_string(&j, "status", "completed");
+  rc_json_string(&j, "message", st->message);
+  rc_json_int(&j, "iterations", 0);
+  rc_json_null(&j, "objective");
+  rc_json_null(&j, "constraint_violation");
+  rc_json_number(&j, "wall_s", rc_cli_elapsed());
+  rc_json_number(&j, "ipopt_s", 0.0);
+  rc_json_number(&j, "eval_s", st->eval_s);
+  rc_json_string(&j, "output", output);
+  rc_json_begin_object(&j, "final");
+  rc_json_number(&j, "t", sol->t[sol->nnodes - 1]);
+  for (int i = 0; i < pb->nx; ++i)
+    rc_json_number(&j, var_name(pb, i),
+                   sol->w[(size_t)(sol->nnodes - 1) * nw + i]);
+  rc_json_end_object(&j);
+  if (d && d->has_reference) {
+    rc_json_begin_object(&j, "max_error");
+    for (int i = 0; i < d->nvar; ++i) {
+      if (isnan(d->err_nodes[i]) && isnan(d->err_dense[i]))
+        continue;
+      rc_json_begin_object(&j, var_name(pb, i));
+      rc_json_number(&j, "nodes", d->err_nodes[i]);
+      rc_json_number(&j, "dense", d->err_dense[i]);
+      rc_json_number(&j, "ends", d->err_ends ? d->err_ends[i] : NAN);
+      rc_json_end_object(&j);
+    }
+    rc_json_end_object(&j);
+  }
+  rc_json_begin_object(&j, "invariants");
+  for (int i = 0; d && i < d->ninv; ++i) {
+    rc_json_begin_object(&j, pb->inv_names ? pb->inv_names[i] : "?");
+    rc_json_number(&j, "nodes", d->inv_nodes[i]);
+    rc_json_number(&j, "dense", d->inv_dense[i]);
+    rc_json_end_object(&j);
+  }
+  rc_json_end_object(&j);
+  rc_json_string(&j, "note", pb->note);
+  rc_json_end_object(&j);
+  rc_json_finish(&j);
+}
+
+static void print_text(const rc_problem *pb, const rc_solution *sol,
+                       const rc_solve_stats *st, const rc_diagnostics *d,
+                       const char *output) {
+  printf("%s/%s: %s\n", pb->model, pb->formulation, st->message);
+  printf("  steps       %d, %d nodes, t in [%g, %g]\n", sol->mesh.n,
+         sol->nnodes, sol->t0, sol->tf);
+  printf("  time        wall %.3f s, integration %.3f s\n", rc_cli_elapsed(),
+         st->eval_s);
+  if (d && d->has_reference) {
+    printf("  max error   %-10s %-11s %s\n", "variable", "steps",
+           "dense (linear)");
+    for (int i = 0; i < d->nvar; ++i)
+      if (!(isnan(d->err_nodes[i]) && isnan(d->err_dense[i])))
+        printf("              %-10s %-11.3e %.3e\n", var_name(pb, i),
+               d->err_nodes[i], d->err_dense[i]);
+  } else {
+    printf("  max error   (no reference)\n");
+  }
+  if (d && d->ninv > 0) {
+    printf("  invariants  %-10s %-11s %s\n", "name", "steps", "dense");
+    for (int i = 0; i < d->ninv; ++i)
+      printf("              %-10s %-11.3e %.3e\n",
+             pb->inv_names ? pb->inv_names[i] : "?", d->inv_nodes[i],
+             d->inv_dense[i]);
+  }
+  printf("  output      %s\n", output);
+}
+
+static int run_simulate(int argc, char **argv) {
+  const char *cmd = "simulate";
+  sim_args a;
+  memset(&a, 0, sizeof a);
+  rc_param_values pv;
+  memset(&pv, 0, sizeof pv);
+  rc_problem *pb = NULL;
+  rc_solution sol;
+  memset(&sol, 0, sizeof sol);
+  rc_diagnostics diag;
+  memset(&diag, 0, sizeof diag);
+  int have_sol = 0, have_diag = 0;
+  rc_error err = {RC_OK, ""};
+  char *output = NULL, *cmdline = NULL;
+  const rc_model *model = NULL;
+  int f = -1;
+  rc_sim_method method = RC_SIM_RK4;
+  double h = 0.0;
+  long nsteps = 0;
+  int uniform = 1;
+
+  int status = parse_args(cmd, argc, argv, &a);
+  if (status)
+    goto done;
+  if (rc_sim_method_parse(a.method, &method, &err) != RC_OK) {
+    rc_cli_error(cmd, "--method %s: expected rk4 or collatz", a.method);
+    status = RC_CLI_BAD_INPUT;
+    goto done;
+  }
+  if ((status = rc_cli_real(cmd, "--step", a.step, 1, &h)))
+    goto done;
+
+  if ((status = rc_cli_find_model(cmd, a.problem, &model)))
+    goto done;
+  if (a.formulation) {
+    if ((status = rc_cli_find_formulation(cmd, model, a.formulation, &f)))
+      goto done;
+  } else {
+    f = model->default_formulation;
+    if (f < 0 || f >= model->nformulations) {
+      rc_cli_error(cmd,
+                   "%s has no default formulation: give -f (see radcol "
+                   "list)",
+                   model->name);
+      status = RC_CLI_BAD_INPUT;
+      goto done;
+    }
+  }
+  if (a.tf_value && rc_model_param_index(model, "tf") < 0) {
+    rc_cli_error(cmd,
+                 "--tf %s: %s has no parameter 'tf' (see radcol list "
+                 "--params %s)",
+                 a.tf_value, model->name, model->name);
+    status = RC_CLI_BAD_INPUT;
+    goto done;
+  }
+  if ((status = rc_cli_make_problem(cmd, model, f, a.nsets, a.sets, &pv, &pb)))
+    goto done;
+  if (rc_simulate_check(pb, &err) != RC_OK) {
+    status = err.code == RC_ERR_INPUT
+                 ? refuse_formulation(cmd, model, &pv, &err)
+                 : rc_cli_fail(cmd, &err);
+    goto done;
+  }
+  if (rc_simulate_plan(pb->t0, pb->tf, h, &nsteps, &uniform, &err) != RC_OK) {
+    rc_cli_error(cmd, "--step %s: %s", a.step, err.message);
+    status = RC_CLI_BAD_INPUT;
+    goto done;
+  }
+
+  /* Output path (the last check before integrating). */
+  if (a.output) {
+    output = malloc(strlen(a.output) + 1);
+    if (output)
+      strcpy(output, a.output);
+  } else {
+    size_t len = strlen(pb->model) + strlen(pb->formulation) + 32;
+    output = malloc(len);
+    if (output)
+      snprintf(output, len, "results/%s-%s-%s.h5", pb->model, pb->formulation,
+               rc_sim_method_name(method));
+  }
+  if (!output) {
+    rc_cli_error(cmd, "out of memory");
+    status = RC_CLI_IO;
+    goto done;
+  }
+  if ((status = rc_cli_check_output(cmd, output, a.output == NULL)))
+    goto done;
+
+  if (pb->note)
+    fprintf(stderr, "warning: %s/%s: %s\n", pb->model, pb->formulation,
+            pb->note);
+  rc_solve_stats st;
+  if (rc_simulate(pb, method, h, &sol, &st, &err) != RC_OK) {
+    status = rc_cli_fail(cmd, &err);
+    goto done;
+  }
+  have_sol = 1;
+  const int dense = nsteps > RC_SIM_CLI_DENSE_MAX ? 1 : 2;
+  if (rc_diagnose(pb, &sol, dense, &diag, &err) == RC_OK) {
+    have_diag = 1;
+  } else {
+    fprintf(stderr, "warning: radcol simulate: diagnostics failed: %s\n",
+            err.message);
+    rc_error_clear(&err);
+  }
+  cmdline = rc_cli_command_line();
+  rc_result_record rec;
+  memset(&rec, 0, sizeof rec);
+  rec.model = model;
+  rec.params = &pv;
+  rec.pb = pb;
+  rec.sol = &sol;
+  rec.stats = &st;
+  rec.diag = have_diag ? &diag : NULL;
+  rec.command_line = cmdline ? cmdline : "radcol simulate";
+  rec.kind = "simulate";
+  if (rc_write_result(output, &rec, &err) != RC_OK) {
+    status = rc_cli_fail(cmd, &err);
+    status = RC_CLI_IO;
+    goto done;
+  }
+  if (a.json)
+    print_json(pb, rc_sim_method_name(method), nsteps, &sol, &st,
+               have_diag ? &diag : NULL, output);
+  else
+    print_text(pb, &sol, &st, have_diag ? &diag : NULL, output);
+  status = RC_CLI_OK;
+
+done:
+  if (status < 0)
+    status = RC_CLI_OK; /* --help */
+  if (have_diag)
+    rc_diagnostics_free(&diag);
+  if (have_sol)
+    rc_solution_free(&sol);
+  rc_problem_free(&pb);
+  rc_params_free(&pv);
+  free(output);
+  free(cmdline);
+  for (int k = 0; k < a.nowned; ++k)
+    free(a.owned[k]);
+  free(a.owned);
+  free(a.sets);
+  return status;
+}
+
+const rc_cli_command rc_cli_cmd_simulate = {
+    "simulate",
+    "explicit fixed-step integration (rk4 or collatz) of an ODE "
+    "formulation",
+    usage, run_simulate};
