@@ -1,0 +1,6 @@
+# Consistent initialisation (radcol init, rc_init_solve, rc_make_consistent):
+# outcomes asserted against closed-form consistent points.
+radcol_unit_test(test_init test_init.c)
+set_tests_properties(test_init PROPERTIES LABELS "unit;init")
+add_test(NAME init_cli COMMAND sh ${RADCOL_TEST_DIR}/test_init_cli.sh ${RADCOL_EXE})
+set_tests_properties(init_cli PROPERTIES LABELS "cli;init")
