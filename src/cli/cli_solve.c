@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "cli/cli_init.h"
 #include "cli/json.h"
 #include "radcol/io.h"
 #include "radcol/mesh.h"
@@ -420,6 +421,11 @@ static int run_solve(int argc, char **argv) {
     goto done;
   }
   if ((status = rc_cli_make_problem(cmd, model, f, a.nsets, a.sets, &pv, &pb)))
+    goto done;
+  /* Inconsistent initial values: start from the nearest consistent point
+   * (radcol init's machinery), with a warning naming what moved. */
+  if ((status = rc_cli_init_for_solve(cmd, model, f, a.nsets, a.sets, &pv,
+                                      &pb, a.quiet)))
     goto done;
 
   /* Mesh. */
