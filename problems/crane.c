@@ -220,7 +220,7 @@ static const char *const VAR_NAMES[NW] = {"d",     "r",   "theta", "vd", "vr",
 static const char *const OUT_NAMES[4] = {"x", "z", "vx", "vz"};
 
 static const char *const SERVO_NOTE =
-    "crane/servo transcribes the index-5 path constraint directly: with s "
+    "the index-5 path constraint is transcribed directly: with s "
     "Radau IIA stages expect about order s for vx vz, s-1 for theta tau d r, "
     "s-2 for vd vr and s-3 for u1 u2 (with s <= 3 the controls do not "
     "converge); for the controls use -f reduced, flat or track";
