@@ -4,7 +4,7 @@
 # and the parameter parser's unit test.  One CTest per case of
 # tests/test_cli_bad_input.sh.
 set(RADCOL_CLI_CASES
-  help unknown_command no_command not_implemented unknown_problem
+  help unknown_command no_command unknown_problem
   unknown_formulation unknown_option missing_value elements_zero
   elements_garbage elements_overflow stages_zero stages_40 tf_negative tf_nan
   set_unknown set_nan set_inf set_garbage set_no_equals tol_zero

@@ -98,11 +98,6 @@ help)
   ;;
 unknown_command) run 2 frobnicate; mentions frobnicate ;;
 no_command) run 2 ;;
-not_implemented)
-  need_pendulum
-  bad 2 "not implemented" init pendulum -o out.h5
-  bad 2 "not implemented" simulate pendulum -o out.h5
-  ;;
 unknown_problem) bad 2 "nosuchproblem" solve nosuchproblem -o out.h5 ;;
 unknown_formulation)
   need_pendulum
