@@ -13,6 +13,7 @@ set(RADCOL_LIB_SOURCES
   src/simulate.c
   src/ipopt_small.c
   src/init.c
+  src/plugin.c
 )
 set(RADCOL_CLI_SOURCES
   src/cli/main.c

@@ -8,6 +8,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/args.h"
+#include "radcol/plugin.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -16,6 +17,11 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+/* Plugins loaded by --plugin, in command-line order (never unloaded). */
+#define RC_CLI_MAX_PLUGINS 16
+static rc_plugin_handle *plugins[RC_CLI_MAX_PLUGINS];
+static int nplugins;
 
 static double start_time;
 static int proc_argc;
@@ -103,21 +109,101 @@ int rc_cli_real(const char *cmd, const char *opt, const char *s, int positive,
   return RC_CLI_OK;
 }
 
+int rc_cli_load_plugin(const char *cmd, const char *path) {
+  if (nplugins == RC_CLI_MAX_PLUGINS) {
+    rc_cli_error(cmd, "--plugin %s: at most %d plugins per command", path,
+                 RC_CLI_MAX_PLUGINS);
+    return RC_CLI_BAD_INPUT;
+  }
+  rc_error err = {RC_OK, ""};
+  rc_plugin_handle *h = NULL;
+  if (rc_plugin_open(path, &h, &err) != RC_OK) {
+    rc_cli_error(cmd, "%s", err.message);
+    return RC_CLI_BAD_INPUT;
+  }
+  const rc_plugin *info = rc_plugin_info(h);
+  for (int k = 0; k < info->nmodels; ++k)
+    for (int p = 0; p < nplugins; ++p)
+      if (rc_plugin_find_model(plugins[p], info->models[k]->name)) {
+        rc_cli_error(cmd,
+                     "--plugin %s: model '%s' is already defined by plugin "
+                     "'%s': expected unique problem names",
+                     path, info->models[k]->name,
+                     rc_plugin_info(plugins[p])->name);
+        rc_plugin_close(&h);
+        return RC_CLI_BAD_INPUT;
+      }
+  plugins[nplugins++] = h;
+  return RC_CLI_OK;
+}
+
+char **rc_cli_take_plugins(const char *cmd, int argc, char **argv,
+                           int *new_argc, int *status) {
+  /* A copy: rc_cli_command_line keeps the original arguments, --plugin
+   * included (the recorded command line must reproduce the run). */
+  static char **kept;
+  free(kept);
+  kept = calloc((size_t)argc + 1, sizeof *kept);
+  *new_argc = 0;
+  *status = RC_CLI_OK;
+  if (!kept) {
+    rc_cli_error(cmd, "out of memory");
+    *status = RC_CLI_IO;
+    return NULL;
+  }
+  int out = 0;
+  for (int i = 0; i < argc; ++i) {
+    const char *v = NULL;
+    if (i == 0) {
+      kept[out++] = argv[i];
+      continue;
+    } else if (strcmp(argv[i], "--plugin") == 0) {
+      if (i + 1 >= argc) {
+        rc_cli_error(cmd, "--plugin: missing value (expected LIB.so)");
+        *status = RC_CLI_BAD_INPUT;
+        return NULL;
+      }
+      v = argv[++i];
+    } else if (strncmp(argv[i], "--plugin=", 9) == 0) {
+      v = argv[i] + 9;
+    } else {
+      kept[out++] = argv[i];
+      continue;
+    }
+    if ((*status = rc_cli_load_plugin(cmd, v)) != RC_CLI_OK)
+      return NULL;
+  }
+  *new_argc = out;
+  return kept;
+}
+
+/* Append ", name" entries to known (truncating quietly). */
+static void append_names(char *known, size_t size, size_t *used,
+                         const char *name) {
+  int w = snprintf(known + *used, size - *used, "%s%s", *used ? ", " : "",
+                   name);
+  if (w >= 0 && (size_t)w < size - *used)
+    *used += (size_t)w;
+}
+
 int rc_cli_find_model(const char *cmd, const char *name,
                       const rc_model **model) {
+  for (int p = 0; p < nplugins; ++p)
+    if ((*model = rc_plugin_find_model(plugins[p], name)))
+      return RC_CLI_OK;
   *model = rc_find_model(name);
   if (*model)
     return RC_CLI_OK;
   const rc_model *const *all = rc_builtin_models();
   char known[RC_MESSAGE_MAX] = "";
   size_t used = 0;
-  for (int k = 0; all && all[k]; ++k) {
-    int w = snprintf(known + used, sizeof known - used, "%s%s", k ? ", " : "",
-                     all[k]->name);
-    if (w < 0 || (size_t)w >= sizeof known - used)
-      break;
-    used += (size_t)w;
+  for (int p = 0; p < nplugins; ++p) {
+    const rc_plugin *info = rc_plugin_info(plugins[p]);
+    for (int k = 0; k < info->nmodels; ++k)
+      append_names(known, sizeof known, &used, info->models[k]->name);
   }
+  for (int k = 0; all && all[k]; ++k)
+    append_names(known, sizeof known, &used, all[k]->name);
   rc_cli_error(cmd, "unknown problem '%s': expected one of: %s", name,
                used ? known : "(no problems are built in)");
   return RC_CLI_BAD_INPUT;

@@ -66,7 +66,22 @@ int rc_cli_int(const char *cmd, const char *opt, const char *s, long lo,
 int rc_cli_real(const char *cmd, const char *opt, const char *s, int positive,
                 double *out);
 
-/* Model and formulation lookup with messages listing what exists. */
+/* Load the plugin at path (--plugin, radcol/plugin.h); its models are then
+ * found by rc_cli_find_model before the built-in ones.  Plugins stay loaded
+ * until the process exits.  Prints the loader's message and returns 2 on
+ * failure (missing file, no entry point, ABI mismatch, invalid models). */
+int rc_cli_load_plugin(const char *cmd, const char *path);
+/* The arguments argv[0..argc-1] (argv[0] = the command name) without every
+ * `--plugin LIB` / `--plugin=LIB`, each of which is loaded; returns a new
+ * NULL-terminated array (valid until the next call) and its length in
+ * *new_argc, or NULL after printing, with *status set to 2 (3 when out of
+ * memory).  argv itself is not modified.  main() runs it for every command,
+ * so all commands taking a PROBLEM accept --plugin. */
+char **rc_cli_take_plugins(const char *cmd, int argc, char **argv,
+                           int *new_argc, int *status);
+
+/* Model and formulation lookup with messages listing what exists (plugin
+ * models first, see rc_cli_load_plugin). */
 int rc_cli_find_model(const char *cmd, const char *name,
                       const rc_model **model);
 int rc_cli_find_formulation(const char *cmd, const rc_model *model,

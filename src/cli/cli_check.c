@@ -25,6 +25,8 @@ static const char usage[] =
     "  --set NAME=VALUE     set a parameter before building the problem,\n"
     "                       repeatable; default: none\n"
     "  --json               print one JSON object on stdout; default: text\n"
+    "  --plugin LIB.so      load problems from a shared library first\n"
+    "                       (docs/writing-a-problem.md); default: none\n"
     "  -h, --help           print this help\n\n"
     "Exit status: 0 every checked formulation passes; 1 any fails;\n"
     "             2 bad input; 3 input/output failure.\n";

@@ -66,8 +66,8 @@ static const char usage[] =
     "  --quiet              no per-iteration progress on stderr; default: one\n"
     "                       line every 10 iterations or 0.5 s\n"
     "  --refine TOL         adaptive mesh refinement (not available yet)\n"
-    "  --plugin LIB.so      load a problem from a shared library (not\n"
-    "                       available yet)\n"
+    "  --plugin LIB.so      load problems from a shared library first\n"
+    "                       (docs/writing-a-problem.md); default: none\n"
     "  -h, --help           print this help\n\n" RC_CLI_EXIT_HELP
     "Sampled-reference problems (e.g. crane -f flat) solve no NLP and exit "
     "0.\n";
@@ -194,11 +194,6 @@ static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
       if (!st) {
         rc_cli_error(cmd, "--refine %s: mesh refinement is not available yet",
                      v);
-        st = RC_CLI_BAD_INPUT;
-      }
-    } else if (OPT("--plugin")) {
-      if (!st) {
-        rc_cli_error(cmd, "--plugin %s: plugins are not available yet", v);
         st = RC_CLI_BAD_INPUT;
       }
     } else if (arg[0] == '-' && arg[1] != '\0') {

@@ -6,6 +6,10 @@
  * `const rc_cli_command rc_cli_cmd_<name>` (name, summary, usage, run), add
  * it to RADCOL_CLI_SOURCES, and put `&rc_cli_cmd_<name>` in the table below
  * (replacing its placeholder if it has one).
+ *
+ * `--plugin LIB.so` (repeatable) is taken out of every command's arguments
+ * before dispatch and loaded (rc_cli_take_plugins), so each command finds
+ * the plugin's problems through rc_cli_find_model without parsing it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -95,5 +99,10 @@ int main(int argc, char **argv) {
     rc_cli_error(c->name, "not implemented yet");
     return RC_CLI_BAD_INPUT;
   }
-  return c->run(argc - 1, argv + 1);
+  /* --plugin LIB.so is accepted by every command: loaded and removed here. */
+  int status, n;
+  char **args = rc_cli_take_plugins(c->name, argc - 1, argv + 1, &n, &status);
+  if (!args)
+    return status;
+  return c->run(n, args);
 }

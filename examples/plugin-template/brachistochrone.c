@@ -1,0 +1,392 @@
+/*
+ * brachistochrone.c - a radcol plugin template: the brachistochrone as a
+ * minimum-time optimal-control problem in semi-explicit DAE form, with
+ * hand-coded first and second derivatives.  Copy this file, change the
+ * equations, keep the structure; docs/writing-a-problem.md walks through it.
+ *
+ * Problem.  A bead slides without friction from rest at the origin to the
+ * point (xf, yf) under gravity g; y points DOWN.  Find the path (here: the
+ * direction of motion, a unit vector) that gets there in least time.
+ *
+ *   w = (x, y, v, ux, uy)         position, speed, direction of motion
+ *
+ *   x'  = v ux                    f0
+ *   y'  = v uy                    f1
+ *   ode: v' = g uy                f2  (Newton along the path; v a state)
+ *   dae: 0  = v^2 - 2 g y         g0  (energy; v algebraic, index 1 where
+ *                                      v != 0, i.e. singular at t0)
+ *   1  <= ux^2 + uy^2 <= 1        c0  (path constraint: unit direction)
+ *
+ *   x(0) = y(0) = 0 (ode: v(0) = 0), x(tf) = xf, y(tf) = yf,
+ *   tf free in [1e-3, tf_max], minimise phi = tf (a Mayer term).
+ *
+ * Formulations: "ode" (default: x y v | ux uy) and "dae" (x y | v | ux uy).
+ * Both use the same point vector w = (x, y, v, ux, uy); only the kind of v
+ * and the third equation differ.  The dae form is singular at t0 (v = 0
+ * makes dg0/dv vanish, and near t0 the controls hardly act): collocation
+ * converges only at first order in h there (measured: objective error
+ * 1.5e-3, 6.9e-4, 3.3e-4 for 20, 40, 80 elements of 3 stages), while the
+ * ode form converges at order 2s - 1 = 5 (objective error 4.0e-8, 1.2e-9,
+ * 3.9e-11 for 5, 10, 20 elements of 3 stages).  v >= 0 is a bound in both.
+ *
+ * Units: SI (m, s, m/s^2).
+ *
+ * Analytic optimum (the reference).  The fastest path is the cycloid
+ *   x = R (p - sin p),  y = R (1 - cos p),  p = t sqrt(g / R),
+ * with speed v = 2 sqrt(g R) sin(p/2) and direction ux = sin(p/2),
+ * uy = cos(p/2).  The end parameter pf solves
+ *   (pf - sin pf) / (1 - cos pf) = xf / yf,  0 < pf < 2 pi
+ * (the left side increases from 0 to infinity), then R = yf / (1 - cos pf)
+ * and the minimum time is tf* = pf sqrt(R / g).  For xf = yf = 1, g = 9.81:
+ * pf = 2.412011, tf* = 0.5828955 s.
+ *
+ * Blocks, as radcol sees them:
+ *   point block    F(w) = [f0, f1, f2 or g0, c0]   inputs w (5), autonomous
+ *   boundary block B(z) = [phi]     inputs z = (x(0)[nx], x(tf)[nx], tf)
+ * Derivatives (Jacobian entries, then the Hessian of sum_i mu_i F_i, lower
+ * triangle, in the order of the pattern arrays below):
+ *   df0/dv = ux, df0/dux = v;  df1/dv = uy, df1/duy = v;
+ *   ode: df2/duy = g;            dae: dg0/dy = -2 g, dg0/dv = 2 v;
+ *   dc0/dux = 2 ux, dc0/duy = 2 uy;
+ *   H(ux,v) = mu0, H(uy,v) = mu1, H(ux,ux) = H(uy,uy) = 2 mu3,
+ *   dae also H(v,v) = 2 mu2;  dphi/dtf = 1, no second derivatives.
+ * Invariant (a diagnostic, in both forms): the energy balance
+ * h = v^2 - 2 g y, conserved by the ode and imposed at the nodes by the dae;
+ * radcol reports its residual between the collocation nodes.
+ *
+ * Rules every problem follows: callbacks return 0 (ok), > 0 (recoverable,
+ * e.g. outside the domain) or < 0 (fatal); they never allocate or print;
+ * sparsity patterns are static arrays declared once; `create` validates the
+ * parameters and reports a bad one through rc_error_set.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "radcol/plugin.h"
+
+/* Indices into the point vector w. */
+enum { W_X, W_Y, W_V, W_UX, W_UY, NW };
+/* The formulations. */
+enum { F_ODE, F_DAE, NFORM };
+/* Parameters (the order of params[] below). */
+enum { P_G, P_XF, P_YF, P_TF, P_TF_MAX, NPAR };
+
+#define TWO_PI 6.283185307179586
+
+/* Everything a problem instance owns: rc_problem first, so that a pointer
+ * to the instance is a pointer to its rc_problem. */
+typedef struct brach {
+  rc_problem pb;
+  int form;
+  double g, xf, yf;
+  double pf, R; /* analytic cycloid: end parameter and radius */
+  double w_lo[NW], w_hi[NW];
+  double c_lo[1], c_hi[1];
+  double x0[3], xf_val[3];
+  int fix_x0[3], fix_xf[3];
+  int jbnd_col[1]; /* tf's place in z: 2 nx */
+} brach;
+
+static const brach *B(const rc_problem *pb) {
+  return (const brach *)pb;
+}
+
+/* ---- point block F = [f0, f1, f2 or g0, c0] ------------------------------ */
+
+/* ode: rows f0 f1 f2 c0. */
+static const int ode_jr[] = {0, 0, 1, 1, 2, 3, 3};
+static const int ode_jc[] = {W_V, W_UX, W_V, W_UY, W_UY, W_UX, W_UY};
+static const int ode_hr[] = {W_UX, W_UY, W_UX, W_UY};
+static const int ode_hc[] = {W_V, W_V, W_UX, W_UY};
+/* dae: rows f0 f1 g0 c0. */
+static const int dae_jr[] = {0, 0, 1, 1, 2, 2, 3, 3};
+static const int dae_jc[] = {W_V, W_UX, W_V, W_UY, W_Y, W_V, W_UX, W_UY};
+static const int dae_hr[] = {W_UX, W_UY, W_UX, W_UY, W_V};
+static const int dae_hc[] = {W_V, W_V, W_UX, W_UY, W_V};
+
+static int point_eval(const rc_problem *pb, double t, const double *w,
+                      double *F) {
+  (void)t;
+  const brach *b = B(pb);
+  F[0] = w[W_V] * w[W_UX];
+  F[1] = w[W_V] * w[W_UY];
+  if (b->form == F_ODE)
+    F[2] = b->g * w[W_UY];
+  else
+    F[2] = w[W_V] * w[W_V] - 2.0 * b->g * w[W_Y];
+  F[3] = w[W_UX] * w[W_UX] + w[W_UY] * w[W_UY];
+  return 0;
+}
+
+/* Values in the order of the formulation's jr/jc arrays. */
+static int point_jac(const rc_problem *pb, double t, const double *w,
+                     double *J) {
+  (void)t;
+  const brach *b = B(pb);
+  int k = 0;
+  J[k++] = w[W_UX]; /* df0/dv  */
+  J[k++] = w[W_V];  /* df0/dux */
+  J[k++] = w[W_UY]; /* df1/dv  */
+  J[k++] = w[W_V];  /* df1/duy */
+  if (b->form == F_ODE) {
+    J[k++] = b->g; /* df2/duy */
+  } else {
+    J[k++] = -2.0 * b->g;  /* dg0/dy */
+    J[k++] = 2.0 * w[W_V]; /* dg0/dv */
+  }
+  J[k++] = 2.0 * w[W_UX]; /* dc0/dux */
+  J[k++] = 2.0 * w[W_UY]; /* dc0/duy */
+  return 0;
+}
+
+/* Hessian of mu0 F0 + mu1 F1 + mu2 F2 + mu3 F3 (f2 is linear: no term). */
+static int point_hes(const rc_problem *pb, double t, const double *w,
+                     const double *mu, double *H) {
+  (void)t, (void)w;
+  H[0] = mu[0];       /* (ux, v)  */
+  H[1] = mu[1];       /* (uy, v)  */
+  H[2] = 2.0 * mu[3]; /* (ux, ux) */
+  H[3] = 2.0 * mu[3]; /* (uy, uy) */
+  if (B(pb)->form == F_DAE)
+    H[4] = 2.0 * mu[2]; /* (v, v) */
+  return 0;
+}
+
+/* ---- boundary block B = [phi], phi = tf -----------------------------------
+ */
+
+/* z = (x(0)[nx], x(tf)[nx], tf): tf is z[2 nx] (np = 0). */
+static const int bjac_row[] = {0};
+
+static int bnd_eval(const rc_problem *pb, double t, const double *z,
+                    double *out) {
+  (void)t;
+  out[0] = z[2 * pb->nx];
+  return 0;
+}
+
+static int bnd_jac(const rc_problem *pb, double t, const double *z, double *J) {
+  (void)pb, (void)t, (void)z;
+  J[0] = 1.0;
+  return 0;
+}
+
+static int bnd_hes(const rc_problem *pb, double t, const double *z,
+                   const double *mu, double *H) {
+  (void)pb, (void)t, (void)z, (void)mu, (void)H; /* empty pattern */
+  return 0;
+}
+
+/* ---- invariant: the energy balance, checked between the nodes ------------ */
+
+/* h = v^2 - 2 g y is g0 again: collocation imposes it at the nodes only, so
+ * its residual on radcol's dense grid measures the error between them. */
+static const char *const inv_names[] = {"energy"};
+static const int ijac_row[] = {0, 0};
+static const int ijac_col[] = {W_Y, W_V};
+static const int ihes_row[] = {W_V};
+static const int ihes_col[] = {W_V};
+
+static int inv_eval(const rc_problem *pb, double t, const double *w,
+                    double *h) {
+  (void)t;
+  h[0] = w[W_V] * w[W_V] - 2.0 * B(pb)->g * w[W_Y];
+  return 0;
+}
+
+static int inv_jac(const rc_problem *pb, double t, const double *w, double *J) {
+  (void)t;
+  J[0] = -2.0 * B(pb)->g; /* dh/dy */
+  J[1] = 2.0 * w[W_V];    /* dh/dv */
+  return 0;
+}
+
+static int inv_hes(const rc_problem *pb, double t, const double *w,
+                   const double *mu, double *H) {
+  (void)pb, (void)t, (void)w;
+  H[0] = 2.0 * mu[0]; /* (v, v) */
+  return 0;
+}
+
+/* ---- initial guess and reference ----------------------------------------- */
+
+/* Uniform acceleration along the straight line to (xf, yf), arriving at
+ * the initial final time pb->tf; v from the energy equation. */
+static int guess(const rc_problem *pb, double t, double *w) {
+  const brach *b = B(pb);
+  const double L = hypot(b->xf, b->yf), a = t / pb->tf, s = a * a;
+  w[W_X] = s * b->xf;
+  w[W_Y] = s * b->yf;
+  w[W_V] = sqrt(2.0 * b->g * fmax(w[W_Y], 0.0));
+  w[W_UX] = b->xf / L;
+  w[W_UY] = b->yf / L;
+  return 0;
+}
+
+/* The analytic cycloid (see the header), rows (x, y, v, ux, uy). */
+static int reference(const rc_problem *pb, int nt, const double *t,
+                     double *ref) {
+  const brach *b = B(pb);
+  const double k = sqrt(b->g / b->R);
+  for (int i = 0; i < nt; ++i) {
+    const double p = k * t[i];
+    double *r = ref + (size_t)i * NW;
+    r[W_X] = b->R * (p - sin(p));
+    r[W_Y] = b->R * (1.0 - cos(p));
+    r[W_V] = 2.0 * sqrt(b->g * b->R) * sin(0.5 * p);
+    r[W_UX] = sin(0.5 * p);
+    r[W_UY] = cos(0.5 * p);
+  }
+  return 0;
+}
+
+/* Solve (p - sin p)/(1 - cos p) = ratio on (0, 2 pi) by bisection: the left
+ * side is increasing, so 200 halvings reach the root to rounding. */
+static double cycloid_end(double ratio) {
+  double lo = 1e-9, hi = TWO_PI - 1e-9;
+  for (int k = 0; k < 200; ++k) {
+    const double p = 0.5 * (lo + hi);
+    if ((p - sin(p)) / (1.0 - cos(p)) < ratio)
+      lo = p;
+    else
+      hi = p;
+  }
+  return 0.5 * (lo + hi);
+}
+
+/* ---- the model: parameters, formulations, create ------------------------- */
+
+static const char *const var_names[NW] = {"x", "y", "v", "ux", "uy"};
+
+static const rc_param_def params[NPAR] = {
+    [P_G] = {"g", RC_PARAM_REAL, 9.81, NULL, "gravity along +y (down), m/s^2"},
+    [P_XF] = {"xf", RC_PARAM_REAL, 1.0, NULL, "x(tf), m (> 0)"},
+    [P_YF] = {"yf", RC_PARAM_REAL, 1.0, NULL, "y(tf), m (> 0, y down)"},
+    [P_TF] = {"tf", RC_PARAM_REAL, 1.0, NULL,
+              "initial guess of the free final time, s"},
+    [P_TF_MAX] = {"tf_max", RC_PARAM_REAL, 10.0, NULL,
+                  "upper bound of the final time, s"},
+};
+
+static const rc_formulation_def formulations[NFORM] = {
+    [F_ODE] = {"ode", "x y v | ux uy: v' = g uy, unit-direction path "
+                      "constraint, minimum time (index 0)"},
+    [F_DAE] = {"dae", "x y | v | ux uy: energy equation for v (index 1, "
+                      "singular at t0: first order in h)"},
+};
+
+static void destroy(rc_problem *pb) {
+  free(pb);
+}
+
+static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
+                     rc_problem **out, rc_error *err) {
+  *out = NULL;
+  if (form < 0 || form >= NFORM)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "brachistochrone: formulation %d: expected 0..%d", form,
+                        NFORM - 1);
+  if (!pv || pv->n != model->nparams || !pv->real)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "brachistochrone: %d parameter values: expected %d",
+                        pv ? pv->n : -1, model->nparams);
+  const double *v = pv->real;
+  if (!(v[P_G] > 0.0))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "brachistochrone: g = %g: expected g > 0", v[P_G]);
+  if (!(v[P_XF] > 0.0) || !(v[P_YF] > 0.0))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "brachistochrone: (xf, yf) = (%g, %g): expected both "
+                        "> 0 (y points down)",
+                        v[P_XF], v[P_YF]);
+  if (!(v[P_TF] > 0.0 && v[P_TF] <= v[P_TF_MAX]))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "brachistochrone: tf = %g with tf_max = %g: expected "
+                        "0 < tf <= tf_max",
+                        v[P_TF], v[P_TF_MAX]);
+
+  brach *b = calloc(1, sizeof *b);
+  if (!b)
+    return rc_error_set(err, RC_ERR_NOMEM, "brachistochrone: out of memory");
+  const int nx = form == F_ODE ? 3 : 2;
+  b->form = form;
+  b->g = v[P_G], b->xf = v[P_XF], b->yf = v[P_YF];
+  b->pf = cycloid_end(b->xf / b->yf);
+  b->R = b->yf / (1.0 - cos(b->pf));
+  for (int i = 0; i < NW; ++i)
+    b->w_lo[i] = -HUGE_VAL, b->w_hi[i] = HUGE_VAL;
+  b->w_lo[W_V] = 0.0;                   /* the physical branch (dae) */
+  b->w_lo[W_UX] = b->w_lo[W_UY] = -1.0; /* implied by c0; tells the */
+  b->w_hi[W_UX] = b->w_hi[W_UY] = 1.0;  /* solver early */
+  b->c_lo[0] = b->c_hi[0] = 1.0;
+  /* Start at rest at the origin; end at (xf, yf) with any speed. */
+  for (int i = 0; i < nx; ++i)
+    b->x0[i] = 0.0, b->fix_x0[i] = 1;
+  b->xf_val[0] = b->xf, b->xf_val[1] = b->yf;
+  b->fix_xf[0] = b->fix_xf[1] = 1;
+  b->jbnd_col[0] = 2 * nx;
+
+  rc_problem *pb = &b->pb;
+  pb->model = model->name;
+  pb->formulation = formulations[form].name;
+  pb->summary = formulations[form].summary;
+  pb->index = form == F_ODE ? 0 : 1;
+  pb->nx = nx, pb->ny = 3 - nx, pb->nu = 2, pb->np = 0;
+  pb->nc = 1, pb->nb = 0;
+  pb->has_lagrange = 0, pb->has_mayer = 1;
+  pb->autonomous = 1; /* required by free_tf */
+  pb->var_names = var_names;
+  pb->w_lo = b->w_lo, pb->w_hi = b->w_hi;
+  pb->c_lo = b->c_lo, pb->c_hi = b->c_hi;
+  pb->t0 = 0.0, pb->tf = v[P_TF]; /* with free_tf: the initial guess */
+  pb->free_tf = 1, pb->tf_lo = 1e-3, pb->tf_hi = v[P_TF_MAX];
+  pb->fix_x0 = b->fix_x0, pb->x0 = b->x0;
+  pb->fix_xf = b->fix_xf, pb->xf = b->xf_val;
+  pb->t0_algebraic = 0; /* dae: g0 is singular at t0 (v = 0), not imposed */
+  pb->default_elements = 20, pb->default_stages = 3;
+  if (form == F_ODE)
+    pb->point = (rc_block){4,          {7, ode_jr, ode_jc}, {4, ode_hr, ode_hc},
+                           point_eval, point_jac,           point_hes};
+  else
+    pb->point = (rc_block){4,          {8, dae_jr, dae_jc}, {5, dae_hr, dae_hc},
+                           point_eval, point_jac,           point_hes};
+  pb->boundary = (rc_block){
+      1,      {1, bjac_row, b->jbnd_col}, {0, NULL, NULL}, bnd_eval, bnd_jac,
+      bnd_hes};
+  pb->ninv = 1;
+  pb->inv_names = inv_names;
+  pb->invariants = (rc_block){1,
+                              {2, ijac_row, ijac_col},
+                              {1, ihes_row, ihes_col},
+                              inv_eval,
+                              inv_jac,
+                              inv_hes};
+  pb->guess = guess;
+  pb->reference = reference;
+  pb->destroy = destroy;
+  *out = pb;
+  return RC_OK;
+}
+
+static const rc_model brachistochrone = {
+    "brachistochrone",
+    "minimum-time slide under gravity (plugin template; analytic cycloid "
+    "reference)",
+    NFORM,
+    formulations,
+    F_ODE,
+    NPAR,
+    params,
+    create,
+};
+
+/* ---- the plugin entry point ---------------------------------------------- */
+
+static const rc_model *const models[] = {&brachistochrone};
+
+static const rc_plugin plugin = {RC_PROBLEM_ABI_VERSION, "plugin-template", 1,
+                                 models};
+
+RC_PLUGIN_EXPORT const rc_plugin *radcol_plugin(void) {
+  return &plugin;
+}
