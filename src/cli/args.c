@@ -180,8 +180,8 @@ char **rc_cli_take_plugins(const char *cmd, int argc, char **argv,
 /* Append ", name" entries to known (truncating quietly). */
 static void append_names(char *known, size_t size, size_t *used,
                          const char *name) {
-  int w = snprintf(known + *used, size - *used, "%s%s", *used ? ", " : "",
-                   name);
+  int w =
+      snprintf(known + *used, size - *used, "%s%s", *used ? ", " : "", name);
   if (w >= 0 && (size_t)w < size - *used)
     *used += (size_t)w;
 }
