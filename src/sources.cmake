@@ -9,6 +9,10 @@ set(RADCOL_LIB_SOURCES
   src/registry.c
   src/ode_reference.c
   src/params.c
+  src/transcription.c
+  src/ipopt_adapter.c
+  src/solve.c
+  src/diagnose.c
   src/check.c
   src/simulate.c
   src/ipopt_small.c
