@@ -137,9 +137,9 @@ refine_unavailable)
   need_pendulum
   bad 2 "not available" solve pendulum --refine 1e-6 -o out.h5
   ;;
-plugin_unavailable)
+plugin_missing)
   need_pendulum
-  bad 2 "not available" solve pendulum --plugin ./libx.so -o out.h5
+  bad 2 "libx.so" solve pendulum --plugin ./libx.so -o out.h5
   ;;
 mesh_missing)
   need_pendulum
