@@ -15,12 +15,14 @@
  *     and an existing target is untouched.
  *   - HDF5's automatic error printing is switched off at every entry point;
  *     every failure becomes an rc_error naming the path and the object.
- *   - Readers trust nothing in the file: every dataset's class, rank and size
+ *   - Readers trust nothing in the file: every dataset's type, rank and size
  *     is checked against what the root and /problem attributes imply before
- *     anything is allocated or read, so a corrupt file gives an error, never a
- *     crash.  Missing or unreadable files are RC_ERR_IO; readable HDF5 with
- *     the wrong content (other format, missing or mis-sized dataset) is
- *     RC_ERR_INPUT.
+ *     anything is allocated or read, so truncated, random or foreign files
+ *     give an error, not a crash.  (Damaged HDF5 metadata inside an otherwise
+ *     valid file can still crash libhdf5 1.10 itself; string datasets are
+ *     fixed-length to keep that surface small.)  Missing or unreadable files
+ *     are RC_ERR_IO; readable HDF5 with the wrong content (other format,
+ *     missing or mis-sized dataset) is RC_ERR_INPUT.
  *
  * Node layout (radcol/result.h): node 0 is t0; node 1 + off_k + j - 1 is stage
  * j (1..s_k) of element k, off_k = s_0 + ... + s_{k-1}.  Breakpoints are
@@ -92,17 +94,16 @@ static void attr_write(wctx *c, hid_t loc, const char *gpath, const char *name,
     H5Sclose(sp);
 }
 
-/* String attributes are fixed-length (strlen + 1, NUL-terminated, UTF-8),
- * like string datasets (see ds_strs). */
+/* String attributes are variable-length UTF-8, so h5py returns them as str
+ * (string datasets are fixed-length, see ds_strs). */
 static void attr_str(wctx *c, hid_t loc, const char *gpath, const char *name,
                      const char *val) {
   const char *v = val ? val : "";
   hid_t t = c->rc == RC_OK ? H5Tcopy(H5T_C_S1) : -1;
-  if (c->rc == RC_OK && (t < 0 || H5Tset_size(t, strlen(v) + 1) < 0 ||
-                         H5Tset_strpad(t, H5T_STR_NULLTERM) < 0 ||
+  if (c->rc == RC_OK && (t < 0 || H5Tset_size(t, H5T_VARIABLE) < 0 ||
                          H5Tset_cset(t, H5T_CSET_UTF8) < 0))
     wfail(c, gpath, name);
-  attr_write(c, loc, gpath, name, t, t, v);
+  attr_write(c, loc, gpath, name, t, t, &v);
   if (t >= 0)
     H5Tclose(t);
 }

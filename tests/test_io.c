@@ -532,8 +532,10 @@ static void test_corrupt(const char *good) {
   /* Opt-in (RADCOL_IO_FUZZ=N): N copies with 4 random bytes changed each:
    * every reader returns (a change inside raw data may go unnoticed: HDF5
    * 1.10 files carry no checksums) or fails cleanly naming the path.  Off by
-   * default: under AddressSanitizer libhdf5 1.10.8 itself reports a
-   * use-after-free in H5O__attr_exists on some corrupt object headers. */
+   * default: libhdf5 1.10.8 itself is not robust to corrupt metadata (it
+   * segfaults in H5HG_read following a damaged variable-length string
+   * attribute, and AddressSanitizer reports a use-after-free in
+   * H5O__attr_exists on some damaged object headers). */
   const char *fuzz_env = getenv("RADCOL_IO_FUZZ");
   int ntrials = fuzz_env ? atoi(fuzz_env) : 0;
   unsigned char *fz = ntrials > 0 ? malloc((size_t)n) : NULL;
