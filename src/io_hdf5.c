@@ -292,7 +292,7 @@ static rc_err check_record(const char *path, const rc_result_record *rec,
                           "%s: diagnostics have ndense %d without t_dense",
                           path, d->ndense);
     if ((d->inv_nodes || d->inv_dense || d->inv_dense_t) &&
-        (d->ninv != pb->ninv || !pb->inv_names))
+        (d->ninv != pb->ninv || (pb->ninv > 0 && !pb->inv_names)))
       return rc_error_set(err, RC_ERR_INPUT,
                           "%s: diagnostics have %d invariants: expected the "
                           "problem's %d (with names)",
