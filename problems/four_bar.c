@@ -43,6 +43,9 @@
  *   baumgarte 0 = acc + 2 eta w vel + w^2 pos                  index 1
  * Invariants: pos_*, vel_*, acc_* (3 nl), with Jacobian and Hessian.
  *
+ * Reference (torque driver): the augmented system below with the eight joint
+ * rows as an ODE (q, v)' = (v, a), integrated by rc_ode_reference (GSL
+ * rk8pd, tolerance 1e-12), multipliers pointwise; it also gives the guess.
  * Reference (speed driver): closed-form position analysis: B = L1 e(phi_1),
  * d = D - B, e = |d|, cos alpha = (L2^2 + e^2 - L3^2)/(2 L2 e),
  * cos beta = (L3^2 + e^2 - L2^2)/(2 L3 e); phi_2 = arg d + br alpha,
@@ -71,12 +74,14 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
 
+#include "ode_reference.h"
 #include "radcol/problem.h"
 
 #define FB_MAXW 36
 #define FB_MAXO 36
 #define FB_NQ 9
 #define FB_NX 18
+#define FB_GRID 801
 
 enum { FB_INDEX3 = 0, FB_GGL = 1, FB_BAUMGARTE = 2 };
 
@@ -138,6 +143,10 @@ typedef struct fb_data {
   const char *inv_names[27];
   char name_buf[FB_MAXW + 27][16];
   fb_pattern pt, inv;
+  /* torque driver: the ODE solution on a uniform grid, for the guess */
+  int ngrid;
+  double grid_h;
+  double *grid_y, *grid_dy; /* ngrid x 18 */
 } fb_data;
 
 static const fb_data *fb_of(const rc_problem *pb) {
@@ -545,6 +554,42 @@ static int fb_lu_solve(int n, double *A, double *b) {
   return rc;
 }
 
+/* The augmented system [M -Cq^T; Cq 0] [a; lam] = [F; -gamma + al1 e_9]
+ * with the first nr rows of Cq and gamma (8: joints, 9: joints and the crank
+ * angle); F = (0, -m g, tau) with tau the crank torque of the torque driver.
+ * Writes a (9) and lam (nr).  Returns 0, or 1 if the system is singular. */
+static int fb_augmented(const fb_data *d, const double *Cq, const double *gamma,
+                        int nr, double al1, double *a, double *lam) {
+  const int n = 9 + nr;
+  double K[18 * 18] = {0}, rhs[18];
+  for (int b = 0; b < 3; ++b) {
+    K[(3 * b) * n + 3 * b] = d->m[b];
+    K[(3 * b + 1) * n + 3 * b + 1] = d->m[b];
+    K[(3 * b + 2) * n + 3 * b + 2] = d->I[b];
+    rhs[3 * b] = 0.0;
+    rhs[3 * b + 1] = -d->m[b] * d->g;
+    rhs[3 * b + 2] = 0.0;
+  }
+  if (!d->speed)
+    rhs[2] = d->torque;
+  for (int r = 0; r < nr; ++r)
+    for (int c = 0; c < 9; ++c) {
+      K[c * n + 9 + r] = -Cq[r * 9 + c];
+      K[(9 + r) * n + c] = Cq[r * 9 + c];
+    }
+  for (int r = 0; r < nr; ++r)
+    rhs[9 + r] = -gamma[r];
+  if (nr == 9)
+    rhs[17] += al1;
+  if (fb_lu_solve(n, K, rhs))
+    return 1;
+  for (int i = 0; i < 9; ++i)
+    a[i] = rhs[i];
+  for (int i = 0; i < nr; ++i)
+    lam[i] = rhs[9 + i];
+  return 0;
+}
+
 /* Crank angle ph1, speed om1, acceleration al1 -> q, v, a (9 each) and the
  * nine multipliers of the constant-speed driver (lam may be NULL).
  * Returns 0, or 1 when the linkage cannot be assembled. */
@@ -577,41 +622,32 @@ static int fb_kinematics(const fb_data *d, double ph1, double om1, double al1,
     a[8] = al1;
     return fb_lu_solve(9, Cq, a) ? 1 : 0;
   }
-  /* augmented system [M -Cq^T; Cq 0] [a; lam] = [F; -gamma] */
-  double K[18 * 18] = {0}, rhs[18];
-  for (int b = 0; b < 3; ++b) {
-    K[(3 * b) * 18 + 3 * b] = d->m[b];
-    K[(3 * b + 1) * 18 + 3 * b + 1] = d->m[b];
-    K[(3 * b + 2) * 18 + 3 * b + 2] = d->I[b];
-    rhs[3 * b] = 0.0;
-    rhs[3 * b + 1] = -d->m[b] * d->g;
-    rhs[3 * b + 2] = 0.0;
-  }
-  for (int r = 0; r < 9; ++r)
-    for (int c = 0; c < 9; ++c) {
-      K[c * 18 + 9 + r] = -Cq[r * 9 + c];
-      K[(9 + r) * 18 + c] = Cq[r * 9 + c];
-    }
-  for (int r = 0; r < 9; ++r)
-    rhs[9 + r] = -gamma[r];
-  rhs[17] += al1;
-  if (fb_lu_solve(18, K, rhs))
-    return 1;
-  for (int i = 0; i < 9; ++i) {
-    a[i] = rhs[i];
-    lam[i] = rhs[9 + i];
-  }
-  return 0;
+  return fb_augmented(d, Cq, gamma, 9, al1, a, lam);
 }
 
-/* One row of reference values (formulation variables, then outputs). */
-static int fb_row(const fb_data *d, const rc_problem *pb, double t,
-                  double *row) {
-  double q[9], v[9], a[9], lam[9];
-  if (fb_kinematics(d, d->phi10 + d->Omega * t, d->Omega, 0.0, q, v, a, lam))
-    return 1;
-  memcpy(row, q, sizeof q);
-  memcpy(row + 9, v, sizeof v);
+/* Dynamics of a state (q, v) with the torque driver: the augmented system
+ * with the eight joint rows, a and lam (8) out.  Returns 0 or 1. */
+static int fb_torque_dynamics(const fb_data *d, const double *q,
+                              const double *v, double *a, double *lam) {
+  double Cq[81], gamma[9];
+  fb_cq_gamma(d, q, v, Cq, gamma);
+  return fb_augmented(d, Cq, gamma, 8, 0.0, a, lam);
+}
+
+/* Right-hand side y = (q, v) -> (v, a) of the torque-driven linkage. */
+static int fb_torque_rhs(double t, const double *y, double *dy, void *ctx) {
+  (void)t;
+  double lam[9];
+  memcpy(dy, y + FB_NQ, sizeof(double) * FB_NQ);
+  return fb_torque_dynamics((const fb_data *)ctx, y, y + FB_NQ, dy + FB_NQ,
+                            lam);
+}
+/* One row of reference values (formulation variables, then outputs) from
+ * q, v and the multipliers. */
+static void fb_fill_row(const fb_data *d, const rc_problem *pb, const double *q,
+                        const double *v, const double *lam, double *row) {
+  memcpy(row, q, sizeof(double) * 9);
+  memcpy(row + 9, v, sizeof(double) * 9);
   for (int i = 0; i < d->nl; ++i)
     row[FB_NX + i] = lam[i];
   if (d->form == FB_GGL)
@@ -627,27 +663,71 @@ static int fb_row(const fb_data *d, const rc_problem *pb, double t,
   o[0] = 0.0; /* the exact power balance */
   o[1] = T;
   o[2] = V;
-  return 0;
 }
 
+/* Speed driver: exact kinematics.  Torque driver: the augmented-system ODE
+ * (q, v)' = (v, a) from x0 by rc_ode_reference at tolerance 1e-12, the
+ * multipliers by the augmented system at each output. */
 static int fb_reference(const rc_problem *pb, int nt, const double *t,
                         double *ref) {
   const fb_data *d = fb_of(pb);
   const int ncol = pb->nx + pb->ny + pb->nout;
-  for (int i = 0; i < nt; ++i)
-    if (fb_row(d, pb, t[i], ref + (size_t)i * ncol))
-      return 1;
-  return 0;
+  double q[9], v[9], a[9], lam[9];
+  if (d->speed) {
+    for (int i = 0; i < nt; ++i) {
+      if (fb_kinematics(d, d->phi10 + d->Omega * t[i], d->Omega, 0.0, q, v, a,
+                        lam))
+        return 1;
+      fb_fill_row(d, pb, q, v, lam, ref + (size_t)i * ncol);
+    }
+    return 0;
+  }
+  double *y = malloc(sizeof(double) * FB_NX * (size_t)(nt > 0 ? nt : 1));
+  if (!y)
+    return -1;
+  rc_error err;
+  int rc = rc_ode_reference(FB_NX, fb_torque_rhs, (void *)d, pb->t0, d->x0, nt,
+                            t, y, 1e-12, &err) == RC_OK
+               ? 0
+               : 1;
+  for (int i = 0; rc == 0 && i < nt; ++i) {
+    const double *yi = y + (size_t)FB_NX * i;
+    rc = fb_torque_dynamics(d, yi, yi + FB_NQ, a, lam);
+    if (rc == 0)
+      fb_fill_row(d, pb, yi, yi + FB_NQ, lam, ref + (size_t)i * ncol);
+  }
+  free(y);
+  return rc;
 }
 
-/* Guess: the kinematics at constant crank speed from the initial state
- * (exact for the speed driver), multipliers from the augmented system. */
+/* Guess.  Speed driver: the exact kinematics.  Torque driver: cubic Hermite
+ * interpolation of the ODE solution stored on a grid at create, multipliers
+ * from the augmented system.  mu = 0 (ggl). */
 static int fb_guess(const rc_problem *pb, double t, double *w) {
   const fb_data *d = fb_of(pb);
   double q[9], v[9], a[9], lam[9];
-  const double om = d->x0[FB_NQ + 2];
-  if (fb_kinematics(d, d->x0[2] + om * t, om, 0.0, q, v, a, lam))
-    return 1;
+  if (d->speed) {
+    if (fb_kinematics(d, d->phi10 + d->Omega * t, d->Omega, 0.0, q, v, a, lam))
+      return 1;
+  } else {
+    double x = (t - pb->t0) / d->grid_h, y[FB_NX];
+    int k = (int)floor(x);
+    k = k < 0 ? 0 : (k > d->ngrid - 2 ? d->ngrid - 2 : k);
+    double th = x - k;
+    th = th < 0.0 ? 0.0 : (th > 1.0 ? 1.0 : th);
+    const double h00 = (1 + 2 * th) * (1 - th) * (1 - th),
+                 h10 = th * (1 - th) * (1 - th), h01 = th * th * (3 - 2 * th),
+                 h11 = th * th * (th - 1);
+    const double *y0 = d->grid_y + FB_NX * k, *y1 = y0 + FB_NX;
+    const double *f0 = d->grid_dy + FB_NX * k, *f1 = f0 + FB_NX;
+    for (int i = 0; i < FB_NX; ++i)
+      y[i] = h00 * y0[i] + h10 * d->grid_h * f0[i] + h01 * y1[i] +
+             h11 * d->grid_h * f1[i];
+    memcpy(q, y, sizeof q);
+    memcpy(v, y + FB_NQ, sizeof v);
+    if (fb_torque_dynamics(d, q, v, a, lam))
+      return 1;
+  }
   memcpy(w, q, sizeof q);
   memcpy(w + 9, v, sizeof v);
   for (int i = 0; i < d->nl; ++i)
@@ -667,6 +747,7 @@ static void fb_destroy(rc_problem *pb) {
   fb_data *d = (fb_data *)pb->user;
   free(d->pt.jr), free(d->pt.jc), free(d->pt.hr), free(d->pt.hc);
   free(d->inv.jr), free(d->inv.jc), free(d->inv.hr), free(d->inv.hc);
+  free(d->grid_y), free(d->grid_dy);
   free(d);
 }
 
@@ -917,7 +998,34 @@ static rc_err fb_create(const rc_model *model, int formulation,
   pb->nout = 3;
   pb->out_names = fb_out_names;
   pb->outputs = fb_outputs;
-  pb->reference = d->speed ? fb_reference : NULL;
+  pb->reference = fb_reference;
+  /* the free (torque-driven) linkage moves fast: the light crank reaches
+   * ~850 rad/s^2 under gravity; 20..40 elements over 2 s fail, 400 converge */
+  if (!d->speed)
+    pb->default_elements = 400;
+  if (rc == RC_OK && !d->speed) {
+    d->ngrid = FB_GRID;
+    d->grid_h = (pb->tf - pb->t0) / (d->ngrid - 1);
+    d->grid_y = malloc(sizeof(double) * FB_NX * d->ngrid);
+    d->grid_dy = malloc(sizeof(double) * FB_NX * d->ngrid);
+    double *tg = malloc(sizeof(double) * d->ngrid);
+    if (!d->grid_y || !d->grid_dy || !tg)
+      rc = rc_error_set(err, RC_ERR_NOMEM, "four-bar: out of memory");
+    else {
+      for (int i = 0; i < d->ngrid; ++i)
+        tg[i] = pb->t0 + i * d->grid_h;
+      tg[d->ngrid - 1] = pb->tf;
+      rc = rc_ode_reference(FB_NX, fb_torque_rhs, d, pb->t0, d->x0, d->ngrid,
+                            tg, d->grid_y, 1e-10, err);
+      for (int i = 0; rc == RC_OK && i < d->ngrid; ++i)
+        if (fb_torque_rhs(tg[i], d->grid_y + FB_NX * i, d->grid_dy + FB_NX * i,
+                          d))
+          rc = rc_error_set(err, RC_ERR_EVAL,
+                            "four-bar: singular augmented system at t = %g",
+                            tg[i]);
+    }
+    free(tg);
+  }
   pb->guess = fb_guess;
   if (rc == RC_OK)
     rc = rc_problem_validate(pb, err);
