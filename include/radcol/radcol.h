@@ -6,12 +6,15 @@
 
 #include "radcol/check.h"
 #include "radcol/errors.h"
+#include "radcol/init.h"
 #include "radcol/io.h"
 #include "radcol/mesh.h"
 #include "radcol/options.h"
 #include "radcol/params.h"
+#include "radcol/plugin.h"
 #include "radcol/problem.h"
 #include "radcol/result.h"
+#include "radcol/simulate.h"
 #include "radcol/solve.h"
 #include "radcol/version.h"
 
