@@ -27,6 +27,8 @@
 
 #include "radcol/check.h"
 
+#include "test_util.h"
+
 enum bug {
   BUG_NONE,
   BUG_JAC_VALUE,     /* df1/du off by 0.1 */
@@ -264,16 +266,6 @@ static rc_problem make_problem(void) {
   return pb;
 }
 
-static int nfail = 0;
-#define EXPECT(cond, ...)                                                      \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                              \
-      printf(__VA_ARGS__);                                                     \
-      printf("\n");                                                            \
-      ++nfail;                                                                 \
-    }                                                                          \
-  } while (0)
 
 static void print_report(const char *label, const rc_check_report *r) {
   printf("%-18s entries %5d failures %2d max rel err jac %.2e hes %.2e\n",
@@ -390,9 +382,9 @@ int main(void) {
              strstr(err.message, "npoints") != NULL,
          "npoints = 0 not rejected: %s", err.message);
 
-  if (nfail)
-    printf("%d check(s) failed\n", nfail);
+  if (failures)
+    printf("%d check(s) failed\n", failures);
   else
     printf("all checks passed\n");
-  return nfail ? 1 : 0;
+  return failures ? 1 : 0;
 }

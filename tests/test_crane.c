@@ -26,22 +26,14 @@
 #include "radcol/params.h"
 #include "radcol/problem.h"
 
+#include "test_util.h"
+
 #ifndef CRANE_TEST_DATA
 #define CRANE_TEST_DATA "."
 #endif
 
 extern const rc_model rc_model_crane;
 
-static int failures = 0;
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      ++failures;                                                              \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                              \
-      printf(__VA_ARGS__);                                                     \
-      printf("\n");                                                            \
-    }                                                                          \
-  } while (0)
 
 /* Builds formulation `form` with assignments sets[0..nset-1]. */
 static rc_err make(const char *form, int nset, const char *const *sets,
@@ -96,7 +88,7 @@ static void test_simulation(void) {
   rc_problem *pb = NULL;
   rc_error err;
   if (make("track", 0, NULL, &pb, &err) != RC_OK) {
-    CHECK(0, "create track: %s", err.message);
+    EXPECT(0, "create track: %s", err.message);
     return;
   }
   rc_crane_params par = {10, 2, 2, 0.01, 1, 0.005, 0.1, 9.81};
@@ -110,12 +102,12 @@ static void test_simulation(void) {
   rc_crane_flat f0;
   rc_crane_flat_eval(&par, &path, 0.0, &f0);
   double y0[6] = {f0.d, f0.r, f0.theta, f0.vd, f0.vr, f0.omega};
-  CHECK(fabs(y0[1] - 2.0) < 1e-15 && fabs(y0[2]) < 1e-15,
+  EXPECT(fabs(y0[1] - 2.0) < 1e-15 && fabs(y0[2]) < 1e-15,
         "default path starts at rest under the trolley (r = %g, th = %g)",
         y0[1], y0[2]);
   rc_err rc =
       rc_ode_reference(6, sim_rhs, &ctx, 0.0, y0, NT, t, out, 1e-12, &err);
-  CHECK(rc == RC_OK, "simulation: %s", err.message);
+  EXPECT(rc == RC_OK, "simulation: %s", err.message);
   double emax = 0.0, pmax = 0.0;
   for (int k = 0; rc == RC_OK && k < NT; ++k) {
     double w[9] = {0}, o[4], p1[5], p2[5];
@@ -127,8 +119,8 @@ static void test_simulation(void) {
   }
   printf("simulation: max |(x,z) - p| = %.3e m over 6 s (max |x| %.3f)\n", emax,
          pmax);
-  CHECK(emax < 1e-9, "forward simulation misses the path by %.3e m", emax);
-  CHECK(pmax > 3.9, "the load travelled (max x = %g)", pmax);
+  EXPECT(emax < 1e-9, "forward simulation misses the path by %.3e m", emax);
+  EXPECT(pmax > 3.9, "the load travelled (max x = %g)", pmax);
   free(out);
   rc_crane_path_free(&path);
   rc_problem_free(&pb);
@@ -140,7 +132,7 @@ static void check_reference(const char *form, int nset,
   rc_problem *pb = NULL;
   rc_error err;
   if (make(form, nset, sets, &pb, &err) != RC_OK) {
-    CHECK(0, "create %s: %s", form, err.message);
+    EXPECT(0, "create %s: %s", form, err.message);
     return;
   }
   const int nw = rc_problem_nw(pb), nF = rc_problem_nF(pb);
@@ -149,12 +141,12 @@ static void check_reference(const char *form, int nset,
   double t[NT], ref[NT * 13], F[16], inv[16], o[4];
   for (int k = 0; k < NT; ++k)
     t[k] = pb->t0 + (pb->tf - pb->t0) * k / (NT - 1.0);
-  CHECK(nrow == 13, "%s: reference row has %d values, expected 13", form, nrow);
-  CHECK(pb->reference(pb, NT, t, ref) == 0, "%s: reference failed", form);
+  EXPECT(nrow == 13, "%s: reference row has %d values, expected 13", form, nrow);
+  EXPECT(pb->reference(pb, NT, t, ref) == 0, "%s: reference failed", form);
   double maxres = 0.0, maxinv = 0.0, maxout = 0.0;
   for (int k = 0; k < NT; ++k) {
     const double *w = ref + (size_t)k * nrow;
-    CHECK(pb->point.eval(pb, t[k], w, F) == 0, "%s: eval at t = %g", form,
+    EXPECT(pb->point.eval(pb, t[k], w, F) == 0, "%s: eval at t = %g", form,
           t[k]);
     /* f0..f2 must equal the velocities (the accelerations f3..f5 are
      * compared with the exact jets in check_accelerations). */
@@ -175,11 +167,11 @@ static void check_reference(const char *form, int nset,
   printf("reference/%s: max point residual %.2e, invariants %.2e, outputs "
          "%.2e\n",
          form, maxres, maxinv, maxout);
-  CHECK(maxres < 1e-9, "%s: reference leaves point residual %.3e", form,
+  EXPECT(maxres < 1e-9, "%s: reference leaves point residual %.3e", form,
         maxres);
-  CHECK(maxinv < 1e-9, "%s: reference leaves invariant residual %.3e", form,
+  EXPECT(maxinv < 1e-9, "%s: reference leaves invariant residual %.3e", form,
         maxinv);
-  CHECK(maxout < 1e-12, "%s: outputs differ from reference by %.3e", form,
+  EXPECT(maxout < 1e-12, "%s: outputs differ from reference by %.3e", form,
         maxout);
   rc_problem_free(&pb);
 }
@@ -189,7 +181,7 @@ static void check_accelerations(const char *form) {
   rc_problem *pb = NULL;
   rc_error err;
   if (make(form, 0, NULL, &pb, &err) != RC_OK) {
-    CHECK(0, "create %s: %s", form, err.message);
+    EXPECT(0, "create %s: %s", form, err.message);
     return;
   }
   rc_crane_params par = {10, 2, 2, 0.01, 1, 0.005, 0.1, 9.81};
@@ -208,7 +200,7 @@ static void check_accelerations(const char *form) {
       maxres = fmax(maxres, fabs(F[i] - xdot[i]));
   }
   printf("accelerations/%s: max |f - xdot_ref| = %.2e\n", form, maxres);
-  CHECK(maxres < 1e-9, "%s: f(w_ref) differs from d/dt x_ref by %.3e", form,
+  EXPECT(maxres < 1e-9, "%s: f(w_ref) differs from d/dt x_ref by %.3e", form,
         maxres);
   rc_crane_path_free(&path);
   rc_problem_free(&pb);
@@ -295,7 +287,7 @@ static void fd_block(const rc_problem *pb, const char *what,
   }
   printf("fd/%s/%s: max rel err jac %.1e hes %.1e, missing %d\n",
          pb->formulation, what, maxj, maxh, missing);
-  CHECK(maxj < 1e-6 && maxh < 1e-6 && missing == 0,
+  EXPECT(maxj < 1e-6 && maxh < 1e-6 && missing == 0,
         "%s/%s: derivative check failed", pb->formulation, what);
 }
 
@@ -304,7 +296,7 @@ static void test_fd(const char *form) {
   rc_error err;
   const char *sets[] = {"eps=0.01"};
   if (make(form, 1, sets, &pb, &err) != RC_OK) {
-    CHECK(0, "create %s: %s", form, err.message);
+    EXPECT(0, "create %s: %s", form, err.message);
     return;
   }
   fd_block(pb, "point", &pb->point);
@@ -319,9 +311,9 @@ static void expect_refused(const char *what, int nset, const char *const *sets,
   rc_error err;
   rc_error_clear(&err);
   rc_err rc = make("track", nset, sets, &pb, &err);
-  CHECK(rc == RC_ERR_INPUT && pb == NULL, "%s: accepted (rc %d)", what,
+  EXPECT(rc == RC_ERR_INPUT && pb == NULL, "%s: accepted (rc %d)", what,
         (int)rc);
-  CHECK(strstr(err.message, needle) != NULL, "%s: message '%s' lacks '%s'",
+  EXPECT(strstr(err.message, needle) != NULL, "%s: message '%s' lacks '%s'",
         what, err.message, needle);
   printf("refused %-12s: %s\n", what, err.message);
   rc_problem_free(&pb);
@@ -359,7 +351,7 @@ static void test_bad_input(void) {
   rc_problem *pb = NULL;
   rc_error err;
   const char *missing[] = {sets[2]};
-  CHECK(make("track", 1, missing, &pb, &err) == RC_ERR_IO,
+  EXPECT(make("track", 1, missing, &pb, &err) == RC_ERR_IO,
         "missing path file not reported as I/O error");
 }
 
@@ -378,7 +370,7 @@ int main(void) {
   /* the user path really sets the horizon */
   rc_problem *pb = NULL;
   rc_error err;
-  CHECK(make("track", 1, gsets, &pb, &err) == RC_OK && pb->tf == 8.0,
+  EXPECT(make("track", 1, gsets, &pb, &err) == RC_OK && pb->tf == 8.0,
         "good CSV path: tf = %g, expected 8", pb ? pb->tf : -1.0);
   rc_problem_free(&pb);
   test_bad_input();

@@ -26,19 +26,11 @@
 #include "radcol/params.h"
 #include "radcol/problem.h"
 
-static int failures = 0;
+#include "test_util.h"
 
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      ++failures;                                                              \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                     \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fprintf(stderr, "\n");                                                   \
-    }                                                                          \
-  } while (0)
+
 #define NEAR(a, b, tol, what)                                                  \
-  CHECK(fabs((a) - (b)) <= (tol), "%s = %.17g, expected %.17g (tol %g)", what, \
+  EXPECT(fabs((a) - (b)) <= (tol), "%s = %.17g, expected %.17g (tol %g)", what, \
         (double)(a), (double)(b), (double)(tol))
 
 static rc_problem *make(const char *model_name, const char *form,
@@ -47,20 +39,20 @@ static rc_problem *make(const char *model_name, const char *form,
   rc_error err = {RC_OK, ""};
   const rc_model *m = rc_find_model(model_name);
   if (!m) {
-    CHECK(0, "model %s missing", model_name);
+    EXPECT(0, "model %s missing", model_name);
     return NULL;
   }
   *mout = m;
   const int f = rc_model_find_formulation(m, form);
-  CHECK(f >= 0, "%s has no formulation %s", model_name, form);
+  EXPECT(f >= 0, "%s has no formulation %s", model_name, form);
   rc_problem *pb = NULL;
   if (rc_params_init_defaults(m, pv, &err) != RC_OK) {
-    CHECK(0, "%s", err.message);
+    EXPECT(0, "%s", err.message);
     return NULL;
   }
   for (int k = 0; k < nsets; ++k)
-    CHECK(rc_params_set(m, pv, sets[k], &err) == RC_OK, "%s", err.message);
-  CHECK(m->create(m, f, pv, &pb, &err) == RC_OK && pb, "%s", err.message);
+    EXPECT(rc_params_set(m, pv, sets[k], &err) == RC_OK, "%s", err.message);
+  EXPECT(m->create(m, f, pv, &pb, &err) == RC_OK && pb, "%s", err.message);
   return pb;
 }
 
@@ -72,7 +64,7 @@ static double param(const rc_model *m, const rc_param_values *pv,
 
 static int idx(const rc_problem *pb, const char *name) {
   const int i = rc_init_var_index(pb, name);
-  CHECK(i >= 0, "%s/%s has no variable %s", pb->model, pb->formulation, name);
+  EXPECT(i >= 0, "%s/%s has no variable %s", pb->model, pb->formulation, name);
   return i < 0 ? 0 : i;
 }
 
@@ -87,7 +79,7 @@ static int solve(const rc_problem *pb, int nfix, const char *const *fix_names,
   double *fv = calloc((size_t)nw, sizeof *fv);
   int *fixed = calloc((size_t)nw, sizeof *fixed);
   rc_error err = {RC_OK, ""};
-  CHECK(rc_init_default_guess(pb, zhat, &err) == RC_OK, "%s", err.message);
+  EXPECT(rc_init_default_guess(pb, zhat, &err) == RC_OK, "%s", err.message);
   for (int k = 0; k < nguess; ++k)
     zhat[idx(pb, guess_names[k])] = guess_vals[k];
   for (int k = 0; k < nfix; ++k) {
@@ -99,7 +91,7 @@ static int solve(const rc_problem *pb, int nfix, const char *const *fix_names,
   rc_init_options opt;
   rc_init_options_default(&opt);
   const rc_err rc = rc_init_solve(pb, &opt, zhat, fixed, fv, rep, &err);
-  CHECK(rc == RC_OK, "rc_init_solve: %s", err.message);
+  EXPECT(rc == RC_OK, "rc_init_solve: %s", err.message);
   free(zhat);
   free(fv);
   free(fixed);
@@ -132,7 +124,7 @@ static void test_pendulum_coord(void) {
     const double y = r.z[idx(pb, "y")], v = r.z[idx(pb, "v")];
     const double x = branch * sqrt(L * L - y * y), u = -y * v / x;
     const double T = (u * u + v * v + g * y) / (L * L);
-    CHECK(r.consistent, "coord branch %d: %s", branch, r.message);
+    EXPECT(r.consistent, "coord branch %d: %s", branch, r.message);
     NEAR(r.z[idx(pb, "x")], x, 1e-10, "coord x");
     NEAR(r.z[idx(pb, "u")], u, 1e-9, "coord u");
     NEAR(r.z[idx(pb, "T")], T, 1e-8, "coord T");
@@ -140,7 +132,7 @@ static void test_pendulum_coord(void) {
       NEAR(x, 0.1, 1e-12, "default x0 (independent: SPEC 4.1)");
       NEAR(u, 1.0, 1e-12, "default u0");
     } else {
-      CHECK(r.moved[idx(pb, "u")], "u must be reported as moved");
+      EXPECT(r.moved[idx(pb, "u")], "u must be reported as moved");
     }
     rc_init_report_free(&r);
   }
@@ -159,12 +151,12 @@ static void test_pendulum_conflict(void) {
   const char *fix[] = {"x", "y"};
   const double fv[] = {0.8, 0.8};
   if (solve(pb, 2, fix, fv, 0, NULL, NULL, &r)) {
-    CHECK(!r.consistent, "x = y = 0.8 must be inconsistent");
+    EXPECT(!r.consistent, "x = y = 0.8 must be inconsistent");
     const int h1 = 0;
-    CHECK(strcmp(r.con_names[h1], "h1") == 0, "first row %s", r.con_names[0]);
+    EXPECT(strcmp(r.con_names[h1], "h1") == 0, "first row %s", r.con_names[0]);
     NEAR(r.residual[h1], 0.8 * 0.8 + 0.8 * 0.8 - L * L, 1e-14, "h1");
-    CHECK(strstr(r.message, "h1") != NULL, "message lacks h1: %s", r.message);
-    CHECK(r.nconflict == 2 && has_conflict(pb, &r, "x") &&
+    EXPECT(strstr(r.message, "h1") != NULL, "message lacks h1: %s", r.message);
+    EXPECT(r.nconflict == 2 && has_conflict(pb, &r, "x") &&
               has_conflict(pb, &r, "y"),
           "conflicts should be x and y (%d found)", r.nconflict);
     rc_init_report_free(&r);
@@ -173,7 +165,7 @@ static void test_pendulum_conflict(void) {
   const char *fix4[] = {"x", "y", "u", "v"};
   const double nan4[] = {NAN, NAN, NAN, NAN};
   if (solve(pb, 4, fix4, nan4, 0, NULL, NULL, &r)) {
-    CHECK(r.consistent, "default states fixed: %s", r.message);
+    EXPECT(r.consistent, "default states fixed: %s", r.message);
     const double x = r.z[0], y = r.z[1], u = r.z[2], v = r.z[3];
     NEAR(r.z[idx(pb, "T")],
          (u * u + v * v + param(m, &pv, "g") * y) / (x * x + y * y), 1e-9,
@@ -197,7 +189,7 @@ static void test_double_pendulum(void) {
   const double u2 = u1 + L2 * w2 * cos(th2), v2 = v1 + L2 * w2 * sin(th2);
   rc_init_report r;
   if (solve(pb, 0, NULL, NULL, 0, NULL, NULL, &r)) {
-    CHECK(r.consistent, "double-pendulum default: %s", r.message);
+    EXPECT(r.consistent, "double-pendulum default: %s", r.message);
     NEAR(r.z[idx(pb, "u2")], u2, 1e-12, "u2 from omega2");
     NEAR(r.z[idx(pb, "v2")], v2, 1e-12, "v2 from omega2");
     NEAR(r.z[idx(pb, "x2")], L1 * sin(th1) + L2 * sin(th2), 1e-12, "x2");
@@ -208,9 +200,9 @@ static void test_double_pendulum(void) {
   const char *fix[] = {"x1", "y1", "x2", "y2", "u1", "v1", "u2", "v2"};
   const double fv[] = {NAN, NAN, NAN, NAN, 0.0, 0.0, 0.0, L2 * w2 * sin(th2)};
   if (solve(pb, 8, fix, fv, 0, NULL, NULL, &r)) {
-    CHECK(!r.consistent, "u2 = 0 with omega2's v2 must be inconsistent");
-    CHECK(strstr(r.message, "vel2") != NULL, "message: %s", r.message);
-    CHECK(r.nconflict == 2 && has_conflict(pb, &r, "u2") &&
+    EXPECT(!r.consistent, "u2 = 0 with omega2's v2 must be inconsistent");
+    EXPECT(strstr(r.message, "vel2") != NULL, "message: %s", r.message);
+    EXPECT(r.nconflict == 2 && has_conflict(pb, &r, "u2") &&
               has_conflict(pb, &r, "v2"),
           "conflicts should be u2, v2 (%d found)", r.nconflict);
     rc_init_report_free(&r);
@@ -218,8 +210,8 @@ static void test_double_pendulum(void) {
   /* All velocities zero: consistent (with omega1 = omega2 = 0). */
   const double fz[] = {NAN, NAN, NAN, NAN, 0.0, 0.0, 0.0, 0.0};
   if (solve(pb, 8, fix, fz, 0, NULL, NULL, &r)) {
-    CHECK(r.consistent, "zero velocities: %s", r.message);
-    CHECK(r.moved[idx(pb, "l2")], "l2 must move from the omega2 guess");
+    EXPECT(r.consistent, "zero velocities: %s", r.message);
+    EXPECT(r.moved[idx(pb, "l2")], "l2 must move from the omega2 guess");
     rc_init_report_free(&r);
   }
   rc_problem_free(&pb);
@@ -237,7 +229,7 @@ static void test_crane(void) {
   const char *gn[] = {"r", "theta", "vd", "tau", "u2"};
   const double gv[] = {1.5, 0.2, 0.3, 10.0, 0.0};
   if (solve(pb, 0, NULL, NULL, 5, gn, gv, &r)) {
-    CHECK(r.consistent, "crane reduced: %s", r.message);
+    EXPECT(r.consistent, "crane reduced: %s", r.message);
     NEAR(r.z[idx(pb, "d")], param(m, &pv, "x_start"), 1e-10, "d");
     NEAR(r.z[idx(pb, "r")], param(m, &pv, "z_start"), 1e-10, "r");
     NEAR(r.z[idx(pb, "theta")], 0.0, 1e-10, "theta");
@@ -249,7 +241,7 @@ static void test_crane(void) {
   const char *fn[] = {"vd"};
   const double fv[] = {0.5};
   if (solve(pb, 1, fn, fv, 0, NULL, NULL, &r)) {
-    CHECK(!r.consistent && r.nconflict == 1,
+    EXPECT(!r.consistent && r.nconflict == 1,
           "reduced: a moving trolley on a rest path must conflict");
     rc_init_report_free(&r);
   }
@@ -257,7 +249,7 @@ static void test_crane(void) {
   rc_params_free(&pv);
   pb = make("crane", "track", NULL, 0, &pv, &m);
   if (pb && solve(pb, 1, fn, fv, 0, NULL, NULL, &r)) {
-    CHECK(r.consistent, "track with vd = 0.5: %s", r.message);
+    EXPECT(r.consistent, "track with vd = 0.5: %s", r.message);
     rc_init_report_free(&r);
   }
   rc_problem_free(&pb);
@@ -277,7 +269,7 @@ static void test_four_bar(void) {
   rc_init_report r;
   const char *fn[] = {"phi1"};
   if (solve(pb, 1, fn, &phi1, 0, NULL, NULL, &r)) {
-    CHECK(r.consistent, "four-bar from phi1: %s", r.message);
+    EXPECT(r.consistent, "four-bar from phi1: %s", r.message);
     /* Independent: C on both circles, above the line B -> D. */
     const double Bx = L1 * cos(phi1), By = L1 * sin(phi1);
     const double dx = xD - Bx, dy = -By, e = hypot(dx, dy);
@@ -285,7 +277,7 @@ static void test_four_bar(void) {
     const double hgt = sqrt(L2 * L2 - a * a);
     const double Cx = Bx + a * dx / e - hgt * dy / e;
     const double Cy = By + a * dy / e + hgt * dx / e;
-    CHECK((dx * (Cy - By) - dy * (Cx - Bx)) > 0.0, "C above BD");
+    EXPECT((dx * (Cy - By) - dy * (Cx - Bx)) > 0.0, "C above BD");
     NEAR(r.z[idx(pb, "x1")], 0.5 * Bx, 1e-9, "x1");
     NEAR(r.z[idx(pb, "y1")], 0.5 * By, 1e-9, "y1");
     NEAR(r.z[idx(pb, "x2")], 0.5 * (Bx + Cx), 1e-9, "x2");
@@ -293,7 +285,7 @@ static void test_four_bar(void) {
     NEAR(r.z[idx(pb, "x3")], 0.5 * (xD + Cx), 1e-9, "x3");
     NEAR(r.z[idx(pb, "y3")], 0.5 * Cy, 1e-9, "y3");
     NEAR(r.z[idx(pb, "phi2")], atan2(Cy - By, Cx - Bx), 1e-9, "phi2");
-    CHECK(r.max_residual <= 1e-8, "max residual %g", r.max_residual);
+    EXPECT(r.max_residual <= 1e-8, "max residual %g", r.max_residual);
     rc_init_report_free(&r);
   }
   rc_problem_free(&pb);
@@ -308,9 +300,9 @@ static void test_make_consistent(void) {
   int changed = -1;
   rc_problem *pb = make("pendulum", "accel", NULL, 0, &pv, &m);
   if (pb) {
-    CHECK(rc_make_consistent(pb, NULL, x0, &changed, NULL, &err) == RC_OK, "%s",
+    EXPECT(rc_make_consistent(pb, NULL, x0, &changed, NULL, &err) == RC_OK, "%s",
           err.message);
-    CHECK(changed == 0, "default pendulum data must be consistent");
+    EXPECT(changed == 0, "default pendulum data must be consistent");
     rc_problem_free(&pb);
     rc_params_free(&pv);
   }
@@ -318,12 +310,12 @@ static void test_make_consistent(void) {
   pb = make("pendulum", "accel", sets, 2, &pv, &m);
   if (pb) {
     const double L = param(m, &pv, "L");
-    CHECK(rc_make_consistent(pb, NULL, x0, &changed, NULL, &err) == RC_OK, "%s",
+    EXPECT(rc_make_consistent(pb, NULL, x0, &changed, NULL, &err) == RC_OK, "%s",
           err.message);
-    CHECK(changed == 1, "x0 = y0 = 0.8 must be changed");
+    EXPECT(changed == 1, "x0 = y0 = 0.8 must be changed");
     NEAR(x0[0] * x0[0] + x0[1] * x0[1], L * L, 1e-9, "x^2 + y^2");
     NEAR(x0[0] * x0[2] + x0[1] * x0[3], 0.0, 1e-9, "x u + y v");
-    CHECK(x0[0] > 0 && x0[1] > 0, "nearest point stays in the quadrant");
+    EXPECT(x0[0] > 0 && x0[1] > 0, "nearest point stays in the quadrant");
     rc_problem_free(&pb);
     rc_params_free(&pv);
   }

@@ -35,20 +35,12 @@
 #include "radcol/params.h"
 #include "radcol/problem.h"
 
+#include "test_util.h"
+
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
 
-static int failures = 0;
-#define EXPECT(cond, ...)                                                      \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      ++failures;                                                              \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                     \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fputc('\n', stderr);                                                     \
-    }                                                                          \
-  } while (0)
 
 static rc_problem *make(const char *model, const char *form, int nset,
                         const char *const *sets) {

@@ -22,17 +22,9 @@
 #include "radcol/mesh.h"
 #include "radcol/result.h"
 
-static int failures = 0;
+#include "test_util.h"
 
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      ++failures;                                                              \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                     \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fprintf(stderr, "\n");                                                   \
-    }                                                                          \
-  } while (0)
+
 
 static unsigned long long rng_state = 88172645463325252ULL;
 static double urand(void) { /* xorshift64, uniform in [0, 1) */
@@ -63,27 +55,27 @@ static void test_mesh(void) {
   rc_mesh m;
   rc_error err;
   memset(&m, 0, sizeof m);
-  CHECK(rc_mesh_uniform(4, 3, &m, &err) == RC_OK, "uniform: %s", err.message);
-  CHECK(m.n == 4 && m.frac[0] == 0.0 && m.frac[4] == 1.0 && m.frac[1] == 0.25 &&
+  EXPECT(rc_mesh_uniform(4, 3, &m, &err) == RC_OK, "uniform: %s", err.message);
+  EXPECT(m.n == 4 && m.frac[0] == 0.0 && m.frac[4] == 1.0 && m.frac[1] == 0.25 &&
             m.frac[2] == 0.5 && m.frac[3] == 0.75,
         "uniform fractions");
-  CHECK(rc_mesh_nodes(&m) == 13 && rc_mesh_max_stages(&m) == 3,
+  EXPECT(rc_mesh_nodes(&m) == 13 && rc_mesh_max_stages(&m) == 3,
         "uniform nodes %d max stages %d", rc_mesh_nodes(&m),
         rc_mesh_max_stages(&m));
-  CHECK(rc_mesh_validate(&m, &err) == RC_OK && err.code == RC_OK,
+  EXPECT(rc_mesh_validate(&m, &err) == RC_OK && err.code == RC_OK,
         "uniform mesh valid");
   rc_mesh c;
-  CHECK(rc_mesh_copy(&m, &c, &err) == RC_OK, "copy");
-  CHECK(c.n == 4 && c.frac != m.frac && c.stages != m.stages &&
+  EXPECT(rc_mesh_copy(&m, &c, &err) == RC_OK, "copy");
+  EXPECT(c.n == 4 && c.frac != m.frac && c.stages != m.stages &&
             memcmp(c.frac, m.frac, 5 * sizeof(double)) == 0 &&
             memcmp(c.stages, m.stages, 4 * sizeof(int)) == 0,
         "copy is deep and equal");
   rc_mesh_free(&c);
-  CHECK(c.n == 0 && c.frac == NULL && c.stages == NULL, "free zeroes");
+  EXPECT(c.n == 0 && c.frac == NULL && c.stages == NULL, "free zeroes");
   rc_mesh_free(&c); /* safe on a zeroed mesh */
   rc_mesh_free(NULL);
-  CHECK(rc_mesh_uniform(10000000, 1, &c, &err) == RC_OK, "10^7 elements");
-  CHECK(c.frac[10000000] == 1.0, "last fraction of a large mesh");
+  EXPECT(rc_mesh_uniform(10000000, 1, &c, &err) == RC_OK, "10^7 elements");
+  EXPECT(c.frac[10000000] == 1.0, "last fraction of a large mesh");
   rc_mesh_free(&c);
 
   /* Bad meshes; m must stay untouched by every failing constructor. */
@@ -127,16 +119,16 @@ static void test_mesh(void) {
   f[3] = 0.6;
   EXPECT_PREFIX(rc_mesh_from_arrays(5, NULL, s, &m, &err), &err,
                 "mesh with 5 elements has no breakpoint array");
-  CHECK(m.n == keep.n && m.frac == keep.frac && m.stages == keep.stages,
+  EXPECT(m.n == keep.n && m.frac == keep.frac && m.stages == keep.stages,
         "failing constructors left the mesh untouched");
 
   /* A good non-uniform mesh; validate catches later corruption. */
-  CHECK(rc_mesh_from_arrays(5, f, s, &c, &err) == RC_OK, "from arrays: %s",
+  EXPECT(rc_mesh_from_arrays(5, f, s, &c, &err) == RC_OK, "from arrays: %s",
         err.message);
-  CHECK(rc_mesh_nodes(&c) == 1 + 1 + 2 + 20 + 4 + 3 &&
+  EXPECT(rc_mesh_nodes(&c) == 1 + 1 + 2 + 20 + 4 + 3 &&
             rc_mesh_max_stages(&c) == 20,
         "non-uniform nodes");
-  CHECK(rc_mesh_validate(&c, &err) == RC_OK, "valid");
+  EXPECT(rc_mesh_validate(&c, &err) == RC_OK, "valid");
   c.stages[4] = 0;
   EXPECT_MSG(rc_mesh_validate(&c, &err), &err,
              "stages 0 in element 4: expected 1..20");
@@ -183,7 +175,7 @@ static void test_solution(void) {
   int st[NE] = {1, 2, 3, 5, 8, 4};
   rc_mesh m;
   rc_error err;
-  CHECK(rc_mesh_from_arrays(NE, frac, st, &m, &err) == RC_OK, "mesh");
+  EXPECT(rc_mesh_from_arrays(NE, frac, st, &m, &err) == RC_OK, "mesh");
   const double t0 = 0.1, tf = 2.35; /* tf - t0 is not exact in binary */
 
   rc_solution sol;
@@ -193,10 +185,10 @@ static void test_solution(void) {
   EXPECT_MSG(rc_solution_alloc(&pb, &m, t0, tf, 0, &sol, &err), &err,
              "problem dimension nc = -1: expected >= 0");
   pb.nc = 2;
-  CHECK(rc_solution_alloc(&pb, &m, t0, tf, 1, &sol, &err) == RC_OK, "alloc: %s",
+  EXPECT(rc_solution_alloc(&pb, &m, t0, tf, 1, &sol, &err) == RC_OK, "alloc: %s",
         err.message);
   rc_mesh_free(&m); /* the solution holds its own copy */
-  CHECK(sol.nnodes == 1 + 1 + 2 + 3 + 5 + 8 + 4 && sol.has_duals &&
+  EXPECT(sol.nnodes == 1 + 1 + 2 + 3 + 5 + 8 + 4 && sol.has_duals &&
             sol.nx == 2 && sol.ny == 1 && sol.nu == 1 && sol.np == 1 &&
             sol.nc == 2 && sol.nb == 3,
         "dims and node count");
@@ -207,10 +199,10 @@ static void test_solution(void) {
     zero &= sol.lam_f[i] == 0.0 && sol.lam_c[i] == 0.0;
   for (int i = 0; i < 3; ++i)
     zero &= sol.lam_b[i] == 0.0;
-  CHECK(zero, "arrays are zeroed");
+  EXPECT(zero, "arrays are zeroed");
 
   /* Node times. */
-  CHECK(sol.t[0] == t0 && sol.t[sol.nnodes - 1] == tf, "end times %.17g %.17g",
+  EXPECT(sol.t[0] == t0 && sol.t[sol.nnodes - 1] == tf, "end times %.17g %.17g",
         sol.t[0], sol.t[sol.nnodes - 1]);
   int off[NE + 1];
   off[0] = 0;
@@ -223,32 +215,32 @@ static void test_solution(void) {
       tau = t0;
     if (k == NE - 1)
       next = tf;
-    CHECK(sol.t[off[k]] == tau, "first node of element %d", k);
-    CHECK(sol.t[off[k + 1]] == next,
+    EXPECT(sol.t[off[k]] == tau, "first node of element %d", k);
+    EXPECT(sol.t[off[k + 1]] == next,
           "last stage of element %d is bit-equal "
           "to the next breakpoint: %.17g vs %.17g",
           k, sol.t[off[k + 1]], next);
     for (int j = 1; j <= st[k]; ++j)
-      CHECK(fabs(sol.t[off[k] + j] - (tau + r.c[j - 1] * (next - tau))) < 1e-15,
+      EXPECT(fabs(sol.t[off[k] + j] - (tau + r.c[j - 1] * (next - tau))) < 1e-15,
             "stage %d of element %d at %.17g", j, k, sol.t[off[k] + j]);
   }
 
   /* Element lookup. */
-  CHECK(rc_solution_element(&sol, t0) == 0 &&
+  EXPECT(rc_solution_element(&sol, t0) == 0 &&
             rc_solution_element(&sol, t0 - 1.0) == 0 &&
             rc_solution_element(&sol, tf) == NE - 1 &&
             rc_solution_element(&sol, tf + 1.0) == NE - 1,
         "lookup at the ends");
   for (int k = 1; k < NE; ++k) {
     double tau = sol.t[off[k]];
-    CHECK(rc_solution_element(&sol, tau) == k - 1,
+    EXPECT(rc_solution_element(&sol, tau) == k - 1,
           "tie at breakpoint %d "
           "goes left: got %d",
           k, rc_solution_element(&sol, tau));
-    CHECK(rc_solution_element(&sol, nextafter(tau, tf)) == k,
+    EXPECT(rc_solution_element(&sol, nextafter(tau, tf)) == k,
           "just after breakpoint %d: got %d", k,
           rc_solution_element(&sol, nextafter(tau, tf)));
-    CHECK(rc_solution_element(&sol, nextafter(tau, t0)) == k - 1,
+    EXPECT(rc_solution_element(&sol, nextafter(tau, t0)) == k - 1,
           "just before breakpoint %d", k);
   }
 
@@ -307,8 +299,8 @@ static void test_solution(void) {
     double tau = sol.t[off[k]], h = sol.t[off[k + 1]] - tau;
     double xi = (t - tau) / h;
     double w[5], d[5], ew[5], ed[5];
-    CHECK(rc_solution_eval(&sol, t, w, &err) == RC_OK, "eval: %s", err.message);
-    CHECK(rc_solution_eval_duals(&sol, t, d, &err) == RC_OK, "duals: %s",
+    EXPECT(rc_solution_eval(&sol, t, w, &err) == RC_OK, "eval: %s", err.message);
+    EXPECT(rc_solution_eval_duals(&sol, t, d, &err) == RC_OK, "duals: %s",
           err.message);
     for (int c = 0; c < 2; ++c) {
       ew[c] = P.xv[k][c] + xi * poly(P.xr[k][c], st[k] - 1, xi);
@@ -321,17 +313,17 @@ static void test_solution(void) {
     for (int i = 0; i < 5; ++i) {
       double e1 = fabs(w[i] - ew[i]), e2 = fabs(d[i] - ed[i]);
       worst = fmax(worst, fmax(e1, e2));
-      CHECK(e1 < 1e-11 && e2 < 1e-11,
+      EXPECT(e1 < 1e-11 && e2 < 1e-11,
             "element %d (s = %d) t = %.17g component %d: w %.17g vs %.17g, "
             "dual %.17g vs %.17g",
             k, st[k], t, i, w[i], ew[i], d[i], ed[i]);
     }
     if (at_node) { /* exact at the nodes, no rounding at all */
       int node = trial - ntest;
-      CHECK(w[0] == sol.w[node * nw] && w[1] == sol.w[node * nw + 1],
+      EXPECT(w[0] == sol.w[node * nw] && w[1] == sol.w[node * nw + 1],
             "state at node %d not exact", node);
       if (node > 0 && node != off[k]) {
-        CHECK(w[2] == sol.w[node * nw + 2] && w[3] == sol.w[node * nw + 3] &&
+        EXPECT(w[2] == sol.w[node * nw + 2] && w[3] == sol.w[node * nw + 3] &&
                   d[2] == sol.lam_g[node],
               "stage values at node %d not exact", node);
       }
@@ -352,15 +344,15 @@ static void test_solution(void) {
              "dense output: w is NULL");
 
   rc_solution nod;
-  CHECK(rc_solution_alloc(&pb, &sol.mesh, t0, tf, 0, &nod, &err) == RC_OK,
+  EXPECT(rc_solution_alloc(&pb, &sol.mesh, t0, tf, 0, &nod, &err) == RC_OK,
         "alloc without duals");
-  CHECK(!nod.has_duals && !nod.lam_f && !nod.z_lo, "no dual arrays");
+  EXPECT(!nod.has_duals && !nod.lam_f && !nod.z_lo, "no dual arrays");
   EXPECT_PREFIX(rc_solution_eval_duals(&nod, t0, w, &err), &err,
                 "dual dense output: the solution holds no multipliers");
   rc_solution_free(&nod);
 
   rc_solution_free(&sol);
-  CHECK(sol.t == NULL && sol.w == NULL && sol.mesh.frac == NULL &&
+  EXPECT(sol.t == NULL && sol.w == NULL && sol.mesh.frac == NULL &&
             sol.nnodes == 0,
         "free zeroes");
   rc_solution_free(&sol);

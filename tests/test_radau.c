@@ -19,17 +19,9 @@
 
 #include "radau.h"
 
-static int failures = 0;
+#include "test_util.h"
 
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      ++failures;                                                              \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                     \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fprintf(stderr, "\n");                                                   \
-    }                                                                          \
-  } while (0)
+
 
 static long double binom(int n, int k) {
   if (k < 0 || k > n)
@@ -50,26 +42,26 @@ static long double jacobi10_sum(int n, long double z) {
 
 static void test_closed_forms(void) {
   rc_radau r;
-  CHECK(rc_radau_init(1, &r) == 0, "s = 1 init");
-  CHECK(r.c[0] == 1.0 && r.b[0] == 1.0 && r.A[0] == 1.0,
+  EXPECT(rc_radau_init(1, &r) == 0, "s = 1 init");
+  EXPECT(r.c[0] == 1.0 && r.b[0] == 1.0 && r.A[0] == 1.0,
         "s = 1: c = b = A = 1 (implicit Euler)");
-  CHECK(rc_radau_init(2, &r) == 0, "s = 2 init");
-  CHECK(fabs(r.c[0] - 1.0 / 3.0) < 1e-16 && r.c[1] == 1.0,
+  EXPECT(rc_radau_init(2, &r) == 0, "s = 2 init");
+  EXPECT(fabs(r.c[0] - 1.0 / 3.0) < 1e-16 && r.c[1] == 1.0,
         "s = 2 nodes %.17g %.17g", r.c[0], r.c[1]);
-  CHECK(fabs(r.b[0] - 0.75) < 1e-15 && fabs(r.b[1] - 0.25) < 1e-15,
+  EXPECT(fabs(r.b[0] - 0.75) < 1e-15 && fabs(r.b[1] - 0.25) < 1e-15,
         "s = 2 weights %.17g %.17g (expected 3/4, 1/4)", r.b[0], r.b[1]);
-  CHECK(rc_radau_init(3, &r) == 0, "s = 3 init");
+  EXPECT(rc_radau_init(3, &r) == 0, "s = 3 init");
   double c1 = (4.0 - sqrt(6.0)) / 10.0, c2 = (4.0 + sqrt(6.0)) / 10.0;
-  CHECK(fabs(r.c[0] - c1) < 1e-15 && fabs(r.c[1] - c2) < 1e-15 && r.c[2] == 1.0,
+  EXPECT(fabs(r.c[0] - c1) < 1e-15 && fabs(r.c[1] - c2) < 1e-15 && r.c[2] == 1.0,
         "s = 3 nodes %.17g %.17g %.17g", r.c[0], r.c[1], r.c[2]);
   double b1 = (16.0 - sqrt(6.0)) / 36.0, b2 = (16.0 + sqrt(6.0)) / 36.0;
-  CHECK(fabs(r.b[0] - b1) < 1e-15 && fabs(r.b[1] - b2) < 1e-15 &&
+  EXPECT(fabs(r.b[0] - b1) < 1e-15 && fabs(r.b[1] - b2) < 1e-15 &&
             fabs(r.b[2] - 1.0 / 9.0) < 1e-15,
         "s = 3 weights %.17g %.17g %.17g", r.b[0], r.b[1], r.b[2]);
-  CHECK(rc_radau_init(0, &r) == -1, "s = 0 must be rejected");
-  CHECK(rc_radau_init(RC_RADAU_MAX_STAGES + 1, &r) == -1,
+  EXPECT(rc_radau_init(0, &r) == -1, "s = 0 must be rejected");
+  EXPECT(rc_radau_init(RC_RADAU_MAX_STAGES + 1, &r) == -1,
         "s = %d must be rejected", RC_RADAU_MAX_STAGES + 1);
-  CHECK(rc_radau_init(3, NULL) == -1, "NULL table must be rejected");
+  EXPECT(rc_radau_init(3, NULL) == -1, "NULL table must be rejected");
 }
 
 /* Worst errors over s, for the report. */
@@ -78,17 +70,17 @@ static double worst_root = 0, worst_D = 0, worst_A = 0, worst_b = 0,
 
 static void test_stage_count(int s) {
   rc_radau r;
-  CHECK(rc_radau_init(s, &r) == 0, "init s = %d", s);
+  EXPECT(rc_radau_init(s, &r) == 0, "init s = %d", s);
   /* Tolerances: 1e-12 up to 12 stages, looser beyond (D grows like s^2 and
    * the monomial tests lose digits to cancellation). */
   double tol = s <= 12 ? 1e-12 : 1e-11;
   int n = s - 1;
 
   /* Nodes: ascending in (0, 1), c_s = 1, tau = {0, c}. */
-  CHECK(r.s == s && r.c[s - 1] == 1.0 && r.tau[0] == 0.0, "s = %d layout", s);
+  EXPECT(r.s == s && r.c[s - 1] == 1.0 && r.tau[0] == 0.0, "s = %d layout", s);
   for (int j = 0; j < s; ++j) {
-    CHECK(r.tau[j + 1] == r.c[j], "s = %d tau[%d]", s, j + 1);
-    CHECK(r.c[j] > (j ? r.c[j - 1] : 0.0) && r.c[j] <= 1.0,
+    EXPECT(r.tau[j + 1] == r.c[j], "s = %d tau[%d]", s, j + 1);
+    EXPECT(r.c[j] > (j ? r.c[j - 1] : 0.0) && r.c[j] <= 1.0,
           "s = %d node %d = %.17g not ascending in (0, 1]", s, j, r.c[j]);
   }
   /* Roots of the explicit sum: sign change across [c(1-d), c(1+d)] and
@@ -98,7 +90,7 @@ static void test_stage_count(int s) {
     long double d = 8e-16L * (s <= 12 ? 1 : 10);
     long double lo = jacobi10_sum(n, 2.0L * c * (1 - d) - 1.0L);
     long double hi = jacobi10_sum(n, 2.0L * c * (1 + d) - 1.0L);
-    CHECK(lo * hi < 0,
+    EXPECT(lo * hi < 0,
           "s = %d node %d = %.17Lg: P(%.3Lg) = %Lg and %Lg have"
           " the same sign",
           s, j, c, d, lo, hi);
@@ -110,7 +102,7 @@ static void test_stage_count(int s) {
     double est = (double)fabsl(jacobi10_sum(n, 2.0L * c - 1.0L) / dp);
     if (est > worst_root)
       worst_root = est;
-    CHECK(est < 2e-16 * (s <= 12 ? 1 : 10), "s = %d node %d: |P/P'| = %g", s, j,
+    EXPECT(est < 2e-16 * (s <= 12 ? 1 : 10), "s = %d node %d: |P/P'| = %g", s, j,
           est);
   }
 
@@ -124,7 +116,7 @@ static void test_stage_count(int s) {
       double e = fabs(acc - exact) / fmax(1.0, fabs(exact));
       if (e > worst_D)
         worst_D = e;
-      CHECK(e < tol, "s = %d: D t^%d at c_%d: %.17g, expected %.17g", s, k,
+      EXPECT(e < tol, "s = %d: D t^%d at c_%d: %.17g, expected %.17g", s, k,
             j + 1, acc, exact);
     }
   }
@@ -138,7 +130,7 @@ static void test_stage_count(int s) {
       double e = fabs(acc - exact) / fmax(1e-3, fabs(exact));
       if (e > worst_A)
         worst_A = e;
-      CHECK(e < tol, "s = %d: A t^%d at c_%d: %.17g, expected %.17g", s, k,
+      EXPECT(e < tol, "s = %d: A t^%d at c_%d: %.17g, expected %.17g", s, k,
             j + 1, acc, exact);
     }
   }
@@ -146,10 +138,10 @@ static void test_stage_count(int s) {
   double sumb = 0.0;
   for (int l = 0; l < s; ++l) {
     sumb += r.b[l];
-    CHECK(r.b[l] > 0, "s = %d: weight %d = %g not positive", s, l, r.b[l]);
-    CHECK(r.b[l] == r.A[(s - 1) * s + l], "s = %d: b is not A's last row", s);
+    EXPECT(r.b[l] > 0, "s = %d: weight %d = %g not positive", s, l, r.b[l]);
+    EXPECT(r.b[l] == r.A[(s - 1) * s + l], "s = %d: b is not A's last row", s);
   }
-  CHECK(fabs(sumb - 1.0) < 1e-14, "s = %d: sum b = %.17g", s, sumb);
+  EXPECT(fabs(sumb - 1.0) < 1e-14, "s = %d: sum b = %.17g", s, sumb);
   for (int k = 0; k <= 2 * s - 1; ++k) {
     long double acc = 0.0L;
     for (int l = 0; l < s; ++l)
@@ -158,13 +150,13 @@ static void test_stage_count(int s) {
     if (k <= 2 * s - 2) {
       if (e > worst_b)
         worst_b = e;
-      CHECK(e < tol, "s = %d: b misses t^%d by %g (relative)", s, k, e);
+      EXPECT(e < tol, "s = %d: b misses t^%d by %g (relative)", s, k, e);
     } else {
       /* The Radau error for t^(2s-1) is far above rounding up to s = 12;
        * beyond that it shrinks like 1/16^s, so demand it only where
        * measurable. */
       if (s <= 12)
-        CHECK(e > 1e3 * 1e-16,
+        EXPECT(e > 1e3 * 1e-16,
               "s = %d: b integrates t^%d (degree 2s-1) to"
               " %g: order too high?",
               s, k, e);
@@ -179,7 +171,7 @@ static void test_stage_count(int s) {
       double e = fabs(acc - (i == j ? 1.0 : 0.0));
       if (e > worst_inv)
         worst_inv = e;
-      CHECK(e < tol, "s = %d: (D[:,1:] A)[%d][%d] = %.17g", s, i, j, acc);
+      EXPECT(e < tol, "s = %d: (D[:,1:] A)[%d][%d] = %.17g", s, i, j, acc);
     }
   }
   /* Barycentric weights agree with rc_bary_weights; Lagrange basis is a unit
@@ -187,14 +179,14 @@ static void test_stage_count(int s) {
   double bw[RC_RADAU_MAX_STAGES + 1], l[RC_RADAU_MAX_STAGES + 1];
   rc_bary_weights(s + 1, r.tau, bw);
   for (int i = 0; i <= s; ++i)
-    CHECK(bw[i] == r.bw_state[i], "s = %d: bw_state[%d]", s, i);
+    EXPECT(bw[i] == r.bw_state[i], "s = %d: bw_state[%d]", s, i);
   rc_bary_weights(s, r.c, bw);
   for (int i = 0; i < s; ++i)
-    CHECK(bw[i] == r.bw_stage[i], "s = %d: bw_stage[%d]", s, i);
+    EXPECT(bw[i] == r.bw_stage[i], "s = %d: bw_stage[%d]", s, i);
   for (int i = 0; i <= s; ++i) {
     rc_lagrange_basis(s + 1, r.tau, r.bw_state, r.tau[i], l);
     for (int m = 0; m <= s; ++m)
-      CHECK(l[m] == (m == i ? 1.0 : 0.0), "s = %d: l_%d(tau_%d) = %.17g", s, m,
+      EXPECT(l[m] == (m == i ? 1.0 : 0.0), "s = %d: l_%d(tau_%d) = %.17g", s, m,
             i, l[m]);
   }
   for (int trial = 0; trial < 20; ++trial) {
@@ -209,7 +201,7 @@ static void test_stage_count(int s) {
     }
     for (int k = 0; k <= s; ++k)
       exact += pow(t - 0.3, k) / (k + 1);
-    CHECK(fabs(acc - exact) < tol * 10,
+    EXPECT(fabs(acc - exact) < tol * 10,
           "s = %d: interpolant at %g: %.17g vs"
           " %.17g",
           s, t, acc, exact);
@@ -218,15 +210,15 @@ static void test_stage_count(int s) {
 
 static void test_gauss_legendre(void) {
   double x[64], w[64], worst = 0.0;
-  CHECK(rc_gauss_legendre(0, x, w) == -1, "m = 0 must be rejected");
-  CHECK(rc_gauss_legendre(65, x, w) == -1, "m = 65 must be rejected");
+  EXPECT(rc_gauss_legendre(0, x, w) == -1, "m = 0 must be rejected");
+  EXPECT(rc_gauss_legendre(65, x, w) == -1, "m = 65 must be rejected");
   for (int m = 1; m <= 64; ++m) {
-    CHECK(rc_gauss_legendre(m, x, w) == 0, "m = %d", m);
+    EXPECT(rc_gauss_legendre(m, x, w) == 0, "m = %d", m);
     for (int i = 0; i < m; ++i)
-      CHECK(x[i] > (i ? x[i - 1] : 0.0) && x[i] < 1.0 && w[i] > 0,
+      EXPECT(x[i] > (i ? x[i - 1] : 0.0) && x[i] < 1.0 && w[i] > 0,
             "m = %d: node %d = %.17g weight %g", m, i, x[i], w[i]);
     for (int i = 0; i < m; ++i) /* symmetric about 1/2 */
-      CHECK(fabs(x[i] + x[m - 1 - i] - 1.0) < 1e-15 &&
+      EXPECT(fabs(x[i] + x[m - 1 - i] - 1.0) < 1e-15 &&
                 fabs(w[i] - w[m - 1 - i]) < 1e-15,
             "m = %d: asymmetric pair %d", m, i);
     for (int k = 0; k <= 2 * m; ++k) {
@@ -237,10 +229,10 @@ static void test_gauss_legendre(void) {
       if (k <= 2 * m - 1) {
         if (e > worst)
           worst = e;
-        CHECK(e < 1e-13, "m = %d: t^%d integrated with relative error %g", m, k,
+        EXPECT(e < 1e-13, "m = %d: t^%d integrated with relative error %g", m, k,
               e);
       } else if (m <= 8) {
-        CHECK(e > 1e-12, "m = %d: t^%d (degree 2m) integrated exactly?", m, k);
+        EXPECT(e > 1e-12, "m = %d: t^%d (degree 2m) integrated exactly?", m, k);
       }
     }
   }

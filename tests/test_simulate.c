@@ -32,16 +32,8 @@
 #include "radcol/simulate.h"
 #include "radcol/solve.h"
 
-static int failures = 0;
-#define EXPECT(cond, ...)                                                      \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      ++failures;                                                              \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                     \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fputc('\n', stderr);                                                     \
-    }                                                                          \
-  } while (0)
+#include "test_util.h"
+
 
 /* Problem `form` of `model` with NAME=VALUE sets; pv returned for reuse. */
 static rc_problem *make(const char *model_name, const char *form, int nset,

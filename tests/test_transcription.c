@@ -26,16 +26,8 @@
 #include "radcol/solve.h"
 #include "transcription.h"
 
-static int failures = 0;
-#define EXPECT(cond, ...)                                                      \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                              \
-      printf(__VA_ARGS__);                                                     \
-      printf("\n");                                                            \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
+#include "test_util.h"
+
 
 /* ---- toy problem -------------------------------------------------------- */
 /* w = (x1, x2, y, u, p); F = (f1, f2, g, c, L); z = (x1a, x2a, x1b, x2b, p, tf) */
