@@ -1,0 +1,91 @@
+/*
+ * fuzz/fuzz_csv.c - libFuzzer harness for the crane waypoint CSV reader
+ * (problems/crane_path.h, rc_crane_path_read_csv).
+ *
+ * The input bytes are written to a private temporary file (one per process,
+ * rewritten for every input) and read back as a waypoint file.  On success
+ * the reader's contract is checked: n >= 2, t_0 = 0, strictly increasing and
+ * finite t, finite x and z; then the path is evaluated across its span and
+ * its flatness check runs (it must return, never crash).  On failure the
+ * error must be RC_ERR_INPUT or RC_ERR_IO with a message, and the path must
+ * hold no storage.  A violation aborts, so libFuzzer reports it.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "crane_path.h"
+
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (!(cond))                                                               \
+      abort();                                                                 \
+  } while (0)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static char path_buf[256];
+
+static void remove_temp(void) {
+  if (path_buf[0])
+    remove(path_buf);
+}
+
+static const char *temp_path(void) {
+  if (!path_buf[0]) {
+    atexit(remove_temp);
+    /* RAM-backed /dev/shm when there is one: every input is a file write */
+    const char *dir = getenv("RADCOL_FUZZ_TMPDIR");
+    if (!dir || !*dir)
+      dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : getenv("TMPDIR");
+    snprintf(path_buf, sizeof path_buf, "%s/radcol-fuzz-csv.%ld.csv",
+             dir && *dir ? dir : "/tmp", (long)getpid());
+  }
+  return path_buf;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  const char *file = temp_path();
+  FILE *f = fopen(file, "wb");
+  if (!f)
+    return 0;
+  if (size && fwrite(data, 1, size, f) != size) {
+    fclose(f);
+    return 0;
+  }
+  fclose(f);
+
+  rc_crane_path path;
+  memset(&path, 0, sizeof path);
+  rc_error err = {RC_OK, ""};
+  rc_err rc = rc_crane_path_read_csv(&path, file, &err);
+  if (rc == RC_OK) {
+    CHECK(path.n >= 2 && path.t && path.x && path.z);
+    CHECK(path.t[0] == 0.0);
+    for (int k = 0; k < path.n; ++k) {
+      CHECK(isfinite(path.t[k]) && isfinite(path.x[k]) && isfinite(path.z[k]));
+      if (k > 0)
+        CHECK(path.t[k] > path.t[k - 1]);
+    }
+    double p1[5], p2[5];
+    double span = path.t[path.n - 1];
+    for (int j = -1; j <= 9; ++j) {
+      rc_crane_path_eval(&path, span * j / 8.0, p1, p2);
+      /* inside the span the path interpolates finite data: finite values */
+      if (j >= 0 && j <= 8 && isfinite(span))
+        CHECK(isfinite(p1[0]) || !isfinite(path.x[0]));
+    }
+    rc_crane_params par = {10, 2, 2, 0.01, 1, 0.005, 0.1, 9.81};
+    rc_error ferr = {RC_OK, ""};
+    (void)rc_crane_path_check_flat(&path, &par, &ferr);
+    rc_crane_path_free(&path);
+  } else {
+    CHECK(rc == RC_ERR_INPUT || rc == RC_ERR_IO || rc == RC_ERR_NOMEM);
+    CHECK(err.message[0] != '\0');
+    rc_crane_path_free(&path); /* must be safe after a failed read */
+  }
+  return 0;
+}
