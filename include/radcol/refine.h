@@ -1,0 +1,116 @@
+/*
+ * radcol/refine.h - adaptive hp mesh refinement (SPEC section 6).
+ *
+ * rc_solve_refined solves on an initial mesh, estimates the error of every
+ * element, changes the mesh (raise the degree, split, merge) and re-solves,
+ * warm-started from the previous solution, until every element's estimate is
+ * below the tolerance or a cap (refinements, elements, memory) stops it.  Each
+ * solve is one rc_refine_row (radcol/io.h), reported through a callback; the
+ * library itself never prints.
+ *
+ * Estimators (docs/mesh-refinement.md):
+ *   RC_REFINE_PHR    Patterson, Hager and Rao (2015): in element k with s_k
+ *                    stages, the state polynomial X~ is evaluated at the
+ *                    M = s_k + 1 Radau IIA points tau_j of an M-stage rule,
+ *                    the dynamics integrated from the element start with that
+ *                    rule's integration matrix,
+ *                      X^_j = X~(t_k) + h_k sum_l A^(M)_jl f(tau_l, W~(tau_l)),
+ *                    and e_k = max_{i,j} |X^_ij - X~_ij| / (1 + max_j |X~_ij|).
+ *                    Algebraic variables get their own check: the residual
+ *                    max_j |g(tau_j, W~)| / (1 + max |y|) at the same points.
+ *   RC_REFINE_BETTS  the Betts relative defect of rc_diagnose (elem_defect).
+ *   RC_REFINE_BOTH   the larger of the two.
+ * hp decision per element with e_k > tol (Patterson-Hager-Rao): if
+ *   s_new = s_k + ceil(log(e_k / tol) / log(s_k)) (at least s_k + 1) is at
+ *   most max_stages, raise the degree to s_new; otherwise split into
+ *   max(ceil((s_k + P_k) / min_stages), 2) equal elements of min_stages
+ *   stages, P_k = ceil(log(e_k / tol) / log(s_k)).
+ * Merge: two neighbours with the same stage count, both estimates below
+ *   merge_factor * tol, become one element (their union) when the merged
+ *   element's predicted error (2^(s+1) times the larger) stays below
+ *   merge_factor * tol as well.
+ */
+#ifndef RADCOL_REFINE_H
+#define RADCOL_REFINE_H
+
+#include "radcol/errors.h"
+#include "radcol/io.h"
+#include "radcol/mesh.h"
+#include "radcol/options.h"
+#include "radcol/problem.h"
+#include "radcol/result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum rc_refine_estimator {
+  RC_REFINE_PHR = 0,
+  RC_REFINE_BETTS = 1,
+  RC_REFINE_BOTH = 2
+} rc_refine_estimator;
+
+/* Called after every solve of the loop with that solve's row (borrowed for
+ * the call) and a short note of what happens next (e.g. "12 elements raised,
+ * 3 split" or the stop reason). */
+typedef void (*rc_refine_progress_fn)(void *ctx, const rc_refine_row *row,
+                                      const char *note);
+
+typedef struct rc_refine_options {
+  double tol;              /* target estimate per element (> 0); 1e-8 */
+  int max_refinements;     /* mesh changes after the first solve; 12 */
+  int max_elements;        /* cap on the element count; 20000 */
+  double max_memory_bytes; /* cap on the NLP memory estimate; 8 GiB */
+  int max_stages;          /* degree cap of a raise (2..RC_MAX_STAGES); 8 */
+  int min_stages;          /* stages of split elements (1..max); 3 */
+  double merge_factor;     /* merge below merge_factor * tol; 0: never; 1e-3 */
+  rc_refine_estimator estimator; /* RC_REFINE_PHR */
+  int dual_warm_start;           /* warm start from the previous duals too; 1 */
+  rc_refine_progress_fn progress; /* or NULL */
+  void *progress_ctx;
+} rc_refine_options;
+
+void rc_refine_options_default(rc_refine_options *ro);
+rc_err rc_refine_options_validate(const rc_refine_options *ro, rc_error *err);
+
+/* Per-element error estimate of sol (est: sol->mesh.n values).  Elements
+ * where a problem function fails to evaluate get +inf (they need refining). */
+rc_err rc_refine_estimate(const rc_problem *pb, const rc_solution *sol,
+                          rc_refine_estimator estimator, double *est,
+                          rc_error *err);
+
+/* One hp step: *out is the new mesh (allocated).  *nraised, *nsplit,
+ * *nmerged count what was done (any may be NULL).  An unchanged mesh (all
+ * estimates below tol) is returned as a copy. */
+rc_err rc_refine_mesh(const rc_mesh *mesh, const double *est,
+                      const rc_refine_options *ro, rc_mesh *out, int *nraised,
+                      int *nsplit, int *nmerged, rc_error *err);
+
+/* NLP size of pb on mesh without building it, and an estimate of the memory
+ * a solve needs (Ipopt vectors plus a MUMPS factor of the KKT matrix with a
+ * fill factor of 10): bytes = 8 (10 nnz_kkt + 30 (nvars + ncons)) + 4 nnz_kkt
+ * with nnz_kkt = nnz_jac + nnz_hes + nvars + ncons. */
+typedef struct rc_nlp_size {
+  long nvars, ncons, nnz_jac, nnz_hes;
+  double bytes;
+} rc_nlp_size;
+void rc_refine_nlp_size(const rc_problem *pb, const rc_mesh *mesh,
+                        rc_nlp_size *size);
+
+/* The refinement loop.  initial: the first mesh; opt: solver options for
+ * every solve (opt->warm_start is overridden by ro->dual_warm_start after the
+ * first solve).  On RC_OK *sol holds the last solution (its mesh is the final
+ * mesh), stats the last solve's stats with stats->message saying why the loop
+ * stopped, *rows (malloc'ed, free with free()) and *nrows the history.
+ * Sampled-reference problems are solved once (one row).  A failed solve stops
+ * the loop (its row and solution are returned).  On any other code nothing is
+ * allocated. */
+rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
+                        const rc_options *opt, const rc_refine_options *ro,
+                        rc_solution *sol, rc_solve_stats *stats,
+                        rc_refine_row **rows, int *nrows, rc_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,512 @@
+/*
+ * refine.c - adaptive hp mesh refinement: per-element error estimates, the
+ * hp mesh update and the warm-started refinement loop (radcol/refine.h,
+ * SPEC section 6, docs/mesh-refinement.md).
+ *
+ * Estimate (Patterson, Hager and Rao 2015).  Element k = [t_a, t_b],
+ * h = t_b - t_a, s stages, state polynomial X~ of degree s through the
+ * element start and its s stages, y~ and u~ of degree s - 1 (the dense output
+ * of result.h).  With the M = s + 1 stage Radau IIA rule (nodes c^M, matrix
+ * A^M, radau.h) and tau_j = t_a + c^M_j h:
+ *     X^_j = X~(t_a) + h sum_l A^M_jl f(tau_l, W~(tau_l))       j = 1..M
+ *     e_k  = max_{i,j} |X^_ij - X~_i(tau_j)| / (1 + max_j |X~_i(tau_j)|)
+ * X^ is exact for dynamics of degree M - 1 along the trajectory, so e_k
+ * measures how far the degree-s interpolant is from satisfying x' = f between
+ * the nodes.  Algebraic equations are checked at the same points:
+ *     e_k^g = max_{i,j} |g_i(tau_j, W~(tau_j))| / (1 + max_j |y~(tau_j)|).
+ * The element estimate is max(e_k, e_k^g); RC_REFINE_BETTS takes the Betts
+ * defect of rc_diagnose instead, RC_REFINE_BOTH the larger.
+ *
+ * Mesh update (per element, in order; see refine.h for the formulas):
+ * e > tol raises s by P = ceil(log(e/tol)/log(max(s, 2))) while s + P <=
+ * max_stages, else splits into max(ceil((s + P)/min_stages), 2) equal
+ * elements of min_stages stages; a non-finite e splits in two.  Runs of two
+ * unrefined neighbours with equal s and 2^(s+1) max(e) < merge_factor tol are
+ * merged (the error of a degree-s interpolant scales like h^(s+1)).
+ *
+ * Loop invariants: every solve after the first starts from the previous
+ * solution (dense output at the new nodes; duals when dual_warm_start); the
+ * next mesh is checked against the element and memory caps before it is
+ * solved, so a cap never starts a solve it would refuse.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "radau.h"
+#include "radcol/refine.h"
+#include "radcol/solve.h"
+#include "timing.h"
+
+void rc_refine_options_default(rc_refine_options *ro) {
+  memset(ro, 0, sizeof *ro);
+  ro->tol = 1e-8;
+  ro->max_refinements = 12;
+  ro->max_elements = 20000;
+  ro->max_memory_bytes = 8.0 * 1024.0 * 1024.0 * 1024.0;
+  ro->max_stages = 8;
+  ro->min_stages = 3;
+  ro->merge_factor = 1e-3;
+  ro->estimator = RC_REFINE_PHR;
+  ro->dual_warm_start = 1;
+}
+
+rc_err rc_refine_options_validate(const rc_refine_options *ro, rc_error *err) {
+  if (!ro)
+    return rc_error_set(err, RC_ERR_INPUT, "refinement options are NULL");
+  if (!(ro->tol > 0.0 && isfinite(ro->tol)))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "refinement tolerance %g: expected a finite number > 0",
+                        ro->tol);
+  if (ro->max_refinements < 0)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "max refinements %d: expected an integer >= 0",
+                        ro->max_refinements);
+  if (ro->max_elements < 1)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "max elements %d: expected an integer >= 1",
+                        ro->max_elements);
+  if (!(ro->max_memory_bytes > 0.0))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "max memory %g bytes: expected a number > 0",
+                        ro->max_memory_bytes);
+  if (ro->max_stages < 2 || ro->max_stages > RC_MAX_STAGES)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "max stages %d: expected an integer in 2..%d",
+                        ro->max_stages, RC_MAX_STAGES);
+  if (ro->min_stages < 1 || ro->min_stages > ro->max_stages)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "min stages %d: expected an integer in 1..%d (max "
+                        "stages)",
+                        ro->min_stages, ro->max_stages);
+  if (!(ro->merge_factor >= 0.0 && ro->merge_factor < 1.0))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "merge factor %g: expected 0 <= factor < 1",
+                        ro->merge_factor);
+  if (ro->estimator != RC_REFINE_PHR && ro->estimator != RC_REFINE_BETTS &&
+      ro->estimator != RC_REFINE_BOTH)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "estimator %d: expected RC_REFINE_PHR (0), "
+                        "RC_REFINE_BETTS (1) or RC_REFINE_BOTH (2)",
+                        (int)ro->estimator);
+  return RC_OK;
+}
+
+/* ---- estimate ------------------------------------------------------------ */
+
+/* PHR estimate of element k; work holds (M + 1) * nw + M * nF doubles. */
+static double phr_element(const rc_problem *pb, const rc_solution *sol, int k,
+                          int node0, double *work) {
+  const int nx = pb->nx, ny = pb->ny, nw = rc_problem_nw(pb);
+  const int nF = rc_problem_nF(pb);
+  const int s = sol->mesh.stages[k], M = s + 1;
+  rc_radau R;
+  if (rc_radau_init(M, &R) != 0)
+    return INFINITY;
+  const double ta = sol->t[node0], tb = sol->t[node0 + s];
+  const double h = tb - ta;
+  const double *X0 = sol->w + (size_t)node0 * nw;
+  double *W = work, *F = work + (size_t)M * nw;
+  for (int j = 0; j < M; ++j) {
+    const double t = ta + R.c[j] * h;
+    if (rc_solution_eval(sol, t, W + (size_t)j * nw, NULL) != RC_OK)
+      return INFINITY;
+    if (pb->point.eval(pb, t, W + (size_t)j * nw, F + (size_t)j * nF) != 0)
+      return INFINITY;
+  }
+  double e = 0.0;
+  for (int i = 0; i < nx; ++i) {
+    double scale = fabs(X0[i]);
+    for (int j = 0; j < M; ++j)
+      scale = fmax(scale, fabs(W[(size_t)j * nw + i]));
+    scale += 1.0;
+    for (int j = 0; j < M; ++j) {
+      double acc = 0.0;
+      for (int l = 0; l < M; ++l)
+        acc += R.A[j * M + l] * F[(size_t)l * nF + i];
+      const double d = fabs(X0[i] + h * acc - W[(size_t)j * nw + i]) / scale;
+      if (!(d <= e))
+        e = isnan(d) ? INFINITY : d;
+    }
+  }
+  if (ny > 0) {
+    double ymax = 0.0;
+    for (int j = 0; j < M; ++j)
+      for (int i = 0; i < ny; ++i)
+        ymax = fmax(ymax, fabs(W[(size_t)j * nw + nx + i]));
+    for (int j = 0; j < M; ++j)
+      for (int i = 0; i < ny; ++i) {
+        const double d = fabs(F[(size_t)j * nF + nx + i]) / (1.0 + ymax);
+        if (!(d <= e))
+          e = isnan(d) ? INFINITY : d;
+      }
+  }
+  return e;
+}
+
+rc_err rc_refine_estimate(const rc_problem *pb, const rc_solution *sol,
+                          rc_refine_estimator estimator, double *est,
+                          rc_error *err) {
+  if (!pb || !sol || !est || sol->mesh.n < 1)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "rc_refine_estimate: expected a problem, a solution "
+                        "on a mesh and an output array");
+  const int ne = sol->mesh.n;
+  for (int k = 0; k < ne; ++k)
+    est[k] = 0.0;
+  if (estimator == RC_REFINE_PHR || estimator == RC_REFINE_BOTH) {
+    const int nw = rc_problem_nw(pb), nF = rc_problem_nF(pb);
+    const int M = rc_mesh_max_stages(&sol->mesh) + 1;
+    double *work =
+        malloc(sizeof *work * ((size_t)(M + 1) * nw + (size_t)M * nF + 1));
+    if (!work)
+      return rc_error_set(err, RC_ERR_NOMEM,
+                          "out of memory for the error estimate of %d "
+                          "elements",
+                          ne);
+    for (int k = 0, node0 = 0; k < ne; node0 += sol->mesh.stages[k], ++k)
+      est[k] = phr_element(pb, sol, k, node0, work);
+    free(work);
+  }
+  if (estimator == RC_REFINE_BETTS || estimator == RC_REFINE_BOTH) {
+    rc_diagnostics d;
+    rc_err rc = rc_diagnose(pb, sol, 2, &d, err);
+    if (rc != RC_OK)
+      return rc;
+    for (int k = 0; k < ne; ++k) {
+      const double b = isnan(d.elem_defect[k]) ? INFINITY : d.elem_defect[k];
+      est[k] = fmax(est[k], b);
+    }
+    rc_diagnostics_free(&d);
+  }
+  rc_error_clear(err);
+  return RC_OK;
+}
+
+/* ---- mesh update --------------------------------------------------------- */
+
+/* Degree increase P = ceil(log(e/tol)/log(max(s, 2))), at least 1. */
+static int degree_increase(double e, double tol, int s) {
+  const double r = log(e / tol) / log(s < 2 ? 2.0 : (double)s);
+  if (!(r < 64.0))
+    return 64;
+  const int p = (int)ceil(r);
+  return p < 1 ? 1 : p;
+}
+
+rc_err rc_refine_mesh(const rc_mesh *mesh, const double *est,
+                      const rc_refine_options *ro, rc_mesh *out, int *nraised,
+                      int *nsplit, int *nmerged, rc_error *err) {
+  memset(out, 0, sizeof *out);
+  rc_err rc;
+  if ((rc = rc_mesh_validate(mesh, err)) != RC_OK ||
+      (rc = rc_refine_options_validate(ro, err)) != RC_OK)
+    return rc;
+  const int n = mesh->n;
+  /* Children per element: at most max(ceil((s + 64)/min), 2) <= 85. */
+  int *kids = malloc(sizeof *kids * (size_t)n);
+  int *kid_s = malloc(sizeof *kid_s * (size_t)n);
+  int *merge = calloc((size_t)n, sizeof *merge); /* 1: merge with k + 1 */
+  if (!kids || !kid_s || !merge) {
+    free(kids);
+    free(kid_s);
+    free(merge);
+    return rc_error_set(err, RC_ERR_NOMEM, "out of memory refining %d elements",
+                        n);
+  }
+  int raised = 0, split = 0, merged = 0;
+  long total = 0;
+  for (int k = 0; k < n; ++k) {
+    const int s = mesh->stages[k];
+    const double e = est[k];
+    kids[k] = 1;
+    kid_s[k] = s;
+    if (!isfinite(e)) {
+      kids[k] = 2;
+      ++split;
+    } else if (e > ro->tol) {
+      const int p = degree_increase(e, ro->tol, s);
+      if (s + p <= ro->max_stages) {
+        kid_s[k] = s + p;
+        ++raised;
+      } else {
+        const int m = (s + p + ro->min_stages - 1) / ro->min_stages;
+        kids[k] = m > 2 ? m : 2;
+        kid_s[k] = ro->min_stages;
+        ++split;
+      }
+    }
+  }
+  if (ro->merge_factor > 0.0)
+    for (int k = 0; k + 1 < n; ++k) {
+      const int s = mesh->stages[k];
+      if (kids[k] != 1 || kids[k + 1] != 1 || kid_s[k] != s ||
+          mesh->stages[k + 1] != s || kid_s[k + 1] != s)
+        continue;
+      const double e = fmax(est[k], est[k + 1]);
+      if (ldexp(e, s + 1) < ro->merge_factor * ro->tol) {
+        merge[k] = 1;
+        ++merged;
+        ++k; /* k + 1 is taken */
+      }
+    }
+  for (int k = 0; k < n; ++k)
+    total += merge[k] ? 0 : kids[k];
+  double *frac = malloc(sizeof *frac * (size_t)(total + 1));
+  int *stages = malloc(sizeof *stages * (size_t)(total > 0 ? total : 1));
+  if (!frac || !stages) {
+    rc = rc_error_set(err, RC_ERR_NOMEM,
+                      "out of memory for a mesh of %ld elements", total);
+  } else {
+    long q = 0;
+    frac[0] = 0.0;
+    for (int k = 0; k < n; ++k) {
+      if (merge[k])
+        continue; /* the merged element ends at frac[k + 2] */
+      const double a = frac[q], b = mesh->frac[k + 1];
+      for (int c = 0; c < kids[k]; ++c) {
+        stages[q] = kid_s[k];
+        frac[q + 1] = c + 1 == kids[k] ? b : a + (b - a) * (c + 1) / kids[k];
+        ++q;
+      }
+    }
+    frac[total] = 1.0;
+    rc = rc_mesh_from_arrays((int)total, frac, stages, out, err);
+  }
+  free(frac);
+  free(stages);
+  free(kids);
+  free(kid_s);
+  free(merge);
+  if (nraised)
+    *nraised = raised;
+  if (nsplit)
+    *nsplit = split;
+  if (nmerged)
+    *nmerged = merged;
+  return rc;
+}
+
+/* ---- NLP size and memory --------------------------------------------------
+ */
+
+void rc_refine_nlp_size(const rc_problem *pb, const rc_mesh *mesh,
+                        rc_nlp_size *size) {
+  const long nx = pb->nx, nyu = pb->ny + pb->nu;
+  const long nstage = rc_mesh_nodes(mesh) - 1;
+  long nnz_d = 0; /* collocation rows: nx (s + 1) entries per stage */
+  for (int k = 0; k < mesh->n; ++k)
+    nnz_d += nx * (long)(mesh->stages[k] + 1) * mesh->stages[k];
+  const long t0 = pb->t0_algebraic ? 1 : 0;
+  size->nvars =
+      (nstage + 1) * nx + (nstage + t0) * nyu + pb->np + (pb->free_tf ? 1 : 0);
+  size->ncons = (nstage + t0) * (pb->ny + pb->nc) + nstage * nx + pb->nb;
+  size->nnz_jac = nnz_d + (nstage + t0) * (long)pb->point.jac.nnz +
+                  (long)pb->boundary.jac.nnz;
+  size->nnz_hes = (nstage + t0) * (long)pb->point.hes.nnz +
+                  (long)pb->boundary.hes.nnz + size->nvars;
+  const double kkt =
+      (double)(size->nnz_jac + size->nnz_hes + size->nvars + size->ncons);
+  size->bytes =
+      8.0 * (10.0 * kkt + 30.0 * (double)(size->nvars + size->ncons)) +
+      4.0 * kkt;
+}
+
+/* ---- the loop -------------------------------------------------------------
+ */
+
+static double max_finite_or_inf(const double *v, int n) {
+  double m = 0.0;
+  for (int i = 0; i < n; ++i)
+    if (!(v[i] <= m))
+      m = isnan(v[i]) ? INFINITY : v[i];
+  return m;
+}
+
+static void fill_row(rc_refine_row *r, int it, const rc_solution *sol,
+                     const rc_solve_stats *st, const double *est,
+                     const rc_diagnostics *d, double wall) {
+  const rc_mesh *m = &sol->mesh;
+  r->iteration = it;
+  r->elements = m->n;
+  r->stages_min = r->stages_max = m->stages[0];
+  for (int k = 1; k < m->n; ++k) {
+    if (m->stages[k] < r->stages_min)
+      r->stages_min = m->stages[k];
+    if (m->stages[k] > r->stages_max)
+      r->stages_max = m->stages[k];
+  }
+  r->nvars = st->nvars;
+  r->est_error = est ? max_finite_or_inf(est, m->n) : NAN;
+  r->ref_error = NAN;
+  if (d && d->has_reference)
+    for (int i = 0; i < d->nvar; ++i)
+      if (!isnan(d->err_dense[i]) &&
+          (isnan(r->ref_error) || d->err_dense[i] > r->ref_error))
+        r->ref_error = d->err_dense[i];
+  r->ipopt_iterations = st->iterations;
+  r->wall_s = wall;
+  r->status = (int)st->status;
+}
+
+static double nlp_bytes(const rc_problem *pb, const rc_mesh *mesh,
+                        rc_nlp_size *sz) {
+  rc_refine_nlp_size(pb, mesh, sz);
+  return sz->bytes;
+}
+
+static int solve_ok(rc_status s) {
+  return s == RC_STATUS_CONVERGED || s == RC_STATUS_ACCEPTABLE;
+}
+
+rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
+                        const rc_options *opt, const rc_refine_options *ro,
+                        rc_solution *sol, rc_solve_stats *stats,
+                        rc_refine_row **rows, int *nrows, rc_error *err) {
+  memset(sol, 0, sizeof *sol);
+  memset(stats, 0, sizeof *stats);
+  *rows = NULL;
+  *nrows = 0;
+  rc_err rc;
+  if ((rc = rc_refine_options_validate(ro, err)) != RC_OK ||
+      (rc = rc_mesh_validate(initial, err)) != RC_OK ||
+      (rc = rc_options_validate(opt, err)) != RC_OK)
+    return rc;
+  rc_nlp_size sz;
+  rc_refine_nlp_size(pb, initial, &sz);
+  if (sz.bytes > ro->max_memory_bytes)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "initial mesh of %d elements: estimated %.3g bytes "
+                        "for %ld NLP variables, expected at most the memory "
+                        "cap %.3g bytes",
+                        initial->n, sz.bytes, sz.nvars, ro->max_memory_bytes);
+  const int cap = ro->max_refinements + 1;
+  rc_refine_row *hist = calloc((size_t)cap, sizeof *hist);
+  if (!hist)
+    return rc_error_set(err, RC_ERR_NOMEM, "out of memory for %d rows", cap);
+  rc_mesh mesh, next;
+  memset(&next, 0, sizeof next);
+  if ((rc = rc_mesh_copy(initial, &mesh, err)) != RC_OK) {
+    free(hist);
+    return rc;
+  }
+  rc_solution prev;
+  memset(&prev, 0, sizeof prev);
+  int have_prev = 0, n = 0;
+  double *est = NULL;
+  char why[RC_MESSAGE_MAX] = "";
+  for (int it = 0;; ++it) {
+    const double t_start = rc_now_s();
+    rc_options o = *opt;
+    if (have_prev)
+      o.warm_start = ro->dual_warm_start;
+    rc_solution cur;
+    rc_solve_stats st;
+    rc = rc_solve(pb, &mesh, &o, have_prev ? &prev : NULL, &cur, &st, err);
+    if (rc != RC_OK)
+      break;
+    if (have_prev)
+      rc_solution_free(&prev);
+    prev = cur;
+    have_prev = 1;
+    *stats = st;
+    free(est);
+    est = malloc(sizeof *est * (size_t)cur.mesh.n);
+    if (!est) {
+      rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory for %d estimates",
+                        cur.mesh.n);
+      break;
+    }
+    rc_diagnostics d;
+    int have_d =
+        rc_diagnose(pb, &cur, opt->dense_per_element, &d, NULL) == RC_OK;
+    const int sampled = pb->sampled_reference != 0;
+    if (!sampled &&
+        (rc = rc_refine_estimate(pb, &cur, ro->estimator, est, err)) != RC_OK) {
+      if (have_d)
+        rc_diagnostics_free(&d);
+      break;
+    }
+    fill_row(&hist[n], it, &cur, &st, sampled ? NULL : est, have_d ? &d : NULL,
+             rc_now_s() - t_start);
+    if (have_d)
+      rc_diagnostics_free(&d);
+    const rc_refine_row *row = &hist[n++];
+
+    /* Stop, or build and check the next mesh. */
+    int stop = 1, nr = 0, ns = 0, nm = 0;
+    if (sampled) {
+      snprintf(why, sizeof why,
+               "%s/%s solves no NLP (sampled reference): nothing to refine",
+               pb->model, pb->formulation);
+    } else if (!solve_ok(st.status)) {
+      snprintf(why, sizeof why,
+               "solve %d ended '%s' (%.200s): refinement stopped, max estimate "
+               "%.3g above tolerance %.3g",
+               it, rc_status_name(st.status), st.message, row->est_error,
+               ro->tol);
+    } else if (row->est_error <= ro->tol) {
+      snprintf(why, sizeof why,
+               "tolerance %.3g reached after %d solves: max estimate %.3g on "
+               "%d elements",
+               ro->tol, n, row->est_error, row->elements);
+    } else if (it >= ro->max_refinements) {
+      snprintf(why, sizeof why,
+               "stopped at the cap of %d refinements (--max-refinements): max "
+               "estimate %.3g, expected <= tolerance %.3g",
+               ro->max_refinements, row->est_error, ro->tol);
+    } else if ((rc = rc_refine_mesh(&cur.mesh, est, ro, &next, &nr, &ns, &nm,
+                                    err)) != RC_OK) {
+      break;
+    } else if (next.n > ro->max_elements) {
+      snprintf(why, sizeof why,
+               "stopped at the cap of %d elements (--max-elements): the next "
+               "mesh would have %d; max estimate %.3g, expected <= tolerance "
+               "%.3g",
+               ro->max_elements, next.n, row->est_error, ro->tol);
+    } else if (nlp_bytes(pb, &next, &sz) > ro->max_memory_bytes) {
+      snprintf(why, sizeof why,
+               "stopped at the memory cap of %.3g bytes: the next mesh (%d "
+               "elements, %ld variables) needs about %.3g; max estimate %.3g, "
+               "expected <= tolerance %.3g",
+               ro->max_memory_bytes, next.n, sz.nvars, sz.bytes, row->est_error,
+               ro->tol);
+    } else if (nr + ns + nm == 0) {
+      snprintf(why, sizeof why,
+               "the mesh cannot change any more (degree and split caps): max "
+               "estimate %.3g, expected <= tolerance %.3g",
+               row->est_error, ro->tol);
+    } else {
+      stop = 0;
+      snprintf(why, sizeof why,
+               "next mesh: %d elements (%d raised, %d split, %d merged)",
+               next.n, nr, ns, nm);
+    }
+    if (ro->progress)
+      ro->progress(ro->progress_ctx, row, why);
+    if (stop) {
+      rc_mesh_free(&next);
+      break;
+    }
+    rc_mesh_free(&mesh);
+    mesh = next;
+    memset(&next, 0, sizeof next);
+  }
+  free(est);
+  rc_mesh_free(&mesh);
+  rc_mesh_free(&next);
+  if (rc != RC_OK) {
+    if (have_prev)
+      rc_solution_free(&prev);
+    free(hist);
+    memset(stats, 0, sizeof *stats);
+    return rc;
+  }
+  *sol = prev;
+  *rows = hist;
+  *nrows = n;
+  snprintf(stats->message, sizeof stats->message, "refinement: %.480s", why);
+  rc_error_clear(err);
+  return RC_OK;
+}
