@@ -7,7 +7,8 @@
  * versus Ipopt and MUMPS.  A callback that fails returns FALSE: Ipopt then
  * cuts the step back (recoverable); a fatal (< 0) status also stops the solve
  * from the intermediate callback.  Options: radcol's typed options first, then
- * the user's raw key=value pairs, typed by trying integer, number, string.
+ * radcol's measured MUMPS defaults, then the user's raw key=value pairs (which
+ * override), typed by trying integer, number, string.
  */
 #include <coin/IpStdCInterface.h>
 #include <errno.h>
@@ -222,6 +223,15 @@ rc_err rc_ipopt_solve(rc_nlp *nlp, const rc_options *opt, double *x,
   AddIpoptIntOption(ip, "max_iter", opt->max_iter);
   AddIpoptNumOption(ip, "max_cpu_time", opt->max_cpu_s);
   AddIpoptStrOption(ip, "linear_solver", "mumps");
+  /* MUMPS defaults chosen by measurement (docs/performance.md): Ipopt 3.11's
+   * mumps_permuting_scaling = 7 picks a weighted-matching permutation and
+   * scaling (5 or 6) that makes factorizing these collocation KKT matrices
+   * (zero Hessian blocks, square Jacobian) blow up from 1000 elements on
+   * (minutes, growing memory); 0 keeps MUMPS's own automatic scaling.  AMF
+   * ordering was the fastest on the banded time-ordered layout.  The user's
+   * --ipopt KEY=VALUE pairs come later and override both. */
+  AddIpoptIntOption(ip, "mumps_permuting_scaling", 0);
+  AddIpoptIntOption(ip, "mumps_pivot_order", 2);
   AddIpoptStrOption(ip, "hessian_approximation", "exact");
   if (opt->warm_start) {
     AddIpoptStrOption(ip, "warm_start_init_point", "yes");
