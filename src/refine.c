@@ -361,9 +361,10 @@ static int solve_ok(rc_status s) {
 }
 
 rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
-                        const rc_options *opt, const rc_refine_options *ro,
-                        rc_solution *sol, rc_solve_stats *stats,
-                        rc_refine_row **rows, int *nrows, rc_error *err) {
+                        const rc_solution *guess, const rc_options *opt,
+                        const rc_refine_options *ro, rc_solution *sol,
+                        rc_solve_stats *stats, rc_refine_row **rows, int *nrows,
+                        rc_error *err) {
   memset(sol, 0, sizeof *sol);
   memset(stats, 0, sizeof *stats);
   *rows = NULL;
@@ -403,7 +404,7 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
       o.warm_start = ro->dual_warm_start;
     rc_solution cur;
     rc_solve_stats st;
-    rc = rc_solve(pb, &mesh, &o, have_prev ? &prev : NULL, &cur, &st, err);
+    rc = rc_solve(pb, &mesh, &o, have_prev ? &prev : guess, &cur, &st, err);
     if (rc != RC_OK)
       break;
     if (have_prev)

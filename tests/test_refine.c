@@ -342,7 +342,8 @@ static void refine_vs_uniform(const rc_problem *pb, int n0, int nmax,
   rc_refine_row *rows = NULL;
   int nrows = 0;
   rc_error err = {RC_OK, ""};
-  rc_err rc = rc_solve_refined(pb, &m, &o, &ro, &sol, &st, &rows, &nrows, &err);
+  rc_err rc =
+      rc_solve_refined(pb, &m, NULL, &o, &ro, &sol, &st, &rows, &nrows, &err);
   EXPECT(rc == RC_OK, "%s: rc_solve_refined: %s", what, err.message);
   if (rc != RC_OK) {
     rc_mesh_free(&m);
@@ -413,7 +414,7 @@ static void test_runaway(void) {
   int nrows = 0;
   rc_error err = {RC_OK, ""};
   rc_err rc =
-      rc_solve_refined(&pb, &m, &o, &ro, &sol, &st, &rows, &nrows, &err);
+      rc_solve_refined(&pb, &m, NULL, &o, &ro, &sol, &st, &rows, &nrows, &err);
   EXPECT(rc == RC_OK, "runaway: %s", err.message);
   if (rc == RC_OK) {
     EXPECT(strstr(st.message, "cap") != NULL,
@@ -431,7 +432,7 @@ static void test_runaway(void) {
   }
   /* the memory cap: an initial mesh above it is refused, naming the cap */
   ro.max_memory_bytes = 1000.0;
-  rc = rc_solve_refined(&pb, &m, &o, &ro, &sol, &st, &rows, &nrows, &err);
+  rc = rc_solve_refined(&pb, &m, NULL, &o, &ro, &sol, &st, &rows, &nrows, &err);
   EXPECT(rc == RC_ERR_INPUT && strstr(err.message, "memory cap"),
          "memory cap not applied: %s", err.message);
   rc_mesh_free(&m);

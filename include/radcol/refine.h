@@ -97,7 +97,8 @@ typedef struct rc_nlp_size {
 void rc_refine_nlp_size(const rc_problem *pb, const rc_mesh *mesh,
                         rc_nlp_size *size);
 
-/* The refinement loop.  initial: the first mesh; opt: solver options for
+/* The refinement loop.  initial: the first mesh; guess: the first solve's
+ * starting point (as for rc_solve; may be NULL); opt: solver options for
  * every solve (opt->warm_start is overridden by ro->dual_warm_start after the
  * first solve).  On RC_OK *sol holds the last solution (its mesh is the final
  * mesh), stats the last solve's stats with stats->message saying why the loop
@@ -106,9 +107,10 @@ void rc_refine_nlp_size(const rc_problem *pb, const rc_mesh *mesh,
  * the loop (its row and solution are returned).  On any other code nothing is
  * allocated. */
 rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
-                        const rc_options *opt, const rc_refine_options *ro,
-                        rc_solution *sol, rc_solve_stats *stats,
-                        rc_refine_row **rows, int *nrows, rc_error *err);
+                        const rc_solution *guess, const rc_options *opt,
+                        const rc_refine_options *ro, rc_solution *sol,
+                        rc_solve_stats *stats, rc_refine_row **rows, int *nrows,
+                        rc_error *err);
 
 #ifdef __cplusplus
 }

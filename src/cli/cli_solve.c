@@ -7,10 +7,12 @@
  *   arguments -> model -> formulation -> parameters (defaults, then --set and
  *   --tf in command-line order) -> model->create -> rc_problem_validate ->
  *   mesh (--mesh, or uniform -n x -s) -> guess (--guess, same problem and
- *   formulation) -> options -> output path -> rc_solve -> rc_diagnose ->
- *   rc_write_result -> summary (text, or one JSON object with --json).
+ *   formulation) -> options -> output path -> rc_solve (rc_solve_refined
+ *   with --refine: one /refinement row and one stderr line per solve) ->
+ *   rc_diagnose -> rc_write_result -> summary (text, or one JSON object).
  * Exit status: 0 converged or acceptable (or a sampled-reference problem),
- * 1 any other solver outcome (the file is written), 2 bad input, 3 I/O.
+ * 1 any other solver outcome, or --refine TOL not reached (the file is
+ * written), 2 bad input, 3 I/O.
  */
 #include <math.h>
 #include <stdio.h>
@@ -23,6 +25,7 @@
 #include "radcol/io.h"
 #include "radcol/mesh.h"
 #include "radcol/options.h"
+#include "radcol/refine.h"
 #include "radcol/solve.h"
 #include "radcol/simulate.h"
 
@@ -65,7 +68,17 @@ static const char usage[] =
     "  --json               print one JSON object on stdout; default: text\n"
     "  --quiet              no per-iteration progress on stderr; default: one\n"
     "                       line every 10 iterations or 0.5 s\n"
-    "  --refine TOL         adaptive mesh refinement (not available yet)\n"
+    "  --refine TOL         adaptive hp mesh refinement until every element's\n"
+    "                       error estimate is <= TOL\n"
+    "                       (docs/mesh-refinement.md), starting from the\n"
+    "                       mesh of -n/-s or --mesh; exit 1 if a cap stops\n"
+    "                       it first; default: off\n"
+    "  --max-refinements N  with --refine: at most N mesh changes;\n"
+    "                       default: 12\n"
+    "  --max-elements N     with --refine: at most N elements; default: 20000\n"
+    "  --refine-no-duals    with --refine: warm-start each solve from the\n"
+    "                       previous primal solution only; default:\n"
+    "                       primal and dual\n"
     "  --plugin LIB.so      load problems from a shared library first\n"
     "                       (docs/writing-a-problem.md); default: none\n"
     "  -h, --help           print this help\n\n" RC_CLI_EXIT_HELP
@@ -87,6 +100,9 @@ typedef struct solve_args {
   const char *tf_value;
   int nipopt;
   const char **ipopt; /* argc entries */
+  double refine_tol;  /* --refine */
+  long max_refinements, max_elements;
+  int have_refine, have_max_refinements, have_max_elements, refine_no_duals;
 } solve_args;
 
 typedef struct progress_state {
@@ -106,6 +122,17 @@ static void progress(void *ctx, int iter, double objective, double inf_pr,
           iter, objective, inf_pr, inf_du);
   p->last_t = now;
   p->printed = 1;
+}
+
+/* One stderr line per refinement iteration (--refine). */
+static void refine_progress(void *ctx, const rc_refine_row *r,
+                            const char *note) {
+  (void)ctx;
+  fprintf(stderr,
+          "refine %2d: %6d elements, stages %d..%d, %8d variables, estimate "
+          "%.2e, reference error %.2e, %3d Ipopt iterations, %.2f s; %s\n",
+          r->iteration, r->elements, r->stages_min, r->stages_max, r->nvars,
+          r->est_error, r->ref_error, r->ipopt_iterations, r->wall_s, note);
 }
 
 static void free_args(solve_args *a) {
@@ -191,11 +218,21 @@ static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
     } else if (OPT("-o") || OPT("--output")) {
       a->output = v;
     } else if (OPT("--refine")) {
-      if (!st) {
-        rc_cli_error(cmd, "--refine %s: mesh refinement is not available yet",
-                     v);
-        st = RC_CLI_BAD_INPUT;
-      }
+      if (!st)
+        st = rc_cli_real(cmd, "--refine", v, 1, &a->refine_tol);
+      a->have_refine = 1;
+    } else if (OPT("--max-refinements")) {
+      if (!st)
+        st = rc_cli_int(cmd, "--max-refinements", v, 0, 1000000L,
+                        "an integer >= 0", &a->max_refinements);
+      a->have_max_refinements = 1;
+    } else if (OPT("--max-elements")) {
+      if (!st)
+        st = rc_cli_int(cmd, "--max-elements", v, 1, MAX_ELEMENTS,
+                        "an integer >= 1", &a->max_elements);
+      a->have_max_elements = 1;
+    } else if (strcmp(arg, "--refine-no-duals") == 0) {
+      a->refine_no_duals = 1;
     } else if (arg[0] == '-' && arg[1] != '\0') {
       return rc_cli_unknown(cmd, arg);
     } else if (!a->problem) {
@@ -210,6 +247,14 @@ static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
   if (!a->problem) {
     rc_cli_error(cmd, "missing PROBLEM (see radcol list and radcol solve "
                       "--help)");
+    return RC_CLI_BAD_INPUT;
+  }
+  if (!a->have_refine &&
+      (a->have_max_refinements || a->have_max_elements || a->refine_no_duals)) {
+    rc_cli_error(cmd, "%s: only meaningful with --refine TOL",
+                 a->have_max_refinements ? "--max-refinements"
+                 : a->have_max_elements  ? "--max-elements"
+                                         : "--refine-no-duals");
     return RC_CLI_BAD_INPUT;
   }
   if (a->mesh_path && (a->have_n || a->have_s)) {
@@ -378,7 +423,8 @@ static int run_solve(int argc, char **argv) {
   rc_solution guess, sol;
   memset(&guess, 0, sizeof guess);
   memset(&sol, 0, sizeof sol);
-  int have_guess = 0, have_sol = 0, have_diag = 0;
+  int have_guess = 0, have_sol = 0, have_diag = 0, nrefine = 0;
+  rc_refine_row *refine_rows = NULL;
   rc_diagnostics diag;
   memset(&diag, 0, sizeof diag);
   rc_error err = {RC_OK, ""};
@@ -519,8 +565,24 @@ static int run_solve(int argc, char **argv) {
             pb->note);
   rc_solve_stats st;
   memset(&st, 0, sizeof st);
-  if (rc_solve(pb, &mesh, &opt, have_guess ? &guess : NULL, &sol, &st, &err) !=
-      RC_OK) {
+  rc_refine_options ro;
+  rc_refine_options_default(&ro);
+  if (a.have_refine) {
+    ro.tol = a.refine_tol;
+    if (a.have_max_refinements)
+      ro.max_refinements = (int)a.max_refinements;
+    if (a.have_max_elements)
+      ro.max_elements = (int)a.max_elements;
+    ro.dual_warm_start = !a.refine_no_duals;
+    if (!a.quiet)
+      ro.progress = refine_progress;
+    if (rc_solve_refined(pb, &mesh, have_guess ? &guess : NULL, &opt, &ro, &sol,
+                         &st, &refine_rows, &nrefine, &err) != RC_OK) {
+      status = rc_cli_fail(cmd, &err);
+      goto done;
+    }
+  } else if (rc_solve(pb, &mesh, &opt, have_guess ? &guess : NULL, &sol, &st,
+                      &err) != RC_OK) {
     status = rc_cli_fail(cmd, &err);
     goto done;
   }
@@ -543,6 +605,8 @@ static int run_solve(int argc, char **argv) {
   rec.diag = have_diag ? &diag : NULL;
   rec.command_line = cmdline ? cmdline : "radcol solve";
   rec.kind = "solve";
+  rec.nrefine = nrefine;
+  rec.refine = refine_rows;
   if (rc_write_result(output, &rec, &err) != RC_OK) {
     status = rc_cli_fail(cmd, &err);
     if (status == RC_CLI_BAD_INPUT || status == RC_CLI_NOT_CONVERGED)
@@ -562,6 +626,14 @@ static int run_solve(int argc, char **argv) {
             "result is in %s\n",
             pb->model, pb->formulation, shown_status(pb, st.status),
             rc_status_message(st.status), output);
+  if (!status && a.have_refine && !pb->sampled_reference &&
+      !(nrefine > 0 && refine_rows[nrefine - 1].est_error <= ro.tol)) {
+    fprintf(stderr,
+            "radcol solve: --refine %g not reached: %s; the result is in "
+            "%s\n",
+            ro.tol, st.message, output);
+    status = RC_CLI_NOT_CONVERGED;
+  }
 
 done:
   if (status < 0)
@@ -577,6 +649,7 @@ done:
   rc_params_free(&pv);
   free(output);
   free(cmdline);
+  free(refine_rows);
   free_args(&a);
   return status;
 }
