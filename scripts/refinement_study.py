@@ -92,7 +92,9 @@ def theory_expr(problem, formulation, index, name, kind, overrides):
     if name in o:
         return o[name]
     if kind == "output":
-        return None
+        # derived outputs (smooth functions of the states): the states'
+        # order for index <= 1, unknown otherwise
+        return "2s-1" if index <= 1 else None
     if index <= 1:
         return "2s-1"
     if index == 2:
@@ -106,10 +108,11 @@ def theory_expr(problem, formulation, index, name, kind, overrides):
 
 
 def dense_cap(expr, kind):
-    """The dense-output cap: s+1 for states, s for the others."""
+    """The dense-output cap: s+1 for states (and outputs of them), s for
+    algebraic variables and controls."""
     if expr is None:
         return None
-    cap = "s+1" if kind == "differential" else "s"
+    cap = "s" if kind in ("algebraic", "control") else "s+1"
     return "min(%s,%s)" % (expr, cap)
 
 
