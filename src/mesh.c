@@ -170,6 +170,16 @@ int rc_mesh_nodes(const rc_mesh *mesh) {
   return total > 2147483647LL ? 0 : (int)total;
 }
 
+int rc_mesh_min_stages(const rc_mesh *mesh) {
+  if (!mesh || !mesh->stages || mesh->n < 1)
+    return 0;
+  int m = mesh->stages[0];
+  for (int k = 1; k < mesh->n; ++k)
+    if (mesh->stages[k] < m)
+      m = mesh->stages[k];
+  return m;
+}
+
 int rc_mesh_max_stages(const rc_mesh *mesh) {
   if (!mesh || !mesh->stages)
     return 0;

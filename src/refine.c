@@ -330,13 +330,8 @@ static void fill_row(rc_refine_row *r, int it, const rc_solution *sol,
   const rc_mesh *m = &sol->mesh;
   r->iteration = it;
   r->elements = m->n;
-  r->stages_min = r->stages_max = m->stages[0];
-  for (int k = 1; k < m->n; ++k) {
-    if (m->stages[k] < r->stages_min)
-      r->stages_min = m->stages[k];
-    if (m->stages[k] > r->stages_max)
-      r->stages_max = m->stages[k];
-  }
+  r->stages_min = rc_mesh_min_stages(m);
+  r->stages_max = rc_mesh_max_stages(m);
   r->nvars = st->nvars;
   r->est_error = est ? max_finite_or_inf(est, m->n) : NAN;
   r->ref_error = NAN;

@@ -133,9 +133,9 @@ ipopt_no_equals)
   need_pendulum
   bad 2 "--ipopt max_iter" solve pendulum --ipopt max_iter -o out.h5
   ;;
-refine_unavailable)
+refine_zero)
   need_pendulum
-  bad 2 "not available" solve pendulum --refine 1e-6 -o out.h5
+  bad 2 "0" solve pendulum --refine 0 -o out.h5
   ;;
 plugin_missing)
   need_pendulum

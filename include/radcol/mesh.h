@@ -36,6 +36,7 @@ rc_err rc_mesh_validate(const rc_mesh *mesh, rc_error *err);
 void rc_mesh_free(rc_mesh *mesh);
 /* 1 + sum of stages: node 0 is t0, then every element's stages in order. */
 int rc_mesh_nodes(const rc_mesh *mesh);
+int rc_mesh_min_stages(const rc_mesh *mesh);
 int rc_mesh_max_stages(const rc_mesh *mesh);
 
 #ifdef __cplusplus

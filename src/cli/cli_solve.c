@@ -318,11 +318,7 @@ static void print_json(const rc_problem *pb, const rc_mesh *mesh,
   rc_json_string(&j, "formulation", pb->formulation);
   rc_json_int(&j, "index", pb->index);
   rc_json_int(&j, "elements", mesh->n);
-  int smin = mesh->stages[0], smax = mesh->stages[0];
-  for (int k = 1; k < mesh->n; ++k) {
-    smin = mesh->stages[k] < smin ? mesh->stages[k] : smin;
-    smax = mesh->stages[k] > smax ? mesh->stages[k] : smax;
-  }
+  const int smin = rc_mesh_min_stages(mesh), smax = rc_mesh_max_stages(mesh);
   if (smin == smax) {
     rc_json_int(&j, "stages", smin);
   } else {
@@ -381,7 +377,8 @@ static void print_text(const rc_problem *pb, const rc_mesh *mesh,
              ? "reference sampled on the mesh, no NLP"
              : (st->message[0] ? st->message : rc_status_message(st->status)));
   printf("  mesh        %d elements, stages %d..%d, %d nodes\n", mesh->n,
-         mesh->stages[0], rc_mesh_max_stages(mesh), rc_mesh_nodes(mesh));
+         rc_mesh_min_stages(mesh), rc_mesh_max_stages(mesh),
+         rc_mesh_nodes(mesh));
   printf("  NLP         %d variables, %d constraints, nnz jac %d, nnz hes "
          "%d\n",
          st->nvars, st->ncons, st->nnz_jac, st->nnz_hes);
