@@ -24,6 +24,7 @@ set(RADCOL_CLI_SOURCES
   src/cli/main.c
   src/cli/args.c
   src/cli/json.c
+  src/cli/report.c
   src/cli/cli_list.c
   src/cli/cli_solve.c
   src/cli/cli_check.c

@@ -25,6 +25,7 @@
 
 #include "cli/args.h"
 #include "cli/json.h"
+#include "cli/report.h"
 #include "radcol/io.h"
 #include "radcol/simulate.h"
 #include "radcol/solve.h"
@@ -162,13 +163,6 @@ static int refuse_formulation(const char *cmd, const rc_model *model,
   return RC_CLI_BAD_INPUT;
 }
 
-static const char *var_name(const rc_problem *pb, int i) {
-  int nv = pb->nx + pb->ny + pb->nu;
-  if (i < nv)
-    return pb->var_names ? pb->var_names[i] : "?";
-  return pb->out_names ? pb->out_names[i - nv] : "?";
-}
-
 static void print_json(const rc_problem *pb, const char *method, long nsteps,
                        const rc_solution *sol, const rc_solve_stats *st,
                        const rc_diagnostics *d, const char *output) {
@@ -201,30 +195,10 @@ static void print_json(const rc_problem *pb, const char *method, long nsteps,
   rc_json_begin_object(&j, "final");
   rc_json_number(&j, "t", sol->t[sol->nnodes - 1]);
   for (int i = 0; i < pb->nx; ++i)
-    rc_json_number(&j, var_name(pb, i),
+    rc_json_number(&j, rc_cli_diag_name(pb, i),
                    sol->w[(size_t)(sol->nnodes - 1) * nw + i]);
   rc_json_end_object(&j);
-  if (d && d->has_reference) {
-    rc_json_begin_object(&j, "max_error");
-    for (int i = 0; i < d->nvar; ++i) {
-      if (isnan(d->err_nodes[i]) && isnan(d->err_dense[i]))
-        continue;
-      rc_json_begin_object(&j, var_name(pb, i));
-      rc_json_number(&j, "nodes", d->err_nodes[i]);
-      rc_json_number(&j, "dense", d->err_dense[i]);
-      rc_json_number(&j, "ends", d->err_ends ? d->err_ends[i] : NAN);
-      rc_json_end_object(&j);
-    }
-    rc_json_end_object(&j);
-  }
-  rc_json_begin_object(&j, "invariants");
-  for (int i = 0; d && i < d->ninv; ++i) {
-    rc_json_begin_object(&j, pb->inv_names ? pb->inv_names[i] : "?");
-    rc_json_number(&j, "nodes", d->inv_nodes[i]);
-    rc_json_number(&j, "dense", d->inv_dense[i]);
-    rc_json_end_object(&j);
-  }
-  rc_json_end_object(&j);
+  rc_cli_json_diagnostics(&j, pb, d);
   rc_json_string(&j, "note", pb->note);
   rc_json_end_object(&j);
   rc_json_finish(&j);
@@ -238,23 +212,7 @@ static void print_text(const rc_problem *pb, const rc_solution *sol,
          sol->nnodes, sol->t0, sol->tf);
   printf("  time        wall %.3f s, integration %.3f s\n", rc_cli_elapsed(),
          st->eval_s);
-  if (d && d->has_reference) {
-    printf("  max error   %-10s %-11s %s\n", "variable", "steps",
-           "dense (linear)");
-    for (int i = 0; i < d->nvar; ++i)
-      if (!(isnan(d->err_nodes[i]) && isnan(d->err_dense[i])))
-        printf("              %-10s %-11.3e %.3e\n", var_name(pb, i),
-               d->err_nodes[i], d->err_dense[i]);
-  } else {
-    printf("  max error   (no reference)\n");
-  }
-  if (d && d->ninv > 0) {
-    printf("  invariants  %-10s %-11s %s\n", "name", "steps", "dense");
-    for (int i = 0; i < d->ninv; ++i)
-      printf("              %-10s %-11.3e %.3e\n",
-             pb->inv_names ? pb->inv_names[i] : "?", d->inv_nodes[i],
-             d->inv_dense[i]);
-  }
+  rc_cli_print_diagnostics(pb, d, "steps");
   printf("  output      %s\n", output);
 }
 

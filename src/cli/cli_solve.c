@@ -22,6 +22,7 @@
 #include "cli/args.h"
 #include "cli/cli_init.h"
 #include "cli/json.h"
+#include "cli/report.h"
 #include "radcol/io.h"
 #include "radcol/mesh.h"
 #include "radcol/options.h"
@@ -301,13 +302,6 @@ static int success(const rc_problem *pb, rc_status s) {
          (s == RC_STATUS_NOT_RUN && pb->sampled_reference);
 }
 
-static const char *diag_var_name(const rc_problem *pb, int i) {
-  int nv = pb->nx + pb->ny + pb->nu;
-  if (i < nv)
-    return pb->var_names ? pb->var_names[i] : "?";
-  return pb->out_names ? pb->out_names[i - nv] : "?";
-}
-
 static void print_json(const rc_problem *pb, const rc_mesh *mesh,
                        const rc_solve_stats *st, const rc_diagnostics *d,
                        const char *output) {
@@ -342,27 +336,7 @@ static void print_json(const rc_problem *pb, const rc_mesh *mesh,
   rc_json_number(&j, "ipopt_s", st->ipopt_s);
   rc_json_number(&j, "eval_s", st->eval_s);
   rc_json_string(&j, "output", output);
-  if (d && d->has_reference) {
-    rc_json_begin_object(&j, "max_error");
-    for (int i = 0; i < d->nvar; ++i) {
-      if (isnan(d->err_nodes[i]) && isnan(d->err_dense[i]))
-        continue;
-      rc_json_begin_object(&j, diag_var_name(pb, i));
-      rc_json_number(&j, "nodes", d->err_nodes[i]);
-      rc_json_number(&j, "dense", d->err_dense[i]);
-      rc_json_number(&j, "ends", d->err_ends ? d->err_ends[i] : NAN);
-      rc_json_end_object(&j);
-    }
-    rc_json_end_object(&j);
-  }
-  rc_json_begin_object(&j, "invariants");
-  for (int i = 0; d && i < d->ninv; ++i) {
-    rc_json_begin_object(&j, pb->inv_names ? pb->inv_names[i] : "?");
-    rc_json_number(&j, "nodes", d->inv_nodes[i]);
-    rc_json_number(&j, "dense", d->inv_dense[i]);
-    rc_json_end_object(&j);
-  }
-  rc_json_end_object(&j);
+  rc_cli_json_diagnostics(&j, pb, d);
   rc_json_string(&j, "note", pb->note);
   rc_json_end_object(&j);
   rc_json_finish(&j);
@@ -387,24 +361,7 @@ static void print_text(const rc_problem *pb, const rc_mesh *mesh,
          st->iterations, st->objective, st->constraint_violation);
   printf("  time        wall %.3f s, ipopt %.3f s, eval %.3f s\n",
          rc_cli_elapsed(), st->ipopt_s, st->eval_s);
-  if (d && d->has_reference) {
-    printf("  max error   %-10s %-11s %-11s %s\n", "variable", "nodes", "dense",
-           "ends");
-    for (int i = 0; i < d->nvar; ++i)
-      if (!(isnan(d->err_nodes[i]) && isnan(d->err_dense[i])))
-        printf("              %-10s %-11.3e %-11.3e %.3e\n",
-               diag_var_name(pb, i), d->err_nodes[i], d->err_dense[i],
-               d->err_ends ? d->err_ends[i] : NAN);
-  } else {
-    printf("  max error   (no reference)\n");
-  }
-  if (d && d->ninv > 0) {
-    printf("  invariants  %-10s %-11s %s\n", "name", "nodes", "dense");
-    for (int i = 0; i < d->ninv; ++i)
-      printf("              %-10s %-11.3e %.3e\n",
-             pb->inv_names ? pb->inv_names[i] : "?", d->inv_nodes[i],
-             d->inv_dense[i]);
-  }
+  rc_cli_print_diagnostics(pb, d, "nodes");
   printf("  output      %s\n", output);
 }
 
