@@ -1,0 +1,143 @@
+/*
+ * robust_faults.c - a test plugin that makes solves fail on purpose, for the
+ * robustness tests (tests/test_solver_failures.sh, docs/robustness.md).
+ * Model "faults", one state x, one control u, t in [0, 1]:
+ *
+ *   infeasible :  x' = u, |u| <= 1, x(0) = 0, x(1) = 2, min int u^2 dt.
+ *                 |x(1)| <= int |u| dt <= 1 < 2: no feasible point, and
+ *                 every constraint is linear, so Ipopt's restoration phase
+ *                 converges to a non-zero minimum of the violation.
+ *   nan        :  x' = u, x(0) = 0, min int u^2 dt, but the dynamics
+ *                 callback returns NaN (with status 0, "success") for
+ *                 t > 1/2: the user bug radcol must survive.
+ *   fatal      :  the same, but the callback returns -1 (fatal, radcol/
+ *                 problem.h) for t > 1/2.
+ *   domain     :  the same, but the callback returns +1 (recoverable:
+ *                 outside the domain) for t > 1/2 at every point.
+ *
+ * Point block F = [f; L] = [u; u^2], w = (x, u):
+ *   dF/dw: (0, 1) = 1, (1, 1) = 2u;  Hessian of mu0 f + mu1 L: (1, 1) = 2 mu1.
+ * No boundary block outputs (x(0), x(1) are fixed by simple bounds).
+ * Built with the public headers only; rc_error_set comes from the radcol
+ * executable at load time.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "radcol/plugin.h"
+
+enum { FORM_INFEASIBLE, FORM_NAN, FORM_FATAL, FORM_DOMAIN };
+
+static const int jr[] = {0, 1}, jc[] = {1, 1};
+static const int hr[] = {1}, hc[] = {1};
+static const char *const names[] = {"x", "u"};
+static const double lo_box[] = {-1e20, -1.0}, hi_box[] = {1e20, 1.0};
+static const double lo_free[] = {-1e20, -1e20}, hi_free[] = {1e20, 1e20};
+static const double x0[] = {0.0}, xf[] = {2.0};
+static const int fix[] = {1};
+
+/* Which formulation a problem is: pb->user points at one of these. */
+static const int form_ids[] = {FORM_INFEASIBLE, FORM_NAN, FORM_FATAL,
+                               FORM_DOMAIN};
+
+static int fault_at(const rc_problem *pb, double t) {
+  int form = *(const int *)pb->user;
+  if (form == FORM_INFEASIBLE || t <= 0.5)
+    return 0;
+  return form;
+}
+
+static int f_eval(const rc_problem *pb, double t, const double *w, double *F) {
+  switch (fault_at(pb, t)) {
+  case FORM_NAN:
+    F[0] = NAN;
+    F[1] = w[1] * w[1];
+    return 0;
+  case FORM_FATAL:
+    return -1;
+  case FORM_DOMAIN:
+    return 1;
+  default:
+    F[0] = w[1];
+    F[1] = w[1] * w[1];
+    return 0;
+  }
+}
+static int f_jac(const rc_problem *pb, double t, const double *w, double *J) {
+  (void)pb, (void)t;
+  J[0] = 1.0;
+  J[1] = 2.0 * w[1];
+  return 0;
+}
+static int f_hes(const rc_problem *pb, double t, const double *w,
+                 const double *mu, double *H) {
+  (void)pb, (void)t, (void)w;
+  H[0] = 2.0 * mu[1];
+  return 0;
+}
+static int b_none(const rc_problem *pb, double t, const double *z,
+                  double *out) {
+  (void)pb, (void)t, (void)z, (void)out;
+  return 0;
+}
+static int b_hes(const rc_problem *pb, double t, const double *z,
+                 const double *mu, double *H) {
+  (void)pb, (void)t, (void)z, (void)mu, (void)H;
+  return 0;
+}
+
+static void destroy(rc_problem *pb) {
+  free(pb);
+}
+
+static const rc_formulation_def formulations[] = {
+    {"infeasible", "x' = u, |u| <= 1, x(0) = 0, x(1) = 2 (no feasible point)"},
+    {"nan", "dynamics callback returns NaN for t > 1/2"},
+    {"fatal", "dynamics callback returns -1 (fatal) for t > 1/2"},
+    {"domain", "dynamics callback returns +1 (recoverable) for t > 1/2"}};
+
+static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
+                     rc_problem **out, rc_error *err) {
+  (void)pv;
+  *out = NULL;
+  if (form < 0 || form > FORM_DOMAIN)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "faults: formulation %d, expected 0..3", form);
+  rc_problem *pb = calloc(1, sizeof *pb);
+  if (!pb)
+    return rc_error_set(err, RC_ERR_NOMEM, "faults: out of memory");
+  pb->model = model->name;
+  pb->formulation = formulations[form].name;
+  pb->summary = formulations[form].summary;
+  pb->nx = 1;
+  pb->nu = 1;
+  pb->has_lagrange = 1;
+  pb->autonomous = form == FORM_INFEASIBLE;
+  pb->var_names = names;
+  pb->w_lo = form == FORM_INFEASIBLE ? lo_box : lo_free;
+  pb->w_hi = form == FORM_INFEASIBLE ? hi_box : hi_free;
+  pb->t0 = 0.0, pb->tf = 1.0;
+  pb->fix_x0 = fix, pb->x0 = x0;
+  if (form == FORM_INFEASIBLE)
+    pb->fix_xf = fix, pb->xf = xf;
+  pb->point = (rc_block){2, {2, jr, jc}, {1, hr, hc}, f_eval, f_jac, f_hes};
+  pb->boundary =
+      (rc_block){0, {0, NULL, NULL}, {0, NULL, NULL}, b_none, b_none, b_hes};
+  pb->user = (void *)&form_ids[form];
+  pb->destroy = destroy;
+  *out = pb;
+  return RC_OK;
+}
+
+static const rc_model model = {
+    "faults", "solves that fail on purpose (robustness tests)",
+    4,        formulations,
+    0,        0,
+    NULL,     create};
+static const rc_model *const models[] = {&model};
+static const rc_plugin plugin = {RC_PROBLEM_ABI_VERSION, "robust-faults", 1,
+                                 models};
+
+RC_PLUGIN_EXPORT const rc_plugin *radcol_plugin(void) {
+  return &plugin;
+}

@@ -1,0 +1,36 @@
+# Robustness (issue 10, docs/robustness.md), label `robustness`:
+#   solver failures -> documented status, exit 1, a valid file marked with the
+#   status (tests/test_solver_failures.sh, with the fault-injecting test
+#   plugin tests/plugins/robust_faults.c);
+#   determinism: the same command twice, bit-identical /solution datasets
+#   (tests/test_determinism.sh);
+#   crash-safe output: 100 SIGKILLs during `radcol solve` (tests/
+#   test_kill_write.py, about 30-60 s, label `robustness;slow`).
+# The fuzz harnesses (fuzz/, scripts/fuzz.sh) and the valgrind pass
+# (scripts/valgrind.sh) run outside CTest.
+add_library(rc_test_plugin_faults MODULE plugins/robust_faults.c)
+target_include_directories(rc_test_plugin_faults PRIVATE
+                           ${PROJECT_SOURCE_DIR}/include ${PROJECT_BINARY_DIR}/include)
+if(RADCOL_PYTHON)
+  foreach(case infeasible max_iter nan fatal domain)
+    add_test(NAME robust.fail.${case}
+             COMMAND sh ${RADCOL_TEST_DIR}/test_solver_failures.sh
+                     $<TARGET_FILE:radcol_cli> $<TARGET_FILE:rc_test_plugin_faults>
+                     ${RADCOL_PYTHON} ${case})
+    set_tests_properties(robust.fail.${case} PROPERTIES LABELS robustness
+                         TIMEOUT 120)
+  endforeach()
+  foreach(case pendulum pendulum_index3 crane_track double_pendulum max_iter
+               simulate)
+    add_test(NAME robust.determinism.${case}
+             COMMAND sh ${RADCOL_TEST_DIR}/test_determinism.sh
+                     $<TARGET_FILE:radcol_cli> ${RADCOL_PYTHON} ${case})
+    set_tests_properties(robust.determinism.${case} PROPERTIES
+                         LABELS robustness TIMEOUT 120)
+  endforeach()
+  add_test(NAME robust.kill_write
+           COMMAND ${RADCOL_PYTHON} ${RADCOL_TEST_DIR}/test_kill_write.py
+                   $<TARGET_FILE:radcol_cli> --runs 100)
+  set_tests_properties(robust.kill_write PROPERTIES LABELS "robustness;slow"
+                       TIMEOUT 300 RUN_SERIAL ON)
+endif()
