@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ipopt_small.h"
+#include "ipopt_adapter.h"
 #include "radcol/init.h"
 #include "radcol/params.h"
 
@@ -627,7 +627,7 @@ static rc_err solve_once(const rc_problem *pb, const rc_init_options *opt,
                                                                   : "point");
         break;
       }
-      rc_small_nlp s = {.n = n.nfree,
+      const rc_ipopt_nlp s = {.n = n.nfree,
                         .m = n.m,
                         .nnz_jac = n.nnz_jac,
                         .nnz_hes = n.nnz_hes,
@@ -645,9 +645,12 @@ static rc_err solve_once(const rc_problem *pb, const rc_init_options *opt,
                         .constraints = cb_con,
                         .jacobian = cb_jac,
                         .hessian = cb_hes};
+      rc_options io;
+      rc_options_default(&io);
+      io.tol = opt->tol;
+      io.max_iter = opt->max_iter;
       rc_ipopt_outcome out;
-      rc =
-          rc_ipopt_small_solve(&s, opt->tol, opt->max_iter, x, NULL, &out, err);
+      rc = rc_ipopt_solve(&s, &io, x, NULL, NULL, NULL, &out, err);
       if (rc)
         break;
       rep->status = out.status;

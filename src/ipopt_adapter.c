@@ -1,5 +1,5 @@
 /*
- * ipopt_adapter.c - the Ipopt C interface around an rc_nlp.
+ * ipopt_adapter.c - the Ipopt C interface around an rc_ipopt_nlp.
  *
  * Callbacks translate Ipopt's conventions (Bool returns, values == NULL for
  * structure requests, Index arrays) to the transcription's functions and time
@@ -21,7 +21,7 @@
 #include "timing.h"
 
 typedef struct adapter_ctx {
-  rc_nlp *nlp;
+  const rc_ipopt_nlp *nlp;
   const rc_options *opt;
   double eval_s;
   int eval_failures;
@@ -40,36 +40,40 @@ static Bool finish(adapter_ctx *c, double t_start, int st) {
   return TRUE;
 }
 
+/* Start timing a callback; tell the NLP first when x is new. */
+static double enter(adapter_ctx *c, Bool new_x) {
+  const double t = rc_now_s();
+  if (new_x && c->nlp->new_point)
+    c->nlp->new_point(c->nlp->ctx);
+  return t;
+}
+
 static Bool cb_f(Index n, Number *x, Bool new_x, Number *f, UserDataPtr u) {
   (void)n;
-  (void)new_x;
   adapter_ctx *c = u;
-  const double t = rc_now_s();
-  return finish(c, t, rc_nlp_objective(c->nlp, x, f));
+  const double t = enter(c, new_x);
+  return finish(c, t, c->nlp->objective(c->nlp->ctx, x, f));
 }
 
 static Bool cb_grad(Index n, Number *x, Bool new_x, Number *g, UserDataPtr u) {
   (void)n;
-  (void)new_x;
   adapter_ctx *c = u;
-  const double t = rc_now_s();
-  return finish(c, t, rc_nlp_gradient(c->nlp, x, g));
+  const double t = enter(c, new_x);
+  return finish(c, t, c->nlp->gradient(c->nlp->ctx, x, g));
 }
 
 static Bool cb_g(Index n, Number *x, Bool new_x, Index m, Number *g,
                  UserDataPtr u) {
   (void)n;
-  (void)new_x;
   (void)m;
   adapter_ctx *c = u;
-  const double t = rc_now_s();
-  return finish(c, t, rc_nlp_constraints(c->nlp, x, g));
+  const double t = enter(c, new_x);
+  return finish(c, t, c->nlp->constraints(c->nlp->ctx, x, g));
 }
 
 static Bool cb_jac(Index n, Number *x, Bool new_x, Index m, Index nele,
                    Index *irow, Index *jcol, Number *values, UserDataPtr u) {
   (void)n;
-  (void)new_x;
   (void)m;
   (void)nele;
   adapter_ctx *c = u;
@@ -78,15 +82,14 @@ static Bool cb_jac(Index n, Number *x, Bool new_x, Index m, Index nele,
     memcpy(jcol, c->nlp->jac_col, sizeof *jcol * (size_t)c->nlp->nnz_jac);
     return TRUE;
   }
-  const double t = rc_now_s();
-  return finish(c, t, rc_nlp_jacobian(c->nlp, x, values));
+  const double t = enter(c, new_x);
+  return finish(c, t, c->nlp->jacobian(c->nlp->ctx, x, values));
 }
 
 static Bool cb_hes(Index n, Number *x, Bool new_x, Number obj_factor, Index m,
                    Number *lambda, Bool new_lambda, Index nele, Index *irow,
                    Index *jcol, Number *values, UserDataPtr u) {
   (void)n;
-  (void)new_x;
   (void)m;
   (void)new_lambda;
   (void)nele;
@@ -96,8 +99,9 @@ static Bool cb_hes(Index n, Number *x, Bool new_x, Number obj_factor, Index m,
     memcpy(jcol, c->nlp->hes_col, sizeof *jcol * (size_t)c->nlp->nnz_hes);
     return TRUE;
   }
-  const double t = rc_now_s();
-  return finish(c, t, rc_nlp_hessian(c->nlp, x, obj_factor, lambda, values));
+  const double t = enter(c, new_x);
+  return finish(c, t,
+                c->nlp->hessian(c->nlp->ctx, x, obj_factor, lambda, values));
 }
 
 static Bool cb_iter(Index alg_mod, Index iter, Number obj, Number inf_pr,
@@ -136,25 +140,44 @@ static rc_status map_status(int s) {
 
 static const char *app_status_name(int s) {
   switch (s) {
-  case Solve_Succeeded: return "Solve_Succeeded";
-  case Solved_To_Acceptable_Level: return "Solved_To_Acceptable_Level";
-  case Infeasible_Problem_Detected: return "Infeasible_Problem_Detected";
-  case Search_Direction_Becomes_Too_Small: return "Search_Direction_Becomes_Too_Small";
-  case Diverging_Iterates: return "Diverging_Iterates";
-  case User_Requested_Stop: return "User_Requested_Stop";
-  case Feasible_Point_Found: return "Feasible_Point_Found";
-  case Maximum_Iterations_Exceeded: return "Maximum_Iterations_Exceeded";
-  case Restoration_Failed: return "Restoration_Failed";
-  case Error_In_Step_Computation: return "Error_In_Step_Computation";
-  case Maximum_CpuTime_Exceeded: return "Maximum_CpuTime_Exceeded";
-  case Not_Enough_Degrees_Of_Freedom: return "Not_Enough_Degrees_Of_Freedom";
-  case Invalid_Problem_Definition: return "Invalid_Problem_Definition";
-  case Invalid_Option: return "Invalid_Option";
-  case Invalid_Number_Detected: return "Invalid_Number_Detected";
-  case Unrecoverable_Exception: return "Unrecoverable_Exception";
-  case NonIpopt_Exception_Thrown: return "NonIpopt_Exception_Thrown";
-  case Insufficient_Memory: return "Insufficient_Memory";
-  default: return "Internal_Error";
+  case Solve_Succeeded:
+    return "Solve_Succeeded";
+  case Solved_To_Acceptable_Level:
+    return "Solved_To_Acceptable_Level";
+  case Infeasible_Problem_Detected:
+    return "Infeasible_Problem_Detected";
+  case Search_Direction_Becomes_Too_Small:
+    return "Search_Direction_Becomes_Too_Small";
+  case Diverging_Iterates:
+    return "Diverging_Iterates";
+  case User_Requested_Stop:
+    return "User_Requested_Stop";
+  case Feasible_Point_Found:
+    return "Feasible_Point_Found";
+  case Maximum_Iterations_Exceeded:
+    return "Maximum_Iterations_Exceeded";
+  case Restoration_Failed:
+    return "Restoration_Failed";
+  case Error_In_Step_Computation:
+    return "Error_In_Step_Computation";
+  case Maximum_CpuTime_Exceeded:
+    return "Maximum_CpuTime_Exceeded";
+  case Not_Enough_Degrees_Of_Freedom:
+    return "Not_Enough_Degrees_Of_Freedom";
+  case Invalid_Problem_Definition:
+    return "Invalid_Problem_Definition";
+  case Invalid_Option:
+    return "Invalid_Option";
+  case Invalid_Number_Detected:
+    return "Invalid_Number_Detected";
+  case Unrecoverable_Exception:
+    return "Unrecoverable_Exception";
+  case NonIpopt_Exception_Thrown:
+    return "NonIpopt_Exception_Thrown";
+  case Insufficient_Memory:
+    return "Insufficient_Memory";
+  default:
+    return "Internal_Error";
   }
 }
 
@@ -177,7 +200,8 @@ static rc_err add_raw_option(IpoptProblem ip, const char *kv, rc_error *err) {
     return RC_OK;
   errno = 0;
   const double dv = strtod(val, &end);
-  if (*end == '\0' && errno == 0 && isfinite(dv) && AddIpoptNumOption(ip, key, dv))
+  if (*end == '\0' && errno == 0 && isfinite(dv) &&
+      AddIpoptNumOption(ip, key, dv))
     return RC_OK;
   if (AddIpoptStrOption(ip, key, val))
     return RC_OK;
@@ -187,34 +211,19 @@ static rc_err add_raw_option(IpoptProblem ip, const char *kv, rc_error *err) {
                       kv, key, val);
 }
 
-rc_err rc_ipopt_solve(rc_nlp *nlp, const rc_options *opt, double *x,
+rc_err rc_ipopt_solve(const rc_ipopt_nlp *nlp, const rc_options *opt, double *x,
                       double *lambda, double *zl, double *zu,
                       rc_ipopt_outcome *out, rc_error *err) {
   memset(out, 0, sizeof *out);
-  const size_t nv = (size_t)nlp->nvar, nc = (size_t)nlp->ncon;
-  double *xl = malloc(sizeof *xl * (nv ? nv : 1));
-  double *xu = malloc(sizeof *xu * (nv ? nv : 1));
-  double *gl = malloc(sizeof *gl * (nc ? nc : 1));
-  double *gu = malloc(sizeof *gu * (nc ? nc : 1));
-  if (!xl || !xu || !gl || !gu) {
-    free(xl);
-    free(xu);
-    free(gl);
-    free(gu);
-    return rc_error_set(err, RC_ERR_NOMEM, "out of memory for NLP bounds");
-  }
-  rc_nlp_bounds(nlp, xl, xu, gl, gu);
-  IpoptProblem ip = CreateIpoptProblem(nlp->nvar, xl, xu, nlp->ncon, gl, gu,
-                                       nlp->nnz_jac, nlp->nnz_hes, 0, cb_f,
-                                       cb_g, cb_grad, cb_jac, cb_hes);
-  free(xl);
-  free(xu);
-  free(gl);
-  free(gu);
+  /* Ipopt copies the bounds; its prototype is not const-correct. */
+  IpoptProblem ip = CreateIpoptProblem(
+      nlp->n, (Number *)nlp->x_lo, (Number *)nlp->x_hi, nlp->m,
+      (Number *)nlp->g_lo, (Number *)nlp->g_hi, nlp->nnz_jac, nlp->nnz_hes, 0,
+      cb_f, cb_g, cb_grad, cb_jac, cb_hes);
   if (!ip)
     return rc_error_set(err, RC_ERR_SOLVER,
                         "Ipopt refused the NLP (%d variables, %d constraints)",
-                        nlp->nvar, nlp->ncon);
+                        nlp->n, nlp->m);
   rc_err rc = RC_OK;
   AddIpoptStrOption(ip, "sb", "yes");
   AddIpoptIntOption(ip, "print_level", opt->print_level);

@@ -15,6 +15,24 @@
 #include "timing.h"
 #include "transcription.h"
 
+/* The transcription seen through the solver-neutral rc_ipopt_nlp. */
+static int nlp_objective(void *c, const double *x, double *f) {
+  return rc_nlp_objective(c, x, f);
+}
+static int nlp_gradient(void *c, const double *x, double *g) {
+  return rc_nlp_gradient(c, x, g);
+}
+static int nlp_constraints(void *c, const double *x, double *g) {
+  return rc_nlp_constraints(c, x, g);
+}
+static int nlp_jacobian(void *c, const double *x, double *v) {
+  return rc_nlp_jacobian(c, x, v);
+}
+static int nlp_hessian(void *c, const double *x, double sigma,
+                       const double *lambda, double *v) {
+  return rc_nlp_hessian(c, x, sigma, lambda, v);
+}
+
 /* Largest violation of constraint and variable bounds at x. */
 static double max_violation(const double *v, const double *lo, const double *hi,
                             size_t n) {
@@ -43,19 +61,22 @@ static rc_err sample_reference(const rc_problem *pb, const rc_mesh *mesh,
   double *ref = malloc(sizeof *ref * (size_t)sol->nnodes * (size_t)nref);
   if (!ref) {
     rc_solution_free(sol);
-    return rc_error_set(err, RC_ERR_NOMEM, "out of memory sampling the reference");
+    return rc_error_set(err, RC_ERR_NOMEM,
+                        "out of memory sampling the reference");
   }
   const double t0 = rc_now_s();
   const int st = pb->reference(pb, sol->nnodes, sol->t, ref);
   if (st != 0) {
     free(ref);
     rc_solution_free(sol);
-    return rc_error_set(err, RC_ERR_EVAL, "%s/%s: the reference failed (status %d)",
-                        pb->model, pb->formulation, st);
+    return rc_error_set(err, RC_ERR_EVAL,
+                        "%s/%s: the reference failed (status %d)", pb->model,
+                        pb->formulation, st);
   }
   for (int n = 0; n < sol->nnodes; ++n) {
     double *w = sol->w + (size_t)n * nw;
-    memcpy(w, ref + (size_t)n * nref, sizeof *w * (size_t)(pb->nx + pb->ny + pb->nu));
+    memcpy(w, ref + (size_t)n * nref,
+           sizeof *w * (size_t)(pb->nx + pb->ny + pb->nu));
     for (int i = pb->nx + pb->ny + pb->nu; i < nw; ++i)
       w[i] = 0.5 * (pb->w_lo[i] + pb->w_hi[i]);
   }
@@ -70,9 +91,9 @@ static rc_err sample_reference(const rc_problem *pb, const rc_mesh *mesh,
   return RC_OK;
 }
 
-rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh, const rc_options *opt,
-                const rc_solution *guess, rc_solution *sol, rc_solve_stats *stats,
-                rc_error *err) {
+rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh,
+                const rc_options *opt, const rc_solution *guess,
+                rc_solution *sol, rc_solve_stats *stats, rc_error *err) {
   memset(sol, 0, sizeof *sol);
   memset(stats, 0, sizeof *stats);
   stats->status = RC_STATUS_FAILED;
@@ -94,15 +115,19 @@ rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh, const rc_options *opt
   double *zl = calloc(nv ? nv : 1, sizeof *zl);
   double *zu = calloc(nv ? nv : 1, sizeof *zu);
   double *g = calloc(nc ? nc : 1, sizeof *g);
-  double *lo = calloc(nv ? nv : 1, sizeof *lo), *hi = calloc(nv ? nv : 1, sizeof *hi);
-  double *glo = calloc(nc ? nc : 1, sizeof *glo), *ghi = calloc(nc ? nc : 1, sizeof *ghi);
+  double *lo = calloc(nv ? nv : 1, sizeof *lo),
+         *hi = calloc(nv ? nv : 1, sizeof *hi);
+  double *glo = calloc(nc ? nc : 1, sizeof *glo),
+         *ghi = calloc(nc ? nc : 1, sizeof *ghi);
   if (!x || !lam || !zl || !zu || !g || !lo || !hi || !glo || !ghi) {
-    rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory for %zu NLP variables", nv);
+    rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory for %zu NLP variables",
+                      nv);
     goto done;
   }
   rc_options o = *opt;
   if (guess) {
-    rc = rc_nlp_from_solution(nlp, guess, x, o.warm_start ? lam : NULL, zl, zu, err);
+    rc = rc_nlp_from_solution(nlp, guess, x, o.warm_start ? lam : NULL, zl, zu,
+                              err);
     if (o.warm_start && !guess->has_duals)
       o.warm_start = 0;
   } else {
@@ -116,8 +141,27 @@ rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh, const rc_options *opt
   stats->ncons = nlp->ncon;
   stats->nnz_jac = nlp->nnz_jac;
   stats->nnz_hes = nlp->nnz_hes;
+  rc_nlp_bounds(nlp, lo, hi, glo, ghi);
+  const rc_ipopt_nlp view = {.n = nlp->nvar,
+                             .m = nlp->ncon,
+                             .nnz_jac = nlp->nnz_jac,
+                             .nnz_hes = nlp->nnz_hes,
+                             .x_lo = lo,
+                             .x_hi = hi,
+                             .g_lo = glo,
+                             .g_hi = ghi,
+                             .jac_row = nlp->jac_row,
+                             .jac_col = nlp->jac_col,
+                             .hes_row = nlp->hes_row,
+                             .hes_col = nlp->hes_col,
+                             .ctx = nlp,
+                             .objective = nlp_objective,
+                             .gradient = nlp_gradient,
+                             .constraints = nlp_constraints,
+                             .jacobian = nlp_jacobian,
+                             .hessian = nlp_hessian};
   rc_ipopt_outcome res;
-  if ((rc = rc_ipopt_solve(nlp, &o, x, lam, zl, zu, &res, err)) != RC_OK)
+  if ((rc = rc_ipopt_solve(&view, &o, x, lam, zl, zu, &res, err)) != RC_OK)
     goto done;
   stats->status = res.status;
   stats->solver_status = res.app_status;
@@ -128,15 +172,14 @@ rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh, const rc_options *opt
   memcpy(stats->message, res.message, sizeof stats->message);
 
   /* Unscaled violation at the returned point. */
-  rc_nlp_bounds(nlp, lo, hi, glo, ghi);
   const int st = rc_nlp_constraints(nlp, x, g);
-  stats->constraint_violation =
-      st != 0 ? INFINITY
-              : fmax(max_violation(g, glo, ghi, nc), max_violation(x, lo, hi, nv));
+  stats->constraint_violation = st != 0 ? INFINITY
+                                        : fmax(max_violation(g, glo, ghi, nc),
+                                               max_violation(x, lo, hi, nv));
   stats->dual_infeasibility = NAN;
 
-  if ((rc = rc_solution_alloc(pb, mesh, pb->t0, rc_nlp_tf(nlp, x), 1, sol, err)) !=
-      RC_OK)
+  if ((rc = rc_solution_alloc(pb, mesh, pb->t0, rc_nlp_tf(nlp, x), 1, sol,
+                              err)) != RC_OK)
     goto done;
   rc_nlp_to_solution(nlp, x, lam, zl, zu, sol);
   stats->wall_s = rc_now_s() - wall0;

@@ -16,7 +16,6 @@ set(RADCOL_LIB_SOURCES
   src/refine.c
   src/check.c
   src/simulate.c
-  src/ipopt_small.c
   src/init.c
   src/plugin.c
 )
