@@ -32,6 +32,9 @@ static int nlp_hessian(void *c, const double *x, double sigma,
                        const double *lambda, double *v) {
   return rc_nlp_hessian(c, x, sigma, lambda, v);
 }
+static void nlp_new_point(void *c) {
+  rc_nlp_new_point(c);
+}
 
 /* Largest violation of constraint and variable bounds at x. */
 static double max_violation(const double *v, const double *lo, const double *hi,
@@ -159,9 +162,13 @@ rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh,
                              .gradient = nlp_gradient,
                              .constraints = nlp_constraints,
                              .jacobian = nlp_jacobian,
-                             .hessian = nlp_hessian};
+                             .hessian = nlp_hessian,
+                             .new_point = nlp_new_point};
   rc_ipopt_outcome res;
-  if ((rc = rc_ipopt_solve(&view, &o, x, lam, zl, zu, &res, err)) != RC_OK)
+  rc_nlp_set_caching(nlp, 1);
+  rc = rc_ipopt_solve(&view, &o, x, lam, zl, zu, &res, err);
+  rc_nlp_set_caching(nlp, 0);
+  if (rc != RC_OK)
     goto done;
   stats->status = res.status;
   stats->solver_status = res.app_status;

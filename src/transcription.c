@@ -67,13 +67,15 @@ double rc_nlp_node_time(const rc_nlp *nlp, int n, double tf) {
   const int s = nlp->mesh->stages[k];
   if (j == s)
     return t0 + (tf - t0) * nlp->mesh->frac[k + 1];
-  const double a = nlp->mesh->frac[k] + nlp->radau[s].c[j - 1] * elem_sigma(nlp, k);
+  const double a =
+      nlp->mesh->frac[k] + nlp->radau[s].c[j - 1] * elem_sigma(nlp, k);
   return t0 + (tf - t0) * a;
 }
 
 /* Node holding X_kl (l = 0 is the element start). */
 static inline int state_node(const rc_nlp *nlp, int k, int l) {
-  return l == 0 ? (k == 0 ? 0 : nlp->elem_first[k] - 1) : nlp->elem_first[k] + l - 1;
+  return l == 0 ? (k == 0 ? 0 : nlp->elem_first[k] - 1)
+                : nlp->elem_first[k] + l - 1;
 }
 
 /* NLP variable of point-vector entry i at node n, or -1 if absent. */
@@ -110,12 +112,58 @@ static void gather_z(const rc_nlp *nlp, const double *x, double *z) {
   z[nlp->nz - 1] = rc_nlp_tf(nlp, x);
 }
 
+/* F(t_n, W_n) and its Jacobian values at node n for the point x: from the
+ * cache when caching is on and this point was evaluated there already,
+ * otherwise evaluated (into the cache, or into the workspace). */
+static int node_F(rc_nlp *nlp, int n, const double *x, double tf,
+                  const double **F) {
+  double *out = nlp->caching ? nlp->F_cache + (size_t)n * nlp->nF : nlp->F;
+  *F = out;
+  if (nlp->caching && nlp->F_gen[n] == nlp->gen)
+    return 0;
+  gather_w(nlp, n, x, nlp->w);
+  const int st =
+      nlp->pb->point.eval(nlp->pb, rc_nlp_node_time(nlp, n, tf), nlp->w, out);
+  if (st == 0 && nlp->caching)
+    nlp->F_gen[n] = nlp->gen;
+  return st;
+}
+
+static int node_J(rc_nlp *nlp, int n, const double *x, double tf,
+                  const double **J) {
+  const size_t nnz = (size_t)nlp->pb->point.jac.nnz;
+  double *out = nlp->caching ? nlp->J_cache + (size_t)n * nnz : nlp->jF;
+  *J = out;
+  if (nlp->caching && nlp->J_gen[n] == nlp->gen)
+    return 0;
+  gather_w(nlp, n, x, nlp->w);
+  const int st = nlp->pb->point.jacobian(nlp->pb, rc_nlp_node_time(nlp, n, tf),
+                                         nlp->w, out);
+  if (st == 0 && nlp->caching)
+    nlp->J_gen[n] = nlp->gen;
+  return st;
+}
+
+void rc_nlp_set_caching(rc_nlp *nlp, int on) {
+  nlp->caching = on && nlp->F_cache && nlp->J_cache;
+  rc_nlp_new_point(nlp);
+}
+
+void rc_nlp_new_point(rc_nlp *nlp) {
+  if (++nlp->gen == 0) { /* wrapped: no entry may look current */
+    memset(nlp->F_gen, 0, sizeof *nlp->F_gen * (size_t)nlp->nnodes);
+    memset(nlp->J_gen, 0, sizeof *nlp->J_gen * (size_t)nlp->nnodes);
+    nlp->gen = 1;
+  }
+}
+
 /* Does node n carry constraint rows? */
 static inline int node_active(const rc_nlp *nlp, int n) {
   return n > 0 || nlp->t0_alg;
 }
 
-/* ---- the walks ------------------------------------------------------------ */
+/* ---- the walks ------------------------------------------------------------
+ */
 
 static int jac_walk(rc_nlp *nlp, const double *x, walk_sink *sk) {
   const rc_problem *pb = nlp->pb;
@@ -139,12 +187,11 @@ static int jac_walk(rc_nlp *nlp, const double *x, walk_sink *sk) {
         for (int l = 0; l <= s; ++l)
           sink_add(sk, row0 + i, nlp->x_off[state_node(nlp, k, l)] + i, D[l]);
     }
+    const double *jv = NULL, *Fv = NULL;
     if (values) {
-      const double t = rc_nlp_node_time(nlp, n, tf);
-      gather_w(nlp, n, x, nlp->w);
-      if ((st = pb->point.jacobian(pb, t, nlp->w, nlp->jF)) != 0)
+      if ((st = node_J(nlp, n, x, tf, &jv)) != 0)
         return st;
-      if (nlp->free_tf && n > 0 && (st = pb->point.eval(pb, t, nlp->w, nlp->F)) != 0)
+      if (nlp->free_tf && n > 0 && (st = node_F(nlp, n, x, tf, &Fv)) != 0)
         return st;
     }
     for (int e = 0; e < P->nnz; ++e) {
@@ -164,11 +211,11 @@ static int jac_walk(rc_nlp *nlp, const double *x, walk_sink *sk) {
       }
       const int V = var_of(nlp, n, P->col[e]);
       if (V >= 0)
-        sink_add(sk, R, V, values ? scale * nlp->jF[e] : 0.0);
+        sink_add(sk, R, V, values ? scale * jv[e] : 0.0);
     }
     if (nlp->free_tf && n > 0)
       for (int i = 0; i < nx; ++i)
-        sink_add(sk, row0 + i, nlp->tf_off, values ? -sigma * nlp->F[i] : 0.0);
+        sink_add(sk, row0 + i, nlp->tf_off, values ? -sigma * Fv[i] : 0.0);
   }
   if (pb->nb > 0) {
     const rc_pattern *Q = &pb->boundary.jac;
@@ -209,6 +256,7 @@ static int hes_walk(rc_nlp *nlp, const double *x, double obj_factor,
     const int row0 = nlp->con_off[n];
     const int k = nlp->node_elem[n], j = nlp->node_stage[n];
     double h = 0, sigma = 0, bj = 0;
+    const double *jv = NULL;
     if (n > 0) {
       const int s = nlp->mesh->stages[k];
       sigma = elem_sigma(nlp, k);
@@ -227,7 +275,7 @@ static int hes_walk(rc_nlp *nlp, const double *x, double obj_factor,
       gather_w(nlp, n, x, nlp->w);
       if ((st = pb->point.hessian(pb, t, nlp->w, mu, nlp->hF)) != 0)
         return st;
-      if (nlp->free_tf && n > 0 && (st = pb->point.jacobian(pb, t, nlp->w, nlp->jF)) != 0)
+      if (nlp->free_tf && n > 0 && (st = node_J(nlp, n, x, tf, &jv)) != 0)
         return st;
     }
     for (int e = 0; e < H->nnz; ++e) {
@@ -247,7 +295,7 @@ static int hes_walk(rc_nlp *nlp, const double *x, double obj_factor,
           continue;
         const int V = var_of(nlp, n, P->col[e]);
         if (V >= 0)
-          hes_add(sk, nlp->tf_off, V, values ? coef * nlp->jF[e] : 0.0);
+          hes_add(sk, nlp->tf_off, V, values ? coef * jv[e] : 0.0);
       }
     }
   }
@@ -259,7 +307,8 @@ static int hes_walk(rc_nlp *nlp, const double *x, double obj_factor,
       if (pb->has_mayer)
         nlp->mu[pb->nb] = obj_factor;
       gather_z(nlp, x, nlp->z);
-      if ((st = pb->boundary.hessian(pb, pb->t0, nlp->z, nlp->mu, nlp->hB)) != 0)
+      if ((st = pb->boundary.hessian(pb, pb->t0, nlp->z, nlp->mu, nlp->hB)) !=
+          0)
         return st;
     }
     for (int e = 0; e < Q->nnz; ++e) {
@@ -271,7 +320,8 @@ static int hes_walk(rc_nlp *nlp, const double *x, double obj_factor,
   return 0;
 }
 
-/* ---- setup ------------------------------------------------------------------ */
+/* ---- setup ------------------------------------------------------------------
+ */
 
 static int cmp_ll(const void *a, const void *b) {
   const long long x = *(const long long *)a, y = *(const long long *)b;
@@ -374,11 +424,17 @@ void rc_nlp_free(rc_nlp **pnlp) {
   free(nlp->jB);
   free(nlp->hB);
   free(nlp->mu);
+  free(nlp->F_gen);
+  free(nlp->J_gen);
+  free(nlp->F_cache);
+  free(nlp->J_cache);
   free(nlp);
   *pnlp = NULL;
 }
 
-static void *xcalloc(size_t n, size_t size) { return calloc(n ? n : 1, size); }
+static void *xcalloc(size_t n, size_t size) {
+  return calloc(n ? n : 1, size);
+}
 
 rc_err rc_nlp_create(const rc_problem *pb, const rc_mesh *mesh, rc_nlp **out,
                      rc_error *err) {
@@ -429,12 +485,24 @@ rc_err rc_nlp_create(const rc_problem *pb, const rc_mesh *mesh, rc_nlp **out,
     return rc_error_set(err, RC_ERR_NOMEM, "out of memory for %d nodes",
                         (int)nn);
   }
+  /* Caches are optional: without the memory, evaluation just repeats. */
+  nlp->F_gen = calloc(nn, sizeof *nlp->F_gen);
+  nlp->J_gen = calloc(nn, sizeof *nlp->J_gen);
+  nlp->F_cache = malloc(sizeof(double) * nn * (size_t)(nlp->nF ? nlp->nF : 1));
+  nlp->J_cache = malloc(sizeof(double) * nn *
+                        (size_t)(pb->point.jac.nnz ? pb->point.jac.nnz : 1));
+  if (!nlp->F_gen || !nlp->J_gen) {
+    free(nlp->F_cache), free(nlp->J_cache);
+    nlp->F_cache = nlp->J_cache = NULL;
+  }
+  nlp->gen = 1;
   for (int k = 0; k < mesh->n; ++k) {
     const int s = mesh->stages[k];
     if (nlp->radau[s].s == 0 && rc_radau_init(s, &nlp->radau[s]) != 0) {
       rc_nlp_free(&nlp);
-      return rc_error_set(err, RC_ERR_INPUT, "stages %d in element %d: expected 1..%d",
-                          s, k, RC_MAX_STAGES);
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "stages %d in element %d: expected 1..%d", s, k,
+                          RC_MAX_STAGES);
     }
   }
 
@@ -476,7 +544,8 @@ rc_err rc_nlp_create(const rc_problem *pb, const rc_mesh *mesh, rc_nlp **out,
   if (v > 1000000000LL || c > 1000000000LL) {
     rc_nlp_free(&nlp);
     return rc_error_set(err, RC_ERR_INPUT,
-                        "NLP too large: %lld variables, %lld constraints", v, c);
+                        "NLP too large: %lld variables, %lld constraints", v,
+                        c);
   }
   nlp->nvar = (int)v;
   nlp->ncon = (int)c;
@@ -492,7 +561,8 @@ rc_err rc_nlp_create(const rc_problem *pb, const rc_mesh *mesh, rc_nlp **out,
   return RC_OK;
 }
 
-/* ---- bounds and values -------------------------------------------------------- */
+/* ---- bounds and values
+ * -------------------------------------------------------- */
 
 static double clip_inf(double v) {
   if (v <= -RC_INF_BOUND)
@@ -561,10 +631,10 @@ int rc_nlp_objective(rc_nlp *nlp, const double *x, double *f) {
     for (int n = 1; n < nlp->nnodes; ++n) {
       const int k = nlp->node_elem[n], j = nlp->node_stage[n];
       const double h = (tf - pb->t0) * elem_sigma(nlp, k);
-      gather_w(nlp, n, x, nlp->w);
-      if ((st = pb->point.eval(pb, rc_nlp_node_time(nlp, n, tf), nlp->w, nlp->F)) != 0)
+      const double *F;
+      if ((st = node_F(nlp, n, x, tf, &F)) != 0)
         return st;
-      sum += h * nlp->radau[nlp->mesh->stages[k]].b[j - 1] * nlp->F[nlp->nF - 1];
+      sum += h * nlp->radau[nlp->mesh->stages[k]].b[j - 1] * F[nlp->nF - 1];
     }
   }
   if (pb->has_mayer) {
@@ -590,20 +660,19 @@ int rc_nlp_gradient(rc_nlp *nlp, const double *x, double *grad) {
       const double sigma = elem_sigma(nlp, k);
       const double bj = nlp->radau[nlp->mesh->stages[k]].b[j - 1];
       const double w = (tf - pb->t0) * sigma * bj;
-      const double t = rc_nlp_node_time(nlp, n, tf);
-      gather_w(nlp, n, x, nlp->w);
-      if ((st = pb->point.jacobian(pb, t, nlp->w, nlp->jF)) != 0)
+      const double *J, *F;
+      if ((st = node_J(nlp, n, x, tf, &J)) != 0)
         return st;
       for (int e = 0; e < P->nnz; ++e)
         if (P->row[e] == rL) {
           const int V = var_of(nlp, n, P->col[e]);
           if (V >= 0)
-            grad[V] += w * nlp->jF[e];
+            grad[V] += w * J[e];
         }
       if (nlp->free_tf) {
-        if ((st = pb->point.eval(pb, t, nlp->w, nlp->F)) != 0)
+        if ((st = node_F(nlp, n, x, tf, &F)) != 0)
           return st;
-        grad[nlp->tf_off] += sigma * bj * nlp->F[rL];
+        grad[nlp->tf_off] += sigma * bj * F[rL];
       }
     }
   }
@@ -630,8 +699,8 @@ int rc_nlp_constraints(rc_nlp *nlp, const double *x, double *g) {
   for (int n = 0; n < nlp->nnodes; ++n) {
     if (!node_active(nlp, n))
       continue;
-    gather_w(nlp, n, x, nlp->w);
-    if ((st = pb->point.eval(pb, rc_nlp_node_time(nlp, n, tf), nlp->w, nlp->F)) != 0)
+    const double *F;
+    if ((st = node_F(nlp, n, x, tf, &F)) != 0)
       return st;
     double *row = g + nlp->con_off[n];
     if (n > 0) {
@@ -640,14 +709,14 @@ int rc_nlp_constraints(rc_nlp *nlp, const double *x, double *g) {
       const double *D = nlp->radau[s].D + (j - 1) * (s + 1);
       const double h = (tf - pb->t0) * elem_sigma(nlp, k);
       for (int i = 0; i < nx; ++i) {
-        double acc = -h * nlp->F[i];
+        double acc = -h * F[i];
         for (int l = 0; l <= s; ++l)
           acc += D[l] * x[nlp->x_off[state_node(nlp, k, l)] + i];
         row[i] = acc;
       }
       row += nx;
     }
-    memcpy(row, nlp->F + nx, sizeof *row * (size_t)(ny + nc));
+    memcpy(row, F + nx, sizeof *row * (size_t)(ny + nc));
   }
   if (pb->nb > 0) {
     gather_z(nlp, x, nlp->z);
@@ -660,20 +729,25 @@ int rc_nlp_constraints(rc_nlp *nlp, const double *x, double *g) {
 
 int rc_nlp_jacobian(rc_nlp *nlp, const double *x, double *vals) {
   memset(vals, 0, sizeof *vals * (size_t)nlp->nnz_jac);
-  walk_sink sk = {.mode = WALK_VALUES, .nvar = nlp->nvar,
-                  .slot = nlp->jac_slot, .vals = vals};
+  walk_sink sk = {.mode = WALK_VALUES,
+                  .nvar = nlp->nvar,
+                  .slot = nlp->jac_slot,
+                  .vals = vals};
   return jac_walk(nlp, x, &sk);
 }
 
 int rc_nlp_hessian(rc_nlp *nlp, const double *x, double obj_factor,
                    const double *lambda, double *vals) {
   memset(vals, 0, sizeof *vals * (size_t)nlp->nnz_hes);
-  walk_sink sk = {.mode = WALK_VALUES, .nvar = nlp->nvar,
-                  .slot = nlp->hes_slot, .vals = vals};
+  walk_sink sk = {.mode = WALK_VALUES,
+                  .nvar = nlp->nvar,
+                  .slot = nlp->hes_slot,
+                  .vals = vals};
   return hes_walk(nlp, x, obj_factor, lambda, &sk);
 }
 
-/* ---- NLP point <-> trajectory ---------------------------------------------- */
+/* ---- NLP point <-> trajectory ----------------------------------------------
+ */
 
 /* b_j h_k of the stage at node n (1 at node 0). */
 static double node_quad_weight(const rc_nlp *nlp, int n, double tf) {
@@ -689,7 +763,8 @@ static double node_quad_weight(const rc_nlp *nlp, int n, double tf) {
 static double node_bj(const rc_nlp *nlp, int n) {
   if (n == 0)
     return 1.0;
-  return nlp->radau[nlp->mesh->stages[nlp->node_elem[n]]].b[nlp->node_stage[n] - 1];
+  return nlp->radau[nlp->mesh->stages[nlp->node_elem[n]]]
+      .b[nlp->node_stage[n] - 1];
 }
 
 void rc_nlp_to_solution(const rc_nlp *nlp, const double *x,
@@ -748,8 +823,10 @@ static void scatter_w(const rc_nlp *nlp, int n, const double *w, double *x) {
 
 static void clip_to_bounds(const rc_nlp *nlp, double *x) {
   const size_t nv = (size_t)nlp->nvar, nc = (size_t)nlp->ncon;
-  double *lo = malloc(sizeof *lo * (nv ? nv : 1)), *hi = malloc(sizeof *hi * (nv ? nv : 1));
-  double *glo = malloc(sizeof *glo * (nc ? nc : 1)), *ghi = malloc(sizeof *ghi * (nc ? nc : 1));
+  double *lo = malloc(sizeof *lo * (nv ? nv : 1)),
+         *hi = malloc(sizeof *hi * (nv ? nv : 1));
+  double *glo = malloc(sizeof *glo * (nc ? nc : 1)),
+         *ghi = malloc(sizeof *ghi * (nc ? nc : 1));
   if (lo && hi && glo && ghi) {
     rc_nlp_bounds(nlp, lo, hi, glo, ghi);
     for (size_t v = 0; v < nv; ++v) {
@@ -791,7 +868,8 @@ rc_err rc_nlp_from_solution(const rc_nlp *nlp, const rc_solution *g, double *x,
   const int nw = nlp->nw, nx = nlp->nx, ny = nlp->ny, nc = pb->nc;
   if (nlp->free_tf)
     x[nlp->tf_off] = g->tf;
-  const int with_duals = lambda && g->has_duals && g->nc == nc && g->nb == pb->nb;
+  const int with_duals =
+      lambda && g->has_duals && g->nc == nc && g->nb == pb->nb;
   rc_err rc;
   for (int n = 0; n < nlp->nnodes; ++n) {
     /* Evaluate at the same horizon fraction in the guess's time frame. */

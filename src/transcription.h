@@ -39,50 +39,65 @@ typedef struct rc_nlp {
   const rc_problem *pb; /* borrowed */
   const rc_mesh *mesh;  /* borrowed */
   int nx, ny, nu, np, nw, nF, nB, nz;
-  int t0_alg;           /* node 0 carries Y, U and g, c */
+  int t0_alg; /* node 0 carries Y, U and g, c */
   int free_tf;
 
-  int nnodes;           /* 1 + sum of stages */
+  int nnodes; /* 1 + sum of stages */
   int nvar, ncon;
-  int p_off, tf_off;    /* offsets of p and tf (tf_off -1 when fixed) */
-  int *x_off;           /* nnodes: offset of X at node n */
-  int *yu_off;          /* nnodes: offset of (Y, U) at node n, -1 if none */
-  int *con_off;         /* nnodes: first constraint row at node n, -1 if none */
-  int b_off;            /* first boundary row */
-  int *node_elem;       /* nnodes: element of node n (-1 for node 0) */
-  int *node_stage;      /* nnodes: stage 1..s (0 for node 0) */
-  int *elem_first;      /* n: node index of stage 1 of element k */
-  rc_radau *radau;      /* RC_MAX_STAGES + 1 tables, [s] valid if used */
+  int p_off, tf_off; /* offsets of p and tf (tf_off -1 when fixed) */
+  int *x_off;        /* nnodes: offset of X at node n */
+  int *yu_off;       /* nnodes: offset of (Y, U) at node n, -1 if none */
+  int *con_off;      /* nnodes: first constraint row at node n, -1 if none */
+  int b_off;         /* first boundary row */
+  int *node_elem;    /* nnodes: element of node n (-1 for node 0) */
+  int *node_stage;   /* nnodes: stage 1..s (0 for node 0) */
+  int *elem_first;   /* n: node index of stage 1 of element k */
+  rc_radau *radau;   /* RC_MAX_STAGES + 1 tables, [s] valid if used */
 
   /* assembled patterns and contribution -> slot maps */
   int nnz_jac, nnz_hes;
   int *jac_row, *jac_col, *hes_row, *hes_col;
-  int *jac_slot;        /* one per Jacobian contribution, in walk order */
-  int *hes_slot;        /* one per Hessian contribution, in walk order */
+  int *jac_slot; /* one per Jacobian contribution, in walk order */
+  int *hes_slot; /* one per Hessian contribution, in walk order */
 
   /* workspace, sized once */
-  double *w;            /* nw: point vector */
-  double *z;            /* nz: boundary inputs */
-  double *F;            /* nF */
-  double *B;            /* nB */
-  double *jF, *hF;      /* point Jacobian / Hessian values */
-  double *jB, *hB;      /* boundary Jacobian / Hessian values */
-  double *mu;           /* max(nF, nB) weights */
+  double *w;       /* nw: point vector */
+  double *z;       /* nz: boundary inputs */
+  double *F;       /* nF */
+  double *B;       /* nB */
+  double *jF, *hF; /* point Jacobian / Hessian values */
+  double *jB, *hB; /* boundary Jacobian / Hessian values */
+  double *mu;      /* max(nF, nB) weights */
 
-  int eval_status;      /* last nonzero callback status (for diagnostics) */
+  /* Per-node caches of F and its Jacobian, valid for the current point
+   * while caching is on: Ipopt evaluates f, g, grad f and the Jacobian at the
+   * same x and announces a new x (rc_nlp_new_point), so each node's blocks
+   * are evaluated once per point instead of up to three times. */
+  int caching;
+  unsigned gen;            /* generation of the current point */
+  unsigned *F_gen, *J_gen; /* nnodes: generation each cache entry holds */
+  double *F_cache;         /* nnodes x nF */
+  double *J_cache;         /* nnodes x point.jac.nnz */
+
+  int eval_status; /* last nonzero callback status (for diagnostics) */
 } rc_nlp;
 
 rc_err rc_nlp_create(const rc_problem *pb, const rc_mesh *mesh, rc_nlp **out,
                      rc_error *err);
 void rc_nlp_free(rc_nlp **nlp);
 
+/* Caching of point evaluations (off after rc_nlp_create).  With caching on,
+ * the caller must call rc_nlp_new_point before evaluating at a new x. */
+void rc_nlp_set_caching(rc_nlp *nlp, int on);
+void rc_nlp_new_point(rc_nlp *nlp);
+
 /* Horizon length and element length at the NLP point x. */
 double rc_nlp_tf(const rc_nlp *nlp, const double *x);
 /* Time of node n for final time tf. */
 double rc_nlp_node_time(const rc_nlp *nlp, int n, double tf);
 
-void rc_nlp_bounds(const rc_nlp *nlp, double *x_lo, double *x_hi,
-                   double *g_lo, double *g_hi);
+void rc_nlp_bounds(const rc_nlp *nlp, double *x_lo, double *x_hi, double *g_lo,
+                   double *g_hi);
 /* Callbacks: return 0 on success, the problem's nonzero status otherwise. */
 int rc_nlp_objective(rc_nlp *nlp, const double *x, double *f);
 int rc_nlp_gradient(rc_nlp *nlp, const double *x, double *grad);

@@ -245,6 +245,52 @@ static void check_assembly(int t0_alg, int free_tf) {
     const double fd = (fp - fm) / (2 * h);
     EXPECT(fabs(fd - tmp[v]) < 1e-6 * (1 + fabs(fd)), "gradient %d: fd %g got %g", v, fd, tmp[v]);
   }
+  /* With caching on (as during a solve), every function gives bit-identical
+   * values along a sequence of points announced by rc_nlp_new_point (so a
+   * missing invalidation would serve the previous point's values). */
+  {
+    enum { NREP = 3 };
+    const size_t sz = sizeof(double);
+    double f1[NREP], f2;
+    double *g1 = calloc((size_t)NREP * nc, sz), *g2 = calloc(nc, sz);
+    double *j1 = calloc((size_t)NREP * nlp->nnz_jac, sz), *j2 = calloc(nlp->nnz_jac, sz);
+    double *h1 = calloc((size_t)NREP * nlp->nnz_hes, sz), *h2 = calloc(nlp->nnz_hes, sz);
+    double *d1 = calloc((size_t)NREP * nv, sz), *d2 = calloc(nv, sz);
+    double *xs = calloc((size_t)NREP * nv, sz);
+    for (int rep = 0; rep < NREP; ++rep)
+      for (int i = 0; i < nv; ++i)
+        xs[rep * nv + i] = x[i] + 0.01 * (rep + 1) * sin(1.0 + i);
+    rc_nlp_set_caching(nlp, 0);
+    for (int rep = 0; rep < NREP; ++rep) {
+      const double *xr = xs + rep * nv;
+      rc_nlp_objective(nlp, xr, &f1[rep]);
+      rc_nlp_constraints(nlp, xr, g1 + rep * nc);
+      rc_nlp_gradient(nlp, xr, d1 + rep * nv);
+      rc_nlp_jacobian(nlp, xr, j1 + rep * nlp->nnz_jac);
+      rc_nlp_hessian(nlp, xr, sig, lam, h1 + rep * nlp->nnz_hes);
+    }
+    rc_nlp_set_caching(nlp, 1);
+    int same = nlp->caching;
+    for (int rep = 0; rep < NREP; ++rep) {
+      const double *xr = xs + rep * nv;
+      rc_nlp_new_point(nlp);
+      /* Ipopt's order: f, g, then the derivatives at the same x */
+      rc_nlp_objective(nlp, xr, &f2);
+      rc_nlp_constraints(nlp, xr, g2);
+      rc_nlp_gradient(nlp, xr, d2);
+      rc_nlp_jacobian(nlp, xr, j2);
+      rc_nlp_hessian(nlp, xr, sig, lam, h2);
+      same = same && f1[rep] == f2 && !memcmp(g1 + rep * nc, g2, sz * nc) &&
+             !memcmp(d1 + rep * nv, d2, sz * nv) &&
+             !memcmp(j1 + rep * nlp->nnz_jac, j2, sz * nlp->nnz_jac) &&
+             !memcmp(h1 + rep * nlp->nnz_hes, h2, sz * nlp->nnz_hes);
+    }
+    rc_nlp_set_caching(nlp, 0);
+    EXPECT(same, "t0_alg=%d free_tf=%d: cached evaluations differ from uncached",
+           t0_alg, free_tf);
+    free(g1), free(g2), free(j1), free(j2), free(h1), free(h2), free(d1), free(d2);
+    free(xs);
+  }
   printf("assembly t0_alg=%d free_tf=%d: nvar %d ncon %d nnz_jac %d nnz_hes %d, "
          "max rel err J %.2e H %.2e\n",
          t0_alg, free_tf, nv, nc, nlp->nnz_jac, nlp->nnz_hes, worst_j, worst_h);
