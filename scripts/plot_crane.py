@@ -18,13 +18,19 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 
+def text(v):
+    """String attributes are fixed-length (docs/hdf5-layout.md): h5py gives bytes."""
+    return v.decode() if isinstance(v, bytes) else v
+
+
 def load(path):
     with h5py.File(path, "r") as f:
-        if f.attrs.get("format") != "radcol-result":
+        if text(f.attrs.get("format")) != "radcol-result":
             raise SystemExit(f"plot_crane: {path}: not a radcol result file")
-        if f.attrs.get("problem") != "crane":
+        if text(f.attrs.get("problem")) != "crane":
             raise SystemExit(
-                f"plot_crane: {path}: problem is {f.attrs.get('problem')!r}, expected 'crane'")
+                f"plot_crane: {path}: problem is {text(f.attrs.get('problem'))!r}, "
+                "expected 'crane'")
         dense = {k: f["solution/dense"][k][()] for k in f["solution/dense"]}
         ref = {}
         if "diagnostics/reference/ref_dense" in f:
@@ -33,8 +39,8 @@ def load(path):
             table = f["diagnostics/reference/ref_dense"][()]
             ref = {n: table[:, i] for i, n in enumerate(names)}
         info = {
-            "formulation": f.attrs["formulation"],
-            "status": f.attrs["status"],
+            "formulation": text(f.attrs["formulation"]),
+            "status": text(f.attrs["status"]),
             "elements": int(f["mesh"].attrs["elements"]),
             "stages": f["mesh/stages"][()],
         }

@@ -154,6 +154,11 @@ def run_one(cmd, timeout):
         return cmd, "timeout", ["timed out after %g s" % timeout]
 
 
+def text(v):
+    """String attributes are fixed-length (docs/hdf5-layout.md): h5py gives bytes."""
+    return v.decode() if isinstance(v, bytes) else v
+
+
 def read_result(path):
     """One run, read through the documented layout."""
     import h5py
@@ -166,12 +171,12 @@ def read_result(path):
         d = f["/diagnostics"]
         rec = {
             "path": path,
-            "problem": a["problem"], "formulation": a["formulation"],
+            "problem": text(a["problem"]), "formulation": text(a["formulation"]),
             "index": int(pr.attrs["index"]),
             "t0": float(pr.attrs["t0"]), "tf": float(pr.attrs["tf"]),
             "stages": [int(v) for v in f["/mesh/stages"][()]],
             "breakpoints": f["/mesh/breakpoints"][()],
-            "status": d.attrs["status"],
+            "status": text(d.attrs["status"]),
             "iterations": int(d.attrs["iterations"]),
             "nvars": int(d.attrs["nvars"]),
             "wall_s": float(d.attrs["wall_s"]),

@@ -94,16 +94,21 @@ static void attr_write(wctx *c, hid_t loc, const char *gpath, const char *name,
     H5Sclose(sp);
 }
 
-/* String attributes are variable-length UTF-8, so h5py returns them as str
- * (string datasets are fixed-length, see ds_strs). */
+/* String attributes are fixed-length UTF-8 (h5py returns them as bytes).
+ * Variable-length strings live in HDF5's global heap, whose reader in
+ * libhdf5 1.10 crashes or hangs on damaged files (fuzz/known/), so radcol
+ * neither writes nor reads them. */
 static void attr_str(wctx *c, hid_t loc, const char *gpath, const char *name,
                      const char *val) {
   const char *v = val ? val : "";
+  const size_t n = strlen(v);
   hid_t t = c->rc == RC_OK ? H5Tcopy(H5T_C_S1) : -1;
-  if (c->rc == RC_OK && (t < 0 || H5Tset_size(t, H5T_VARIABLE) < 0 ||
-                         H5Tset_cset(t, H5T_CSET_UTF8) < 0))
+  if (c->rc == RC_OK &&
+      (t < 0 || H5Tset_size(t, n > 0 ? n : 1) < 0 ||
+       H5Tset_strpad(t, H5T_STR_NULLPAD) < 0 ||
+       H5Tset_cset(t, H5T_CSET_UTF8) < 0))
     wfail(c, gpath, name);
-  attr_write(c, loc, gpath, name, t, t, &v);
+  attr_write(c, loc, gpath, name, t, t, v);
   if (t >= 0)
     H5Tclose(t);
 }
@@ -820,18 +825,12 @@ static rc_err attr_read_str(rctx *c, const char *obj, const char *name,
   if (!ok) {
     rfail(c, a < 0 ? RC_ERR_IO : RC_ERR_INPUT,
           "%s is unreadable or not one string%s", where, NULL);
-  } else if (H5Tis_variable_str(t) > 0) {
-    hid_t mt = H5Tcopy(H5T_C_S1);
-    char *v = NULL;
-    if (mt < 0 || H5Tset_size(mt, H5T_VARIABLE) < 0 ||
-        H5Tset_cset(mt, H5Tget_cset(t)) < 0 || H5Aread(a, mt, &v) < 0)
-      rfail(c, RC_ERR_IO, "%s is unreadable%s", where, NULL);
-    else if (v) {
-      snprintf(buf, size, "%s", v);
-      H5free_memory(v);
-    }
-    if (mt >= 0)
-      H5Tclose(mt);
+  } else if (H5Tis_variable_str(t) != 0) {
+    /* never written by radcol; see attr_str for why it is not read */
+    rfail(c, RC_ERR_INPUT,
+          "%s is a variable-length string: expected a fixed-length string "
+          "(not a file written by this radcol)%s",
+          where, NULL);
   } else {
     size_t n = H5Tget_size(t);
     char *v = n > 0 && n < (1u << 20) ? calloc(n + 1, 1) : NULL;

@@ -34,3 +34,8 @@ if(RADCOL_PYTHON)
   set_tests_properties(robust.kill_write PROPERTIES LABELS "robustness;slow"
                        TIMEOUT 300 RUN_SERIAL ON)
 endif()
+add_test(NAME robust.known_hdf5_faults
+         COMMAND sh ${RADCOL_TEST_DIR}/test_known_hdf5.sh
+                 $<TARGET_FILE:radcol_cli> ${PROJECT_SOURCE_DIR}/fuzz/known)
+set_tests_properties(robust.known_hdf5_faults PROPERTIES LABELS robustness
+                     TIMEOUT 60)

@@ -39,8 +39,8 @@ def main():
 
     with h5py.File(a.base + ".h5", "r") as f:
         def txt(v):
-            """String attributes are variable-length: h5py gives str."""
-            check(isinstance(v, str), "variable-length string attribute")
+            """String attributes are fixed-length: h5py gives bytes."""
+            check(isinstance(v, bytes), "fixed-length string attribute")
             return v.decode() if isinstance(v, bytes) else v
 
         r = {k: txt(v) if isinstance(v, (bytes, str)) else v
