@@ -402,3 +402,33 @@ char *rc_cli_command_line(void) {
   *p = '\0';
   return s;
 }
+
+int rc_cli_setup_problem(const char *cmd, const char *problem,
+                         const char *formulation, const char *tf_value,
+                         int nsets, const char *const *sets,
+                         const rc_model **model, int *f, rc_param_values *pv,
+                         rc_problem **pb) {
+  int status;
+  if ((status = rc_cli_find_model(cmd, problem, model)))
+    return status;
+  if (formulation) {
+    if ((status = rc_cli_find_formulation(cmd, *model, formulation, f)))
+      return status;
+  } else {
+    *f = (*model)->default_formulation;
+    if (*f < 0 || *f >= (*model)->nformulations) {
+      rc_cli_error(cmd,
+                   "%s has no default formulation: give -f (see radcol list)",
+                   (*model)->name);
+      return RC_CLI_BAD_INPUT;
+    }
+  }
+  if (tf_value && rc_model_param_index(*model, "tf") < 0) {
+    rc_cli_error(cmd,
+                 "--tf %s: %s has no parameter 'tf' (see radcol list "
+                 "--params %s)",
+                 tf_value, (*model)->name, (*model)->name);
+    return RC_CLI_BAD_INPUT;
+  }
+  return rc_cli_make_problem(cmd, *model, *f, nsets, sets, pv, pb);
+}

@@ -95,6 +95,16 @@ int rc_cli_make_problem(const char *cmd, const rc_model *model, int formulation,
                         int nsets, const char *const *sets, rc_param_values *pv,
                         rc_problem **pb);
 
+/* The whole setup shared by solve, simulate and init: the model (built-in or
+ * plugin), the formulation (NULL: the model's default), the --tf check
+ * (tf_value non-NULL: the model must have a 'tf' parameter; the caller has
+ * put "tf=..." among sets), then rc_cli_make_problem.  Messages printed. */
+int rc_cli_setup_problem(const char *cmd, const char *problem,
+                         const char *formulation, const char *tf_value,
+                         int nsets, const char *const *sets,
+                         const rc_model **model, int *f, rc_param_values *pv,
+                         rc_problem **pb);
+
 /* An input file (--mesh, --guess, info): missing or unreadable -> 3, not a
  * regular file or no HDF5 signature -> 2, else 0.  Messages name opt and
  * path (opt may be NULL). */

@@ -293,15 +293,8 @@ static int run_init(int argc, char **argv) {
   int status = parse_args(cmd, argc, argv, &a);
   if (status)
     goto done;
-  if ((status = rc_cli_find_model(cmd, a.problem, &model)))
-    goto done;
-  if (a.formulation) {
-    if ((status = rc_cli_find_formulation(cmd, model, a.formulation, &f)))
-      goto done;
-  } else {
-    f = model->default_formulation;
-  }
-  if ((status = rc_cli_make_problem(cmd, model, f, a.nsets, a.sets, &pv, &pb)))
+  if ((status = rc_cli_setup_problem(cmd, a.problem, a.formulation, NULL,
+                                     a.nsets, a.sets, &model, &f, &pv, &pb)))
     goto done;
   const int nw = rc_problem_nw(pb);
   zhat = calloc((size_t)(nw ? nw : 1), sizeof *zhat);

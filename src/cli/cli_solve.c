@@ -391,31 +391,8 @@ static int run_solve(int argc, char **argv) {
     goto done;
 
   /* Model, formulation, parameters, problem. */
-  if ((status = rc_cli_find_model(cmd, a.problem, &model)))
-    goto done;
-  if (a.formulation) {
-    if ((status = rc_cli_find_formulation(cmd, model, a.formulation, &f)))
-      goto done;
-  } else {
-    f = model->default_formulation;
-    if (f < 0 || f >= model->nformulations) {
-      rc_cli_error(cmd,
-                   "%s has no default formulation: give -f (see radcol "
-                   "list)",
-                   model->name);
-      status = RC_CLI_BAD_INPUT;
-      goto done;
-    }
-  }
-  if (a.tf_value && rc_model_param_index(model, "tf") < 0) {
-    rc_cli_error(cmd,
-                 "--tf %s: %s has no parameter 'tf' (see radcol list "
-                 "--params %s)",
-                 a.tf_value, model->name, model->name);
-    status = RC_CLI_BAD_INPUT;
-    goto done;
-  }
-  if ((status = rc_cli_make_problem(cmd, model, f, a.nsets, a.sets, &pv, &pb)))
+  if ((status = rc_cli_setup_problem(cmd, a.problem, a.formulation, a.tf_value,
+                                     a.nsets, a.sets, &model, &f, &pv, &pb)))
     goto done;
   /* Inconsistent initial values: start from the nearest consistent point
    * (radcol init's machinery), with a warning naming what moved. */
