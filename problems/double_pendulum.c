@@ -65,6 +65,7 @@
 #include <string.h>
 
 #include "ode_reference.h"
+#include "dense_block.h"
 #include "radcol/problem.h"
 
 #define RC_DP_GRID 2001
@@ -76,41 +77,8 @@ enum { DP_INDEX3 = 0, DP_INDEX1 = 1, DP_BAUMGARTE = 2, DP_ANGLE = 3 };
 
 /* ---- dense accumulation of values, Jacobian and Hessian ----------------- */
 
-typedef struct dp_dense {
-  int nin;
-  double *jac; /* n_out x nin, or NULL */
-  unsigned char *jmask;
-  double *hes; /* nin x nin (lower used), or NULL */
-  unsigned char *hmask;
-} dp_dense;
-
-static void jadd(dp_dense *D, int r, int c, double v) {
-  if (!D || !D->jac)
-    return;
-  D->jac[r * D->nin + c] += v;
-  D->jmask[r * D->nin + c] = 1;
-}
-
-/* Adds mu * v to the Hessian entry (i, j), stored in the lower triangle. */
-static void hadd(dp_dense *D, double mu, int i, int j, double v) {
-  if (!D || !D->hes)
-    return;
-  if (i < j) {
-    int k = i;
-    i = j;
-    j = k;
-  }
-  D->hes[i * D->nin + j] += mu * v;
-  D->hmask[i * D->nin + j] = 1;
-}
-
 /* ---- problem data ----------------------------------------------------------
  */
-
-typedef struct dp_pattern {
-  int njac, nhes;
-  int *jr, *jc, *hr, *hc;
-} dp_pattern;
 
 typedef struct dp_data {
   rc_problem pb; /* first member: the rc_problem handed out */
@@ -120,7 +88,7 @@ typedef struct dp_data {
   double x0[8];
   int fix_x0[8];
   double w_lo[RC_DP_MAXW], w_hi[RC_DP_MAXW];
-  dp_pattern pt, inv;
+  rc_dense_pattern pt, inv;
   /* guess: the angle solution on a uniform grid */
   int ngrid;
   double grid_h;
@@ -255,68 +223,68 @@ static void dp_angles_to_cartesian(const dp_data *d, const double *s, double *z,
 
 /* Every helper adds sc * h to F[row], its Jacobian to row `row` and
  * hm * (Hessian of h) to the Hessian (hm = sc * mu[row]). */
-static void lv_pos1(const double *w, dp_dense *D, double *F, int row, double sc,
+static void lv_pos1(const double *w, rc_dense_acc *D, double *F, int row, double sc,
                     double hm, const dp_data *d) {
   const double x1 = w[0], y1 = w[1];
   F[row] += sc * (x1 * x1 + y1 * y1 - d->L1 * d->L1);
-  jadd(D, row, 0, sc * 2.0 * x1);
-  jadd(D, row, 1, sc * 2.0 * y1);
-  hadd(D, hm, 0, 0, 2.0);
-  hadd(D, hm, 1, 1, 2.0);
+  rc_dense_jadd(D, row, 0, sc * 2.0 * x1);
+  rc_dense_jadd(D, row, 1, sc * 2.0 * y1);
+  rc_dense_hadd(D, hm, 0, 0, 2.0);
+  rc_dense_hadd(D, hm, 1, 1, 2.0);
 }
 
-static void lv_pos2(const double *w, dp_dense *D, double *F, int row, double sc,
+static void lv_pos2(const double *w, rc_dense_acc *D, double *F, int row, double sc,
                     double hm, const dp_data *d) {
   const double dx = w[0] - w[2], dy = w[1] - w[3];
   F[row] += sc * (dx * dx + dy * dy - d->L2 * d->L2);
-  jadd(D, row, 0, sc * 2.0 * dx);
-  jadd(D, row, 2, -sc * 2.0 * dx);
-  jadd(D, row, 1, sc * 2.0 * dy);
-  jadd(D, row, 3, -sc * 2.0 * dy);
-  hadd(D, hm, 0, 0, 2.0);
-  hadd(D, hm, 2, 0, -2.0);
-  hadd(D, hm, 2, 2, 2.0);
-  hadd(D, hm, 1, 1, 2.0);
-  hadd(D, hm, 3, 1, -2.0);
-  hadd(D, hm, 3, 3, 2.0);
+  rc_dense_jadd(D, row, 0, sc * 2.0 * dx);
+  rc_dense_jadd(D, row, 2, -sc * 2.0 * dx);
+  rc_dense_jadd(D, row, 1, sc * 2.0 * dy);
+  rc_dense_jadd(D, row, 3, -sc * 2.0 * dy);
+  rc_dense_hadd(D, hm, 0, 0, 2.0);
+  rc_dense_hadd(D, hm, 2, 0, -2.0);
+  rc_dense_hadd(D, hm, 2, 2, 2.0);
+  rc_dense_hadd(D, hm, 1, 1, 2.0);
+  rc_dense_hadd(D, hm, 3, 1, -2.0);
+  rc_dense_hadd(D, hm, 3, 3, 2.0);
 }
 
-static void lv_vel1(const double *w, dp_dense *D, double *F, int row, double sc,
+static void lv_vel1(const double *w, rc_dense_acc *D, double *F, int row, double sc,
                     double hm) {
   const double x1 = w[0], y1 = w[1], u1 = w[4], v1 = w[5];
   F[row] += sc * (x1 * u1 + y1 * v1);
-  jadd(D, row, 0, sc * u1);
-  jadd(D, row, 4, sc * x1);
-  jadd(D, row, 1, sc * v1);
-  jadd(D, row, 5, sc * y1);
-  hadd(D, hm, 4, 0, 1.0);
-  hadd(D, hm, 5, 1, 1.0);
+  rc_dense_jadd(D, row, 0, sc * u1);
+  rc_dense_jadd(D, row, 4, sc * x1);
+  rc_dense_jadd(D, row, 1, sc * v1);
+  rc_dense_jadd(D, row, 5, sc * y1);
+  rc_dense_hadd(D, hm, 4, 0, 1.0);
+  rc_dense_hadd(D, hm, 5, 1, 1.0);
 }
 
-static void lv_vel2(const double *w, dp_dense *D, double *F, int row, double sc,
+static void lv_vel2(const double *w, rc_dense_acc *D, double *F, int row, double sc,
                     double hm) {
   const double dx = w[0] - w[2], dy = w[1] - w[3];
   const double du = w[4] - w[6], dv = w[5] - w[7];
   F[row] += sc * (dx * du + dy * dv);
-  jadd(D, row, 0, sc * du);
-  jadd(D, row, 2, -sc * du);
-  jadd(D, row, 4, sc * dx);
-  jadd(D, row, 6, -sc * dx);
-  jadd(D, row, 1, sc * dv);
-  jadd(D, row, 3, -sc * dv);
-  jadd(D, row, 5, sc * dy);
-  jadd(D, row, 7, -sc * dy);
-  hadd(D, hm, 4, 0, 1.0);
-  hadd(D, hm, 6, 0, -1.0);
-  hadd(D, hm, 4, 2, -1.0);
-  hadd(D, hm, 6, 2, 1.0);
-  hadd(D, hm, 5, 1, 1.0);
-  hadd(D, hm, 7, 1, -1.0);
-  hadd(D, hm, 5, 3, -1.0);
-  hadd(D, hm, 7, 3, 1.0);
+  rc_dense_jadd(D, row, 0, sc * du);
+  rc_dense_jadd(D, row, 2, -sc * du);
+  rc_dense_jadd(D, row, 4, sc * dx);
+  rc_dense_jadd(D, row, 6, -sc * dx);
+  rc_dense_jadd(D, row, 1, sc * dv);
+  rc_dense_jadd(D, row, 3, -sc * dv);
+  rc_dense_jadd(D, row, 5, sc * dy);
+  rc_dense_jadd(D, row, 7, -sc * dy);
+  rc_dense_hadd(D, hm, 4, 0, 1.0);
+  rc_dense_hadd(D, hm, 6, 0, -1.0);
+  rc_dense_hadd(D, hm, 4, 2, -1.0);
+  rc_dense_hadd(D, hm, 6, 2, 1.0);
+  rc_dense_hadd(D, hm, 5, 1, 1.0);
+  rc_dense_hadd(D, hm, 7, 1, -1.0);
+  rc_dense_hadd(D, hm, 5, 3, -1.0);
+  rc_dense_hadd(D, hm, 7, 3, 1.0);
 }
 
-static void lv_acc1(const double *w, dp_dense *D, double *F, int row, double sc,
+static void lv_acc1(const double *w, rc_dense_acc *D, double *F, int row, double sc,
                     double hm, const dp_data *d) {
   const double x1 = w[0], y1 = w[1], x2 = w[2], y2 = w[3], u1 = w[4], v1 = w[5],
                l1 = w[8], l2 = w[9];
@@ -324,29 +292,29 @@ static void lv_acc1(const double *w, dp_dense *D, double *F, int row, double sc,
   const double im1 = 1.0 / d->m1, g = d->g;
   F[row] += sc * (u1 * u1 + v1 * v1 +
                   ((x1 * x1 + y1 * y1) * l1 + p * l2) * im1 - g * y1);
-  jadd(D, row, 0, sc * (2.0 * x1 * l1 + (x1 + dx) * l2) * im1);
-  jadd(D, row, 1, sc * ((2.0 * y1 * l1 + (y1 + dy) * l2) * im1 - g));
-  jadd(D, row, 2, -sc * x1 * l2 * im1);
-  jadd(D, row, 3, -sc * y1 * l2 * im1);
-  jadd(D, row, 4, sc * 2.0 * u1);
-  jadd(D, row, 5, sc * 2.0 * v1);
-  jadd(D, row, 8, sc * (x1 * x1 + y1 * y1) * im1);
-  jadd(D, row, 9, sc * p * im1);
-  hadd(D, hm, 0, 0, (2.0 * l1 + 2.0 * l2) * im1);
-  hadd(D, hm, 1, 1, (2.0 * l1 + 2.0 * l2) * im1);
-  hadd(D, hm, 2, 0, -l2 * im1);
-  hadd(D, hm, 3, 1, -l2 * im1);
-  hadd(D, hm, 4, 4, 2.0);
-  hadd(D, hm, 5, 5, 2.0);
-  hadd(D, hm, 8, 0, 2.0 * x1 * im1);
-  hadd(D, hm, 8, 1, 2.0 * y1 * im1);
-  hadd(D, hm, 9, 0, (x1 + dx) * im1);
-  hadd(D, hm, 9, 1, (y1 + dy) * im1);
-  hadd(D, hm, 9, 2, -x1 * im1);
-  hadd(D, hm, 9, 3, -y1 * im1);
+  rc_dense_jadd(D, row, 0, sc * (2.0 * x1 * l1 + (x1 + dx) * l2) * im1);
+  rc_dense_jadd(D, row, 1, sc * ((2.0 * y1 * l1 + (y1 + dy) * l2) * im1 - g));
+  rc_dense_jadd(D, row, 2, -sc * x1 * l2 * im1);
+  rc_dense_jadd(D, row, 3, -sc * y1 * l2 * im1);
+  rc_dense_jadd(D, row, 4, sc * 2.0 * u1);
+  rc_dense_jadd(D, row, 5, sc * 2.0 * v1);
+  rc_dense_jadd(D, row, 8, sc * (x1 * x1 + y1 * y1) * im1);
+  rc_dense_jadd(D, row, 9, sc * p * im1);
+  rc_dense_hadd(D, hm, 0, 0, (2.0 * l1 + 2.0 * l2) * im1);
+  rc_dense_hadd(D, hm, 1, 1, (2.0 * l1 + 2.0 * l2) * im1);
+  rc_dense_hadd(D, hm, 2, 0, -l2 * im1);
+  rc_dense_hadd(D, hm, 3, 1, -l2 * im1);
+  rc_dense_hadd(D, hm, 4, 4, 2.0);
+  rc_dense_hadd(D, hm, 5, 5, 2.0);
+  rc_dense_hadd(D, hm, 8, 0, 2.0 * x1 * im1);
+  rc_dense_hadd(D, hm, 8, 1, 2.0 * y1 * im1);
+  rc_dense_hadd(D, hm, 9, 0, (x1 + dx) * im1);
+  rc_dense_hadd(D, hm, 9, 1, (y1 + dy) * im1);
+  rc_dense_hadd(D, hm, 9, 2, -x1 * im1);
+  rc_dense_hadd(D, hm, 9, 3, -y1 * im1);
 }
 
-static void lv_acc2(const double *w, dp_dense *D, double *F, int row, double sc,
+static void lv_acc2(const double *w, rc_dense_acc *D, double *F, int row, double sc,
                     double hm, const dp_data *d) {
   const double x1 = w[0], y1 = w[1], x2 = w[2], y2 = w[3], l1 = w[8], l2 = w[9];
   const double dx = x1 - x2, dy = y1 - y2, du = w[4] - w[6], dv = w[5] - w[7];
@@ -354,29 +322,29 @@ static void lv_acc2(const double *w, dp_dense *D, double *F, int row, double sc,
   const double im1 = 1.0 / d->m1, imt = 1.0 / d->m1 + 1.0 / d->m2;
   F[row] +=
       sc * (du * du + dv * dv + p * l1 * im1 + (dx * dx + dy * dy) * l2 * imt);
-  jadd(D, row, 0, sc * ((x1 + dx) * l1 * im1 + 2.0 * imt * dx * l2));
-  jadd(D, row, 2, sc * (-x1 * l1 * im1 - 2.0 * imt * dx * l2));
-  jadd(D, row, 1, sc * ((y1 + dy) * l1 * im1 + 2.0 * imt * dy * l2));
-  jadd(D, row, 3, sc * (-y1 * l1 * im1 - 2.0 * imt * dy * l2));
-  jadd(D, row, 4, sc * 2.0 * du);
-  jadd(D, row, 6, -sc * 2.0 * du);
-  jadd(D, row, 5, sc * 2.0 * dv);
-  jadd(D, row, 7, -sc * 2.0 * dv);
-  jadd(D, row, 8, sc * p * im1);
-  jadd(D, row, 9, sc * (dx * dx + dy * dy) * imt);
+  rc_dense_jadd(D, row, 0, sc * ((x1 + dx) * l1 * im1 + 2.0 * imt * dx * l2));
+  rc_dense_jadd(D, row, 2, sc * (-x1 * l1 * im1 - 2.0 * imt * dx * l2));
+  rc_dense_jadd(D, row, 1, sc * ((y1 + dy) * l1 * im1 + 2.0 * imt * dy * l2));
+  rc_dense_jadd(D, row, 3, sc * (-y1 * l1 * im1 - 2.0 * imt * dy * l2));
+  rc_dense_jadd(D, row, 4, sc * 2.0 * du);
+  rc_dense_jadd(D, row, 6, -sc * 2.0 * du);
+  rc_dense_jadd(D, row, 5, sc * 2.0 * dv);
+  rc_dense_jadd(D, row, 7, -sc * 2.0 * dv);
+  rc_dense_jadd(D, row, 8, sc * p * im1);
+  rc_dense_jadd(D, row, 9, sc * (dx * dx + dy * dy) * imt);
   for (int c = 0; c < 2; ++c) { /* c = 0: x coordinates, c = 1: y */
     const int i1 = c, i2 = 2 + c;
     const double q1 = c ? y1 : x1, dq = c ? dy : dx;
-    hadd(D, hm, i1, i1, 2.0 * l1 * im1 + 2.0 * imt * l2);
-    hadd(D, hm, i2, i1, -l1 * im1 - 2.0 * imt * l2);
-    hadd(D, hm, i2, i2, 2.0 * imt * l2);
-    hadd(D, hm, 4 + c, 4 + c, 2.0);
-    hadd(D, hm, 6 + c, 4 + c, -2.0);
-    hadd(D, hm, 6 + c, 6 + c, 2.0);
-    hadd(D, hm, 8, i1, (q1 + dq) * im1);
-    hadd(D, hm, 8, i2, -q1 * im1);
-    hadd(D, hm, 9, i1, 2.0 * imt * dq);
-    hadd(D, hm, 9, i2, -2.0 * imt * dq);
+    rc_dense_hadd(D, hm, i1, i1, 2.0 * l1 * im1 + 2.0 * imt * l2);
+    rc_dense_hadd(D, hm, i2, i1, -l1 * im1 - 2.0 * imt * l2);
+    rc_dense_hadd(D, hm, i2, i2, 2.0 * imt * l2);
+    rc_dense_hadd(D, hm, 4 + c, 4 + c, 2.0);
+    rc_dense_hadd(D, hm, 6 + c, 4 + c, -2.0);
+    rc_dense_hadd(D, hm, 6 + c, 6 + c, 2.0);
+    rc_dense_hadd(D, hm, 8, i1, (q1 + dq) * im1);
+    rc_dense_hadd(D, hm, 8, i2, -q1 * im1);
+    rc_dense_hadd(D, hm, 9, i1, 2.0 * imt * dq);
+    rc_dense_hadd(D, hm, 9, i2, -2.0 * imt * dq);
   }
 }
 
@@ -384,7 +352,7 @@ static void lv_acc2(const double *w, dp_dense *D, double *F, int row, double sc,
  */
 
 static void dp_point_cartesian(const dp_data *d, const double *w,
-                               const double *mu, double *F, dp_dense *D) {
+                               const double *mu, double *F, rc_dense_acc *D) {
   const double x1 = w[0], y1 = w[1], x2 = w[2], y2 = w[3], l1 = w[8], l2 = w[9];
   const double m1 = d->m1, m2 = d->m2, g = d->g;
   const double dx = x1 - x2, dy = y1 - y2;
@@ -394,31 +362,31 @@ static void dp_point_cartesian(const dp_data *d, const double *w,
   /* x' = u */
   for (int i = 0; i < 4; ++i) {
     F[i] = w[4 + i];
-    jadd(D, i, 4 + i, 1.0);
+    rc_dense_jadd(D, i, 4 + i, 1.0);
   }
   /* mass 1: u1' (c = 0, coordinate x) and v1' (c = 1, coordinate y) */
   for (int c = 0; c < 2; ++c) {
     const int r = 4 + c, i1 = c, i2 = 2 + c;
     const double q1 = c ? y1 : x1, dq = c ? dy : dx;
     F[r] = (q1 * l1 + dq * l2) / m1 - (c ? g : 0.0);
-    jadd(D, r, i1, (l1 + l2) / m1);
-    jadd(D, r, i2, -l2 / m1);
-    jadd(D, r, 8, q1 / m1);
-    jadd(D, r, 9, dq / m1);
-    hadd(D, MU(r), 8, i1, 1.0 / m1);
-    hadd(D, MU(r), 9, i1, 1.0 / m1);
-    hadd(D, MU(r), 9, i2, -1.0 / m1);
+    rc_dense_jadd(D, r, i1, (l1 + l2) / m1);
+    rc_dense_jadd(D, r, i2, -l2 / m1);
+    rc_dense_jadd(D, r, 8, q1 / m1);
+    rc_dense_jadd(D, r, 9, dq / m1);
+    rc_dense_hadd(D, MU(r), 8, i1, 1.0 / m1);
+    rc_dense_hadd(D, MU(r), 9, i1, 1.0 / m1);
+    rc_dense_hadd(D, MU(r), 9, i2, -1.0 / m1);
   }
   /* mass 2: u2' and v2' */
   for (int c = 0; c < 2; ++c) {
     const int r = 6 + c, i1 = c, i2 = 2 + c;
     const double dq = c ? dy : dx;
     F[r] = -dq * l2 / m2 - (c ? g : 0.0);
-    jadd(D, r, i1, -l2 / m2);
-    jadd(D, r, i2, l2 / m2);
-    jadd(D, r, 9, -dq / m2);
-    hadd(D, MU(r), 9, i1, -1.0 / m2);
-    hadd(D, MU(r), 9, i2, 1.0 / m2);
+    rc_dense_jadd(D, r, i1, -l2 / m2);
+    rc_dense_jadd(D, r, i2, l2 / m2);
+    rc_dense_jadd(D, r, 9, -dq / m2);
+    rc_dense_hadd(D, MU(r), 9, i1, -1.0 / m2);
+    rc_dense_hadd(D, MU(r), 9, i2, 1.0 / m2);
   }
   /* algebraic equations */
   switch (d->form) {
@@ -444,7 +412,7 @@ static void dp_point_cartesian(const dp_data *d, const double *w,
 }
 
 static void dp_point_angle(const dp_data *d, const double *w, const double *mu,
-                           double *F, dp_dense *D) {
+                           double *F, rc_dense_acc *D) {
   double a[2], da[2][4], d2a[2][4][4];
   dp_angle_accel(d, w, a, D ? da : NULL, (D && D->hes) ? d2a : NULL);
   F[0] = w[2];
@@ -453,22 +421,22 @@ static void dp_point_angle(const dp_data *d, const double *w, const double *mu,
   F[3] = a[1];
   if (!D)
     return;
-  jadd(D, 0, 2, 1.0);
-  jadd(D, 1, 3, 1.0);
+  rc_dense_jadd(D, 0, 2, 1.0);
+  rc_dense_jadd(D, 1, 3, 1.0);
   for (int k = 0; k < 4; ++k) {
-    jadd(D, 2, k, da[0][k]);
-    jadd(D, 3, k, da[1][k]);
+    rc_dense_jadd(D, 2, k, da[0][k]);
+    rc_dense_jadd(D, 3, k, da[1][k]);
   }
   if (D->hes)
     for (int k = 0; k < 4; ++k)
       for (int l = 0; l <= k; ++l) {
-        hadd(D, mu ? mu[2] : 0.0, k, l, d2a[0][k][l]);
-        hadd(D, mu ? mu[3] : 0.0, k, l, d2a[1][k][l]);
+        rc_dense_hadd(D, mu ? mu[2] : 0.0, k, l, d2a[0][k][l]);
+        rc_dense_hadd(D, mu ? mu[3] : 0.0, k, l, d2a[1][k][l]);
       }
 }
 
 static void dp_point_dense(const dp_data *d, const double *w, const double *mu,
-                           double *F, dp_dense *D) {
+                           double *F, rc_dense_acc *D) {
   if (d->form == DP_ANGLE)
     dp_point_angle(d, w, mu, F, D);
   else
@@ -476,7 +444,7 @@ static void dp_point_dense(const dp_data *d, const double *w, const double *mu,
 }
 
 static void dp_inv_dense(const dp_data *d, const double *w, const double *mu,
-                         double *F, dp_dense *D) {
+                         double *F, rc_dense_acc *D) {
 #define MU(r) (mu ? mu[r] : 0.0)
   for (int i = 0; i < 6; ++i)
     F[i] = 0.0;
@@ -490,14 +458,7 @@ static void dp_inv_dense(const dp_data *d, const double *w, const double *mu,
 }
 
 typedef void (*dp_dense_fn)(const dp_data *d, const double *w, const double *mu,
-                            double *F, dp_dense *D);
-
-/* Gather a dense Jacobian or Hessian into pattern order. */
-static void dp_gather(const double *dense, int nin, int nnz, const int *r,
-                      const int *c, double *vals) {
-  for (int e = 0; e < nnz; ++e)
-    vals[e] = dense[r[e] * nin + c[e]];
-}
+                            double *F, rc_dense_acc *D);
 
 static int dp_eval_with(dp_dense_fn fn, const rc_problem *pb, const double *w,
                         double *out) {
@@ -512,26 +473,26 @@ static int dp_eval_with(dp_dense_fn fn, const rc_problem *pb, const double *w,
   return 0;
 }
 
-static int dp_jac_with(dp_dense_fn fn, const dp_pattern *pat,
+static int dp_jac_with(dp_dense_fn fn, const rc_dense_pattern *pat,
                        const rc_problem *pb, const double *w, double *vals) {
   double F[RC_DP_MAXO], J[RC_DP_MAXO * RC_DP_MAXW] = {0};
   unsigned char m[RC_DP_MAXO * RC_DP_MAXW];
   const int nw = rc_problem_nw(pb);
-  dp_dense D = {nw, J, m, NULL, NULL};
+  rc_dense_acc D = {nw, J, m, NULL, NULL};
   fn(dp_of(pb), w, NULL, F, &D);
-  dp_gather(J, nw, pat->njac, pat->jr, pat->jc, vals);
+  rc_dense_gather(J, nw, pat->njac, pat->jr, pat->jc, vals);
   return 0;
 }
 
-static int dp_hes_with(dp_dense_fn fn, const dp_pattern *pat,
+static int dp_hes_with(dp_dense_fn fn, const rc_dense_pattern *pat,
                        const rc_problem *pb, const double *w, const double *mu,
                        double *vals) {
   double F[RC_DP_MAXO], H[RC_DP_MAXW * RC_DP_MAXW] = {0};
   unsigned char m[RC_DP_MAXW * RC_DP_MAXW];
   const int nw = rc_problem_nw(pb);
-  dp_dense D = {nw, NULL, NULL, H, m};
+  rc_dense_acc D = {nw, NULL, NULL, H, m};
   fn(dp_of(pb), w, mu, F, &D);
-  dp_gather(H, nw, pat->nhes, pat->hr, pat->hc, vals);
+  rc_dense_gather(H, nw, pat->nhes, pat->hr, pat->hc, vals);
   return 0;
 }
 
@@ -667,15 +628,15 @@ static void dp_destroy(rc_problem *pb) {
   if (!pb)
     return;
   dp_data *d = (dp_data *)pb->user;
-  free(d->pt.jr), free(d->pt.jc), free(d->pt.hr), free(d->pt.hc);
-  free(d->inv.jr), free(d->inv.jc), free(d->inv.hr), free(d->inv.hc);
+  rc_dense_pattern_free(&d->pt);
+  rc_dense_pattern_free(&d->inv);
   free(d->grid_y), free(d->grid_dy);
   free(d);
 }
 
 /* Record the structural pattern of a dense block (entries it touches). */
 static rc_err dp_build_pattern(dp_data *d, dp_dense_fn fn, int nout, int nin,
-                               dp_pattern *pat, rc_error *err) {
+                               rc_dense_pattern *pat, rc_error *err) {
   double F[RC_DP_MAXO], J[RC_DP_MAXO * RC_DP_MAXW] = {0},
                                        H[RC_DP_MAXW * RC_DP_MAXW] = {0};
   unsigned char jm[RC_DP_MAXO * RC_DP_MAXW] = {0},
@@ -685,34 +646,9 @@ static rc_err dp_build_pattern(dp_data *d, dp_dense_fn fn, int nout, int nin,
     w[i] = 0.3 + 0.1 * i;
   for (int i = 0; i < nout; ++i)
     mu[i] = 1.0;
-  dp_dense D = {nin, J, jm, H, hm};
+  rc_dense_acc D = {nin, J, jm, H, hm};
   fn(d, w, mu, F, &D);
-  int nj = 0, nh = 0;
-  for (int i = 0; i < nout * nin; ++i)
-    nj += jm[i];
-  for (int i = 0; i < nin * nin; ++i)
-    nh += hm[i];
-  pat->jr = malloc(sizeof(int) * (size_t)(nj + 1));
-  pat->jc = malloc(sizeof(int) * (size_t)(nj + 1));
-  pat->hr = malloc(sizeof(int) * (size_t)(nh + 1));
-  pat->hc = malloc(sizeof(int) * (size_t)(nh + 1));
-  if (!pat->jr || !pat->jc || !pat->hr || !pat->hc)
-    return rc_error_set(err, RC_ERR_NOMEM,
-                        "double-pendulum: out of memory for patterns");
-  pat->njac = pat->nhes = 0;
-  for (int r = 0; r < nout; ++r)
-    for (int c = 0; c < nin; ++c)
-      if (jm[r * nin + c]) {
-        pat->jr[pat->njac] = r;
-        pat->jc[pat->njac++] = c;
-      }
-  for (int r = 0; r < nin; ++r)
-    for (int c = 0; c <= r; ++c)
-      if (hm[r * nin + c]) {
-        pat->hr[pat->nhes] = r;
-        pat->hc[pat->nhes++] = c;
-      }
-  return RC_OK;
+  return rc_dense_pattern_from_masks(nout, nin, jm, hm, "double-pendulum", pat, err);
 }
 
 static const char *const dp_names_cart[] = {"x1", "y1", "x2", "y2", "u1",

@@ -75,6 +75,7 @@
 #include <gsl/gsl_linalg.h>
 
 #include "ode_reference.h"
+#include "dense_block.h"
 #include "radcol/problem.h"
 
 #define FB_MAXW 36
@@ -87,33 +88,6 @@ enum { FB_INDEX3 = 0, FB_GGL = 1, FB_BAUMGARTE = 2 };
 
 /* ---- dense accumulation ------------------------------------------------ */
 
-typedef struct fb_dense {
-  int nin;
-  double *jac;
-  unsigned char *jmask;
-  double *hes;
-  unsigned char *hmask;
-} fb_dense;
-
-static void jadd(fb_dense *D, int r, int c, double v) {
-  if (!D || !D->jac)
-    return;
-  D->jac[r * D->nin + c] += v;
-  D->jmask[r * D->nin + c] = 1;
-}
-
-static void hadd(fb_dense *D, double mu, int i, int j, double v) {
-  if (!D || !D->hes)
-    return;
-  if (i < j) {
-    int k = i;
-    i = j;
-    j = k;
-  }
-  D->hes[i * D->nin + j] += mu * v;
-  D->hmask[i * D->nin + j] = 1;
-}
-
 /* ---- data -----------------------------------------------------------------
  */
 
@@ -122,11 +96,6 @@ typedef struct fb_end {
   double s; /* offset along the axis */
   double sigma;
 } fb_end;
-
-typedef struct fb_pattern {
-  int njac, nhes;
-  int *jr, *jc, *hr, *hc;
-} fb_pattern;
 
 typedef struct fb_data {
   rc_problem pb;
@@ -142,7 +111,7 @@ typedef struct fb_data {
   const char *names[FB_MAXW];
   const char *inv_names[27];
   char name_buf[FB_MAXW + 27][16];
-  fb_pattern pt, inv;
+  rc_dense_pattern pt, inv;
   /* torque driver: the ODE solution on a uniform grid, for the guess */
   int ngrid;
   double grid_h;
@@ -230,7 +199,7 @@ static double lin_value(const fb_lin *L, const double *w) {
  * derivatives w.r.t. phi (L->phi_idx, which E also depends on if
  * e_phi >= 0) and the multipliers; the Hessian gets hm K (...), hm being
  * the row's weight mu[row]. */
-static void add_lin_e(fb_dense *D, double *F, int row, double K,
+static void add_lin_e(rc_dense_acc *D, double *F, int row, double K,
                       const fb_lin *L, const double *w, int e_phi, double E,
                       double E1, double E2, double hm) {
   const int phi = L->phi_idx >= 0 ? L->phi_idx : e_phi;
@@ -243,13 +212,13 @@ static void add_lin_e(fb_dense *D, double *F, int row, double K,
   }
   F[row] += K * Lv * E;
   for (int j = 0; j < L->n; ++j) {
-    jadd(D, row, L->idx[j], K * L->c[j] * E);
+    rc_dense_jadd(D, row, L->idx[j], K * L->c[j] * E);
     if (phi >= 0)
-      hadd(D, hm, L->idx[j], phi, K * (L->cp[j] * E + L->c[j] * E1));
+      rc_dense_hadd(D, hm, L->idx[j], phi, K * (L->cp[j] * E + L->c[j] * E1));
   }
   if (phi >= 0) {
-    jadd(D, row, phi, K * (Lp * E + Lv * E1));
-    hadd(D, hm, phi, phi, K * (Lpp * E + 2.0 * Lp * E1 + Lv * E2));
+    rc_dense_jadd(D, row, phi, K * (Lp * E + Lv * E1));
+    rc_dense_hadd(D, hm, phi, phi, K * (Lpp * E + 2.0 * Lp * E1 + Lv * E2));
   }
 }
 
@@ -258,12 +227,12 @@ static void add_lin_e(fb_dense *D, double *F, int row, double K,
 
 /* Adds sc * level to F[row] for joint equation r (r = 2k + c, or 8: the
  * driver), its Jacobian, and mu sc (Hessian of the level). */
-static void lv_pos(const fb_data *d, double t, const double *w, fb_dense *D,
+static void lv_pos(const fb_data *d, double t, const double *w, rc_dense_acc *D,
                    double *F, int row, int r, double sc, double mu) {
   const double hm = sc * mu;
   if (r == 8) {
     F[row] += sc * (w[2] - d->Omega * t - d->phi10);
-    jadd(D, row, 2, sc);
+    rc_dense_jadd(D, row, 2, sc);
     return;
   }
   const int k = r / 2, c = r % 2;
@@ -276,18 +245,18 @@ static void lv_pos(const fb_data *d, double t, const double *w, fb_dense *D,
     const double ph = w[ip], ss = sc * en->sigma * en->s;
     const double G = c ? sin(ph) : cos(ph), G1 = c ? cos(ph) : -sin(ph);
     F[row] += sc * en->sigma * w[3 * b + c] + ss * G;
-    jadd(D, row, 3 * b + c, sc * en->sigma);
-    jadd(D, row, ip, ss * G1);
-    hadd(D, hm, ip, ip, en->sigma * en->s * -G);
+    rc_dense_jadd(D, row, 3 * b + c, sc * en->sigma);
+    rc_dense_jadd(D, row, ip, ss * G1);
+    rc_dense_hadd(D, hm, ip, ip, en->sigma * en->s * -G);
   }
 }
 
-static void lv_vel(const fb_data *d, const double *w, fb_dense *D, double *F,
+static void lv_vel(const fb_data *d, const double *w, rc_dense_acc *D, double *F,
                    int row, int r, double sc, double mu) {
   const double hm = sc * mu;
   if (r == 8) {
     F[row] += sc * (w[FB_NQ + 2] - d->Omega);
-    jadd(D, row, FB_NQ + 2, sc);
+    rc_dense_jadd(D, row, FB_NQ + 2, sc);
     return;
   }
   const int k = r / 2, c = r % 2;
@@ -300,15 +269,15 @@ static void lv_vel(const fb_data *d, const double *w, fb_dense *D, double *F,
     const double E = c ? cos(ph) : -sin(ph), E1 = c ? -sin(ph) : -cos(ph),
                  E2 = -E;
     F[row] += sc * (en->sigma * w[FB_NQ + 3 * b + c] + s * om * E);
-    jadd(D, row, FB_NQ + 3 * b + c, sc * en->sigma);
-    jadd(D, row, iw, sc * s * E);
-    jadd(D, row, ip, sc * s * om * E1);
-    hadd(D, hm, iw, ip, s * E1);
-    hadd(D, hm, ip, ip, s * om * E2);
+    rc_dense_jadd(D, row, FB_NQ + 3 * b + c, sc * en->sigma);
+    rc_dense_jadd(D, row, iw, sc * s * E);
+    rc_dense_jadd(D, row, ip, sc * s * om * E1);
+    rc_dense_hadd(D, hm, iw, ip, s * E1);
+    rc_dense_hadd(D, hm, ip, ip, s * om * E2);
   }
 }
 
-static void lv_acc(const fb_data *d, const double *w, fb_dense *D, double *F,
+static void lv_acc(const fb_data *d, const double *w, rc_dense_acc *D, double *F,
                    int row, int r, double sc, double mu) {
   const double hm = sc * mu;
   fb_lin L;
@@ -335,11 +304,11 @@ static void lv_acc(const fb_data *d, const double *w, fb_dense *D, double *F,
     add_lin_e(D, F, row, sc * s, &L, w, ip, E, E1, E2, mu);
     /* -s om^2 G(phi) */
     F[row] += -sc * s * om * om * G;
-    jadd(D, row, iw, -sc * 2.0 * s * om * G);
-    jadd(D, row, ip, -sc * s * om * om * G1);
-    hadd(D, hm, iw, iw, -2.0 * s * G);
-    hadd(D, hm, iw, ip, -2.0 * s * om * G1);
-    hadd(D, hm, ip, ip, -s * om * om * G2);
+    rc_dense_jadd(D, row, iw, -sc * 2.0 * s * om * G);
+    rc_dense_jadd(D, row, ip, -sc * s * om * om * G1);
+    rc_dense_hadd(D, hm, iw, iw, -2.0 * s * G);
+    rc_dense_hadd(D, hm, iw, ip, -2.0 * s * om * G1);
+    rc_dense_hadd(D, hm, ip, ip, -s * om * om * G2);
   }
 }
 
@@ -347,7 +316,7 @@ static void lv_acc(const fb_data *d, const double *w, fb_dense *D, double *F,
  */
 
 static void fb_point_dense(const fb_data *d, double t, const double *w,
-                           const double *mu, double *F, fb_dense *D) {
+                           const double *mu, double *F, rc_dense_acc *D) {
   const int nF = FB_NX + d->nl * (d->form == FB_GGL ? 2 : 1);
   for (int i = 0; i < nF; ++i)
     F[i] = 0.0;
@@ -358,7 +327,7 @@ static void fb_point_dense(const fb_data *d, double t, const double *w,
       const int rq = 3 * b + comp, rv = FB_NQ + rq;
       /* q' = v (- Cq^T mu) */
       F[rq] += w[rv];
-      jadd(D, rq, rv, 1.0);
+      rc_dense_jadd(D, rq, rv, 1.0);
       if (d->form == FB_GGL) {
         fb_gen_force(d, w, b, comp, FB_NX + d->nl, &L);
         add_lin_e(D, F, rq, -1.0, &L, w, -1, 1.0, 0.0, 0.0, MU(rq));
@@ -390,7 +359,7 @@ static void fb_point_dense(const fb_data *d, double t, const double *w,
 }
 
 static void fb_inv_dense(const fb_data *d, double t, const double *w,
-                         const double *mu, double *F, fb_dense *D) {
+                         const double *mu, double *F, rc_dense_acc *D) {
   const int nl = d->nl;
   for (int i = 0; i < 3 * nl; ++i)
     F[i] = 0.0;
@@ -404,7 +373,7 @@ static void fb_inv_dense(const fb_data *d, double t, const double *w,
 }
 
 typedef void (*fb_dense_fn)(const fb_data *d, double t, const double *w,
-                            const double *mu, double *F, fb_dense *D);
+                            const double *mu, double *F, rc_dense_acc *D);
 
 static int fb_eval_with(fb_dense_fn fn, int n, const rc_problem *pb, double t,
                         const double *w, double *out) {
@@ -418,26 +387,26 @@ static int fb_eval_with(fb_dense_fn fn, int n, const rc_problem *pb, double t,
   return 0;
 }
 
-static int fb_jac_with(fb_dense_fn fn, const fb_pattern *pat,
+static int fb_jac_with(fb_dense_fn fn, const rc_dense_pattern *pat,
                        const rc_problem *pb, double t, const double *w,
                        double *vals) {
   double F[FB_MAXO], J[FB_MAXO * FB_MAXW] = {0};
   unsigned char m[FB_MAXO * FB_MAXW];
   const int nw = rc_problem_nw(pb);
-  fb_dense D = {nw, J, m, NULL, NULL};
+  rc_dense_acc D = {nw, J, m, NULL, NULL};
   fn(fb_of(pb), t, w, NULL, F, &D);
   for (int e = 0; e < pat->njac; ++e)
     vals[e] = J[pat->jr[e] * nw + pat->jc[e]];
   return 0;
 }
 
-static int fb_hes_with(fb_dense_fn fn, const fb_pattern *pat,
+static int fb_hes_with(fb_dense_fn fn, const rc_dense_pattern *pat,
                        const rc_problem *pb, double t, const double *w,
                        const double *mu, double *vals) {
   double F[FB_MAXO], H[FB_MAXW * FB_MAXW] = {0};
   unsigned char m[FB_MAXW * FB_MAXW];
   const int nw = rc_problem_nw(pb);
-  fb_dense D = {nw, NULL, NULL, H, m};
+  rc_dense_acc D = {nw, NULL, NULL, H, m};
   fn(fb_of(pb), t, w, mu, F, &D);
   for (int e = 0; e < pat->nhes; ++e)
     vals[e] = H[pat->hr[e] * nw + pat->hc[e]];
@@ -745,14 +714,14 @@ static void fb_destroy(rc_problem *pb) {
   if (!pb)
     return;
   fb_data *d = (fb_data *)pb->user;
-  free(d->pt.jr), free(d->pt.jc), free(d->pt.hr), free(d->pt.hc);
-  free(d->inv.jr), free(d->inv.jc), free(d->inv.hr), free(d->inv.hc);
+  rc_dense_pattern_free(&d->pt);
+  rc_dense_pattern_free(&d->inv);
   free(d->grid_y), free(d->grid_dy);
   free(d);
 }
 
 static rc_err fb_build_pattern(fb_data *d, fb_dense_fn fn, int nout, int nin,
-                               fb_pattern *pat, rc_error *err) {
+                               rc_dense_pattern *pat, rc_error *err) {
   double F[FB_MAXO], J[FB_MAXO * FB_MAXW] = {0}, H[FB_MAXW * FB_MAXW] = {0};
   unsigned char jm[FB_MAXO * FB_MAXW] = {0}, hm[FB_MAXW * FB_MAXW] = {0};
   double w[FB_MAXW], mu[FB_MAXO];
@@ -760,33 +729,9 @@ static rc_err fb_build_pattern(fb_data *d, fb_dense_fn fn, int nout, int nin,
     w[i] = 0.3 + 0.1 * i;
   for (int i = 0; i < nout; ++i)
     mu[i] = 1.0;
-  fb_dense D = {nin, J, jm, H, hm};
+  rc_dense_acc D = {nin, J, jm, H, hm};
   fn(d, 0.1, w, mu, F, &D);
-  int nj = 0, nh = 0;
-  for (int i = 0; i < nout * nin; ++i)
-    nj += jm[i];
-  for (int i = 0; i < nin * nin; ++i)
-    nh += hm[i];
-  pat->jr = malloc(sizeof(int) * (size_t)(nj + 1));
-  pat->jc = malloc(sizeof(int) * (size_t)(nj + 1));
-  pat->hr = malloc(sizeof(int) * (size_t)(nh + 1));
-  pat->hc = malloc(sizeof(int) * (size_t)(nh + 1));
-  if (!pat->jr || !pat->jc || !pat->hr || !pat->hc)
-    return rc_error_set(err, RC_ERR_NOMEM, "four-bar: out of memory");
-  pat->njac = pat->nhes = 0;
-  for (int r = 0; r < nout; ++r)
-    for (int c = 0; c < nin; ++c)
-      if (jm[r * nin + c]) {
-        pat->jr[pat->njac] = r;
-        pat->jc[pat->njac++] = c;
-      }
-  for (int r = 0; r < nin; ++r)
-    for (int c = 0; c <= r; ++c)
-      if (hm[r * nin + c]) {
-        pat->hr[pat->nhes] = r;
-        pat->hc[pat->nhes++] = c;
-      }
-  return RC_OK;
+  return rc_dense_pattern_from_masks(nout, nin, jm, hm, "four-bar", pat, err);
 }
 
 static const char *const fb_state_names[FB_NX] = {
