@@ -668,9 +668,14 @@ rc_err rc_write_result(const char *path, const rc_result_record *rec,
     free(tmp);
     return rc_error_set(err, RC_ERR_NOMEM, "%s: out of memory", path);
   }
+  /* The 1.10 file format: version-2 object headers, B-trees and heaps carry
+   * checksums, so libhdf5 refuses damaged metadata on reading instead of
+   * following it (docs/robustness.md); h5py 3 reads it. */
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-  if (fapl >= 0)
+  if (fapl >= 0) {
     H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
+    H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110);
+  }
   hid_t file = -1;
   if (c.rc == RC_OK) {
     errno = 0;
@@ -814,7 +819,12 @@ static rc_err attr_read_str(rctx *c, const char *obj, const char *name,
   if (c->rc != RC_OK)
     return c->rc;
   htri_t ex = H5Aexists_by_name(c->file, obj, name, H5P_DEFAULT);
-  if (ex <= 0)
+  if (ex < 0) /* e.g. a metadata checksum mismatch */
+    return rfail(c, RC_ERR_IO,
+                 "%s cannot be read: damaged HDF5 metadata (checksum or "
+                 "structure error)%s",
+                 where, NULL);
+  if (ex == 0)
     return required ? rfail(c, RC_ERR_INPUT, "%s is missing%s", where, NULL)
                     : RC_OK;
   hid_t a = H5Aopen_by_name(c->file, obj, name, H5P_DEFAULT, H5P_DEFAULT);
@@ -874,7 +884,12 @@ static rc_err attr_read_num(rctx *c, const char *obj, const char *name,
   if (c->rc != RC_OK)
     return c->rc;
   htri_t ex = H5Aexists_by_name(c->file, obj, name, H5P_DEFAULT);
-  if (ex <= 0)
+  if (ex < 0) /* e.g. a metadata checksum mismatch */
+    return rfail(c, RC_ERR_IO,
+                 "%s cannot be read: damaged HDF5 metadata (checksum or "
+                 "structure error)%s",
+                 where, NULL);
+  if (ex == 0)
     return required ? rfail(c, RC_ERR_INPUT, "%s is missing%s", where, NULL)
                     : RC_OK;
   hid_t a = H5Aopen_by_name(c->file, obj, name, H5P_DEFAULT, H5P_DEFAULT);
