@@ -27,6 +27,7 @@ typedef struct adapter_ctx {
   int eval_failures;
   int fatal_status;
   int iterations;
+  double inf_du; /* Ipopt's (scaled) dual infeasibility, last iteration */
 } adapter_ctx;
 
 static Bool finish(adapter_ctx *c, double t_start, int st) {
@@ -116,6 +117,7 @@ static Bool cb_iter(Index alg_mod, Index iter, Number obj, Number inf_pr,
   (void)ls;
   adapter_ctx *c = u;
   c->iterations = iter;
+  c->inf_du = inf_du;
   if (c->opt->progress)
     c->opt->progress(c->opt->progress_ctx, iter, obj, inf_pr, inf_du);
   return c->fatal_status == 0 ? TRUE : FALSE;
@@ -254,7 +256,7 @@ rc_err rc_ipopt_solve(const rc_ipopt_nlp *nlp, const rc_options *opt, double *x,
     FreeIpoptProblem(ip);
     return rc;
   }
-  adapter_ctx ctx = {.nlp = nlp, .opt = opt};
+  adapter_ctx ctx = {.nlp = nlp, .opt = opt, .inf_du = NAN};
   SetIntermediateCallback(ip, cb_iter);
   double obj = NAN;
   const double t0 = rc_now_s();
@@ -266,6 +268,7 @@ rc_err rc_ipopt_solve(const rc_ipopt_nlp *nlp, const rc_options *opt, double *x,
   out->app_status = (int)s;
   out->status = map_status((int)s);
   out->iterations = ctx.iterations;
+  out->dual_infeasibility = ctx.inf_du;
   out->objective = obj;
   out->eval_s = ctx.eval_s;
   out->eval_failures = ctx.eval_failures;

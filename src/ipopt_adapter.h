@@ -21,6 +21,7 @@ typedef struct rc_ipopt_outcome {
   int app_status;   /* Ipopt ApplicationReturnStatus */
   rc_status status; /* mapped */
   int iterations;
+  double dual_infeasibility; /* Ipopt's scaled inf_du at the last iteration */
   double objective;
   double solve_s;    /* wall time inside IpoptSolve */
   double eval_s;     /* wall time inside radcol's callbacks */

@@ -183,7 +183,7 @@ rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh,
   stats->constraint_violation = st != 0 ? INFINITY
                                         : fmax(max_violation(g, glo, ghi, nc),
                                                max_violation(x, lo, hi, nv));
-  stats->dual_infeasibility = NAN;
+  stats->dual_infeasibility = res.dual_infeasibility;
 
   if ((rc = rc_solution_alloc(pb, mesh, pb->t0, rc_nlp_tf(nlp, x), 1, sol,
                               err)) != RC_OK)

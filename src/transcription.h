@@ -79,7 +79,6 @@ typedef struct rc_nlp {
   double *F_cache;         /* nnodes x nF */
   double *J_cache;         /* nnodes x point.jac.nnz */
 
-  int eval_status; /* last nonzero callback status (for diagnostics) */
 } rc_nlp;
 
 rc_err rc_nlp_create(const rc_problem *pb, const rc_mesh *mesh, rc_nlp **out,

@@ -70,7 +70,7 @@ typedef struct rc_solve_stats {
   int iterations;
   double objective;
   double constraint_violation; /* max |constraint residual| incl. bounds */
-  double dual_infeasibility;
+  double dual_infeasibility;  /* Ipopt's scaled inf_du, last iteration */
   double wall_s, ipopt_s, eval_s;
   int nvars, ncons, nnz_jac, nnz_hes;
   char message[RC_MESSAGE_MAX]; /* how the solve ended, in words */
