@@ -39,3 +39,8 @@ add_test(NAME robust.known_hdf5_faults
                  $<TARGET_FILE:radcol_cli> ${PROJECT_SOURCE_DIR}/fuzz/known)
 set_tests_properties(robust.known_hdf5_faults PROPERTIES LABELS robustness
                      TIMEOUT 60)
+# `radcol list --plugin LIB` shows the plugin's models before the built-ins.
+add_test(NAME cli.list_plugin
+         COMMAND sh -c "\"$1\" list --plugin \"$2\" | head -1 | grep -q '^faults '"
+                 sh $<TARGET_FILE:radcol_cli> $<TARGET_FILE:rc_test_plugin_faults>)
+set_tests_properties(cli.list_plugin PROPERTIES LABELS cli TIMEOUT 30)

@@ -432,3 +432,18 @@ int rc_cli_setup_problem(const char *cmd, const char *problem,
   }
   return rc_cli_make_problem(cmd, *model, *f, nsets, sets, pv, pb);
 }
+
+const rc_model *const *rc_cli_models(void) {
+  enum { MAX_MODELS = 256 };
+  static const rc_model *all[MAX_MODELS + 1];
+  int n = 0;
+  for (int p = 0; p < nplugins; ++p) {
+    const rc_plugin *info = rc_plugin_info(plugins[p]);
+    for (int k = 0; k < info->nmodels && n < MAX_MODELS; ++k)
+      all[n++] = info->models[k];
+  }
+  for (const rc_model *const *m = rc_builtin_models(); *m && n < MAX_MODELS; ++m)
+    all[n++] = *m;
+  all[n] = NULL;
+  return all;
+}

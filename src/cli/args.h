@@ -82,6 +82,10 @@ char **rc_cli_take_plugins(const char *cmd, int argc, char **argv,
 
 /* Model and formulation lookup with messages listing what exists (plugin
  * models first, see rc_cli_load_plugin). */
+/* Every model the command can use, NULL-terminated: the loaded plugins'
+ * first, then the built-in catalogue (the array lives until exit). */
+const rc_model *const *rc_cli_models(void);
+
 int rc_cli_find_model(const char *cmd, const char *name,
                       const rc_model **model);
 int rc_cli_find_formulation(const char *cmd, const rc_model *model,

@@ -133,7 +133,7 @@ static int run_list(int argc, char **argv) {
       return status;
     (json ? list_params_json : list_params_text)(m);
   } else {
-    (json ? list_models_json : list_models_text)(rc_builtin_models());
+    (json ? list_models_json : list_models_text)(rc_cli_models());
   }
   return RC_CLI_OK;
 }
