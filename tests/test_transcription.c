@@ -415,7 +415,24 @@ static void check_lq(void) {
   rc_mesh_free(&mesh);
 }
 
+/* The --json status strings of the foundation issue come from the X-macro
+ * tables; every code has a distinct name and an unknown code is named so. */
+static void check_names(void) {
+  const rc_status st[] = {RC_STATUS_CONVERGED, RC_STATUS_ACCEPTABLE,
+                          RC_STATUS_MAX_ITER, RC_STATUS_INFEASIBLE,
+                          RC_STATUS_FAILED};
+  const char *want[] = {"converged", "acceptable", "max_iter", "infeasible",
+                        "failed"};
+  for (int i = 0; i < 5; ++i)
+    EXPECT(strcmp(rc_status_name(st[i]), want[i]) == 0, "status %d is named %s",
+           (int)st[i], rc_status_name(st[i]));
+  EXPECT(strcmp(rc_err_name(RC_ERR_IO), "io") == 0, "RC_ERR_IO name");
+  EXPECT(strcmp(rc_status_name((rc_status)99), "unknown") == 0, "unknown status");
+  EXPECT(strcmp(rc_err_message((rc_err)99), "unknown error") == 0, "unknown error");
+}
+
 int main(void) {
+  check_names();
   for (int a = 0; a < 2; ++a)
     for (int b = 0; b < 2; ++b)
       check_assembly(a, b);
