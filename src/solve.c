@@ -80,8 +80,10 @@ static rc_err sample_reference(const rc_problem *pb, const rc_mesh *mesh,
     double *w = sol->w + (size_t)n * nw;
     memcpy(w, ref + (size_t)n * nref,
            sizeof *w * (size_t)(pb->nx + pb->ny + pb->nu));
+    /* The reference covers x, y, u; parameters are 0 clipped to their
+     * bounds (a sampled formulation has nothing to decide them). */
     for (int i = pb->nx + pb->ny + pb->nu; i < nw; ++i)
-      w[i] = 0.5 * (pb->w_lo[i] + pb->w_hi[i]);
+      w[i] = fmin(fmax(0.0, pb->w_lo[i]), pb->w_hi[i]);
   }
   free(ref);
   stats->status = RC_STATUS_NOT_RUN;
