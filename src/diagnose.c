@@ -71,9 +71,7 @@ static int element_defect(const rc_problem *pb, const rc_solution *sol, int k,
   rc_radau R;
   rc_radau_init(s, &R);
   /* node indices of the element's s + 1 state nodes */
-  int off = 1;
-  for (int q = 0; q < k; ++q)
-    off += sol->mesh.stages[q];
+  const int off = rc_solution_element_offset(sol, k) + 1;
   const int n0 = k == 0 ? 0 : off - 1;
   const double ta = sol->t[n0], tb = sol->t[off + s - 1];
   double tn[RC_RADAU_MAX_STAGES + 1];

@@ -30,8 +30,8 @@
  *    to rounding, so dense output interpolates exactly the stored nodes and
  *    needs no Radau tables.  Interpolation is the barycentric formula
  *    (collocation/radau.h).
- *  - Cost per evaluation: O(log n) to find the element, O(min(k, n-k)) integer
- *    additions for off_k (the public struct keeps no offset table), O(s^2)
+ *  - Cost per evaluation: O(log n) to find the element, O(1) for off_k from
+ *    elem_off (O(min(k, n-k)) for a hand-built solution without it), O(s^2)
  *    for the barycentric weights and O(s nw) for the sums.  Nothing is
  *    allocated and nothing is cached, so concurrent calls are safe.
  */
@@ -91,7 +91,13 @@ rc_err rc_solution_alloc(const rc_problem *pb, const rc_mesh *mesh, double t0,
   size_t nw = (size_t)s.nx + s.ny + s.nu + s.np;
   s.t = zalloc(nn);
   s.w = zalloc(nn * nw);
-  int ok = s.t && s.w;
+  s.elem_off = malloc(sizeof *s.elem_off * (size_t)(s.mesh.n + 1));
+  int ok = s.t && s.w && s.elem_off;
+  if (ok) {
+    s.elem_off[0] = 0;
+    for (int k = 0; k < s.mesh.n; ++k)
+      s.elem_off[k + 1] = s.elem_off[k] + s.mesh.stages[k];
+  }
   if (ok && with_duals) {
     s.has_duals = 1;
     s.lam_f = zalloc(nn * (size_t)s.nx);
@@ -127,6 +133,7 @@ void rc_solution_free(rc_solution *sol) {
   free(sol->lam_b);
   free(sol->z_lo);
   free(sol->z_hi);
+  free(sol->elem_off);
   memset(sol, 0, sizeof *sol);
 }
 
@@ -165,9 +172,12 @@ int rc_solution_element(const rc_solution *sol, double t) {
   return lo;
 }
 
-/* Index of element k's first node: sum of the stages before k, summed from
- * whichever end of the mesh is nearer. */
+/* Index of element k's first node: from the offset table, or (for a
+ * hand-built solution without one) the sum of the stages before k, summed
+ * from whichever end of the mesh is nearer. */
 static int element_offset(const rc_solution *sol, int k) {
+  if (sol->elem_off)
+    return sol->elem_off[k];
   const rc_mesh *m = &sol->mesh;
   int off = 0;
   if (k <= m->n / 2) {
@@ -274,4 +284,8 @@ rc_err rc_solution_eval_duals(const rc_solution *sol, double t, double *out,
           out + sol->nx + sol->ny);
   rc_error_clear(err);
   return RC_OK;
+}
+
+int rc_solution_element_offset(const rc_solution *sol, int k) {
+  return element_offset(sol, k);
 }

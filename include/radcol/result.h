@@ -43,6 +43,8 @@ typedef struct rc_solution {
   double *lam_b;    /* nb boundary duals (raw) */
   double *z_lo;     /* nnodes x nw  bound duals (raw) */
   double *z_hi;     /* nnodes x nw */
+  int *elem_off;    /* mesh.n + 1: node index off_k before element k's stage 1
+                       (off_k = s_0 + ... + s_{k-1}), filled by rc_solution_alloc */
 } rc_solution;
 
 /* Allocate a zeroed solution for the problem's dims on a copy of mesh. */
@@ -61,6 +63,8 @@ rc_err rc_solution_eval(const rc_solution *sol, double t, double *w,
  * the stage values.  out gets nx + ny + nc values. */
 rc_err rc_solution_eval_duals(const rc_solution *sol, double t, double *out,
                               rc_error *err);
+/* Node index off_k before element k's first stage (0 <= k <= mesh.n). */
+int rc_solution_element_offset(const rc_solution *sol, int k);
 /* Element containing t (ties go to the left element, t <= t0 gives 0). */
 int rc_solution_element(const rc_solution *sol, double t);
 
