@@ -165,10 +165,11 @@ rc_err rc_crane_path_read_csv(rc_crane_path *path, const char *file,
       }
     if (rc != RC_OK)
       break;
-    if (n == 0 && v[0] != 0.0) {
+    if (n == 0 && v[0] > 0.0) {
       rc = rc_error_set(err, RC_ERR_INPUT,
                         "crane: path file '%s' line %d: first t = %g, "
-                        "expected 0 (the horizon starts at t0 = 0)",
+                        "expected <= 0 (the horizon starts at t0 = 0; a "
+                        "negative first t starts it in motion)",
                         file, lineno, v[0]);
       break;
     }

@@ -50,9 +50,12 @@ rc_err rc_crane_path_default(rc_crane_path *path, double tf, double x_start,
                              double z_start, double x_end, double z_end,
                              rc_error *err);
 /* Reads waypoints "t,x,z" from a CSV file: one optional header line, blank
- * lines and lines starting with '#' skipped.  Refuses (RC_ERR_INPUT, naming
- * file, line and value) a missing column, a non-finite value, non-increasing
- * t, fewer than 2 rows or a first t other than 0; RC_ERR_IO if unreadable. */
+ * lines and lines starting with '#' skipped.  The horizon starts at t0 = 0: a
+ * first t < 0 puts t0 inside the first segment, so the load is already
+ * moving at t0 (the initial state is the flat inverse there).  Refuses
+ * (RC_ERR_INPUT, naming file, line and value) a missing column, a non-finite
+ * value, non-increasing t, fewer than 2 rows or a first t > 0; RC_ERR_IO if
+ * unreadable. */
 rc_err rc_crane_path_read_csv(rc_crane_path *path, const char *file,
                               rc_error *err);
 void rc_crane_path_free(rc_crane_path *path);

@@ -4,3 +4,5 @@ radcol_unit_test(test_init test_init.c)
 set_tests_properties(test_init PROPERTIES LABELS "unit;init")
 add_test(NAME init_cli COMMAND sh ${RADCOL_TEST_DIR}/test_init_cli.sh ${RADCOL_EXE})
 set_tests_properties(init_cli PROPERTIES LABELS "cli;init")
+target_compile_definitions(test_init PRIVATE
+  INIT_TEST_DATA="${CMAKE_CURRENT_SOURCE_DIR}/data")

@@ -331,7 +331,7 @@ static void test_bad_input(void) {
       {"crane_nan.csv", "line 3: x = nan"},
       {"crane_column.csv", "line 4: 2 columns, expected 3"},
       {"crane_onerow.csv", "1 waypoint row, expected at least 2"},
-      {"crane_start.csv", "first t = 1, expected 0"},
+      {"crane_start.csv", "first t = 1, expected <= 0"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; ++i) {
     snprintf(sets[0], sizeof sets[0], "path=%s/%s", CRANE_TEST_DATA,

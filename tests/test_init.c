@@ -256,6 +256,38 @@ static void test_crane(void) {
   rc_params_free(&pv);
 }
 
+/* A path that does not start at rest (tests/data/crane_moving.csv: the
+ * default segment started 2 s before t0): from a guess at rest, init must
+ * find the moving consistent state, which the flat inverse (the problem's
+ * closed-form reference, independent of the init NLP) gives at t0. */
+static void test_crane_moving(void) {
+  rc_param_values pv;
+  const rc_model *m;
+  const char *sets[] = {"path=" INIT_TEST_DATA "/crane_moving.csv"};
+  rc_problem *pb = make("crane", "reduced", sets, 1, &pv, &m);
+  if (!pb)
+    return;
+  const int nref = pb->nx + pb->ny + pb->nu + pb->nout;
+  double *ref = calloc((size_t)nref, sizeof *ref);
+  const double t0 = pb->t0;
+  EXPECT(pb->reference(pb, 1, &t0, ref) == 0, "crane reference at t0");
+  EXPECT(fabs(ref[idx(pb, "vd")]) > 0.1,
+         "the moving path must start with a moving trolley (vd = %g)",
+         ref[idx(pb, "vd")]);
+  rc_init_report r;
+  const char *gn[] = {"d", "r", "theta", "vd", "vr", "omega"};
+  const double gv[] = {0.5, 1.9, 0.0, 0.0, 0.0, 0.0};
+  if (solve(pb, 0, NULL, NULL, 6, gn, gv, &r)) {
+    EXPECT(r.consistent, "crane reduced, moving start: %s", r.message);
+    for (int k = 0; k < 6; ++k)
+      NEAR(r.z[idx(pb, gn[k])], ref[idx(pb, gn[k])], 1e-8, gn[k]);
+    rc_init_report_free(&r);
+  }
+  free(ref);
+  rc_problem_free(&pb);
+  rc_params_free(&pv);
+}
+
 static void test_four_bar(void) {
   rc_param_values pv;
   const rc_model *m;
@@ -326,6 +358,7 @@ int main(void) {
   test_pendulum_conflict();
   test_double_pendulum();
   test_crane();
+  test_crane_moving();
   test_four_bar();
   test_make_consistent();
   if (failures)
