@@ -810,6 +810,24 @@ static int has_link(hid_t file, const char *gpath) {
   }
 }
 
+/* Whether attribute name of obj exists: 1 yes; 0 no (an error when
+ * required); -1 libhdf5 could not tell (e.g. a metadata checksum mismatch).
+ * Failures are recorded in c. */
+static int attr_present(rctx *c, const char *obj, const char *name,
+                        const char *where, int required) {
+  const htri_t ex = H5Aexists_by_name(c->file, obj, name, H5P_DEFAULT);
+  if (ex < 0) {
+    rfail(c, RC_ERR_IO,
+          "%s cannot be read: damaged HDF5 metadata (checksum or structure "
+          "error)%s",
+          where, NULL);
+    return -1;
+  }
+  if (ex == 0 && required)
+    rfail(c, RC_ERR_INPUT, "%s is missing%s", where, NULL);
+  return ex > 0;
+}
+
 /* Read a string attribute (fixed or variable length) into buf. */
 static rc_err attr_read_str(rctx *c, const char *obj, const char *name,
                             char *buf, size_t size, int required) {
@@ -818,15 +836,9 @@ static rc_err attr_read_str(rctx *c, const char *obj, const char *name,
   buf[0] = '\0';
   if (c->rc != RC_OK)
     return c->rc;
-  htri_t ex = H5Aexists_by_name(c->file, obj, name, H5P_DEFAULT);
-  if (ex < 0) /* e.g. a metadata checksum mismatch */
-    return rfail(c, RC_ERR_IO,
-                 "%s cannot be read: damaged HDF5 metadata (checksum or "
-                 "structure error)%s",
-                 where, NULL);
-  if (ex == 0)
-    return required ? rfail(c, RC_ERR_INPUT, "%s is missing%s", where, NULL)
-                    : RC_OK;
+  const int present = attr_present(c, obj, name, where, required);
+  if (present <= 0)
+    return c->rc;
   hid_t a = H5Aopen_by_name(c->file, obj, name, H5P_DEFAULT, H5P_DEFAULT);
   hid_t t = a < 0 ? -1 : H5Aget_type(a);
   hid_t sp = a < 0 ? -1 : H5Aget_space(a);
@@ -883,15 +895,9 @@ static rc_err attr_read_num(rctx *c, const char *obj, const char *name,
   snprintf(where, sizeof where, "%s attribute '%s'", obj, name);
   if (c->rc != RC_OK)
     return c->rc;
-  htri_t ex = H5Aexists_by_name(c->file, obj, name, H5P_DEFAULT);
-  if (ex < 0) /* e.g. a metadata checksum mismatch */
-    return rfail(c, RC_ERR_IO,
-                 "%s cannot be read: damaged HDF5 metadata (checksum or "
-                 "structure error)%s",
-                 where, NULL);
-  if (ex == 0)
-    return required ? rfail(c, RC_ERR_INPUT, "%s is missing%s", where, NULL)
-                    : RC_OK;
+  const int present = attr_present(c, obj, name, where, required);
+  if (present <= 0)
+    return c->rc;
   hid_t a = H5Aopen_by_name(c->file, obj, name, H5P_DEFAULT, H5P_DEFAULT);
   hid_t t = a < 0 ? -1 : H5Aget_type(a);
   hid_t sp = a < 0 ? -1 : H5Aget_space(a);

@@ -442,8 +442,29 @@ const rc_model *const *rc_cli_models(void) {
     for (int k = 0; k < info->nmodels && n < MAX_MODELS; ++k)
       all[n++] = info->models[k];
   }
-  for (const rc_model *const *m = rc_builtin_models(); *m && n < MAX_MODELS; ++m)
+  for (const rc_model *const *m = rc_builtin_models(); *m && n < MAX_MODELS;
+       ++m)
     all[n++] = *m;
   all[n] = NULL;
   return all;
+}
+
+int rc_cli_tf_option(const char *cmd, const char *value, char **owned,
+                     int *nowned, const char **sets, int *nsets,
+                     const char **tf_value) {
+  double tf;
+  int st = rc_cli_real(cmd, "--tf", value, 0, &tf);
+  if (st)
+    return st;
+  const size_t len = strlen(value) + 4;
+  char *s = malloc(len);
+  if (!s) {
+    rc_cli_error(cmd, "out of memory");
+    return RC_CLI_IO;
+  }
+  snprintf(s, len, "tf=%s", value);
+  owned[(*nowned)++] = s;
+  sets[(*nsets)++] = s;
+  *tf_value = value;
+  return RC_CLI_OK;
 }

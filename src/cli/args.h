@@ -99,6 +99,13 @@ int rc_cli_make_problem(const char *cmd, const rc_model *model, int formulation,
                         int nsets, const char *const *sets, rc_param_values *pv,
                         rc_problem **pb);
 
+/* --tf T: checks T is a finite number, then appends an owned "tf=T" to sets
+ * (as --set tf=T, in command-line order) and to owned (freed by the caller),
+ * and records T in *tf_value for the setup's check that the model has tf. */
+int rc_cli_tf_option(const char *cmd, const char *value, char **owned,
+                     int *nowned, const char **sets, int *nsets,
+                     const char **tf_value);
+
 /* The whole setup shared by solve, simulate and init: the model (built-in or
  * plugin), the formulation (NULL: the model's default), the --tf check
  * (tf_value non-NULL: the model must have a 'tf' parameter; the caller has

@@ -180,21 +180,9 @@ static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
                         &a->s);
       a->have_s = 1;
     } else if (OPT("--tf")) {
-      double tf;
       if (!st)
-        st = rc_cli_real(cmd, "--tf", v, 0, &tf);
-      if (!st) {
-        size_t len = strlen(v) + 4;
-        char *s = malloc(len);
-        if (!s) {
-          rc_cli_error(cmd, "out of memory");
-          return RC_CLI_IO;
-        }
-        snprintf(s, len, "tf=%s", v);
-        a->owned[a->nowned++] = s;
-        a->sets[a->nsets++] = s;
-        a->tf_value = v;
-      }
+        st = rc_cli_tf_option(cmd, v, a->owned, &a->nowned, a->sets,
+                              &a->nsets, &a->tf_value);
     } else if (OPT("--set")) {
       a->sets[a->nsets++] = v;
     } else if (OPT("--mesh")) {
