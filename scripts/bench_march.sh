@@ -5,6 +5,7 @@
 # callback time (eval_s), Ipopt time and process CPU of every run to
 # results/bench/march.md (and stdout).
 # Usage: scripts/bench_march.sh [RELEASE_BUILD_DIR] [REPEAT]
+case "${1:-}" in -h|--help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0;; esac
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rel="${1:-build}"

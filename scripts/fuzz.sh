@@ -6,6 +6,7 @@
 # Exit status: 0 when no harness found a crash, leak, timeout or failed check
 # in radcol code; 1 otherwise (the reproducer is kept under BUILD_DIR/fuzz-artifacts/).
 # New corpus entries stay in BUILD_DIR/fuzz-corpus/ (not committed).
+case "${1:-}" in -h|--help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0;; esac
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs="${1:-20}"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install the Debian packages radcol needs, only those that are missing.
 # Usage: scripts/install-deps.sh   (as root, or with sudo available)
+case "${1:-}" in -h|--help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0;; esac
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config coinor-libipopt-dev libhdf5-dev libgsl-dev
       python3-numpy python3-h5py python3-scipy python3-matplotlib)

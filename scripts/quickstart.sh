@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job: install what is missing, build, solve the crane path-following
 # demo and plot it.  Writes results/crane.h5 and results/crane.png.
+case "${1:-}" in -h|--help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0;; esac
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build radcol and run the whole CTest suite.
 # Usage: scripts/test.sh [BUILD_TYPE]   (Release by default; Sanitize = ASan+UBSan)
+case "${1:-}" in -h|--help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0;; esac
 set -euo pipefail
 cd "$(dirname "$0")/.."
 type="${1:-Release}"

@@ -15,6 +15,7 @@
 # definite leak, which fails the test.  Suppressions: tests/valgrind.supp
 # (Ipopt/MUMPS/gfortran/libhdf5 internals only).
 # Exit status: 0 when every selected test passed under valgrind, 1 otherwise.
+case "${1:-}" in -h|--help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0;; esac
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${1:?usage: scripts/valgrind.sh BUILD_DIR [LABEL_REGEX] [JOBS]}"
@@ -42,60 +43,4 @@ vg=(valgrind --tool=memcheck --error-exitcode=99 --leak-check=full
 chmod +x "$out/radcol"
 exclude="${RADCOL_VALGRIND_EXCLUDE-^(test_radau|test_mechanics|test_refine)\$}"
 ctest --test-dir "$build" -N -L "$labels" -LE slow ${exclude:+-E "$exclude"} --show-only=json-v1 > "$out/tests.json"
-"$PY" - "$out" "$build/radcol" "$jobs" "${vg[@]}" <<'PYEOF'
-import json, os, subprocess, sys, time
-from concurrent.futures import ThreadPoolExecutor
-out, radcol, jobs, vg = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
-tests = json.load(open(os.path.join(out, "tests.json")))["tests"]
-def is_elf(p):
-    try:
-        with open(p, "rb") as f:
-            return f.read(4) == b"\x7fELF"
-    except OSError:
-        return False
-def run(t):
-    cmd = list(t["command"])
-    props = {p["name"]: p["value"] for p in t.get("properties", [])}
-    env = dict(os.environ)
-    for kv in props.get("ENVIRONMENT", []):
-        k, _, v = kv.partition("=")
-        env[k] = v
-    log = os.path.join(out, t["name"] + ".log")
-    build = os.path.dirname(os.path.realpath(radcol))
-    if (is_elf(cmd[0]) and os.path.realpath(cmd[0]).startswith(build + os.sep)
-            and os.path.realpath(cmd[0]) != os.path.realpath(radcol)):
-        cmd = vg + ["--log-file=" + log] + cmd
-    cmd = [os.path.join(out, "radcol") if os.path.realpath(c) == os.path.realpath(radcol)
-           else c for c in cmd]
-    wd = props.get("WORKING_DIRECTORY")
-    t0 = time.monotonic()
-    timeout = 20 * float(props.get("TIMEOUT", 60))
-    try:
-        r = subprocess.run(cmd, env=env, cwd=wd, capture_output=True, text=True,
-                           timeout=timeout)
-        rc, text = r.returncode, r.stdout + r.stderr
-    except subprocess.TimeoutExpired:
-        rc, text = "timeout", ""
-    skip = str(props.get("SKIP_RETURN_CODE", "")) == str(rc)
-    return t["name"], rc, time.monotonic() - t0, text, skip
-failed = []
-with ThreadPoolExecutor(jobs) as ex:
-    for name, rc, dt, text, skip in ex.map(run, tests):
-        state = ("skipped" if skip else "ok" if rc == 0 else
-                 "MEMCHECK (99)" if rc == 99 else "FAILED (%s)" % rc)
-        print("valgrind: %-40s %-14s %6.1f s" % (name, state, dt), flush=True)
-        if rc != 0 and not skip:
-            failed.append(name)
-            print(text[-3000:], file=sys.stderr)
-# Logs of the wrapped CLI: any log with errors is a failure.
-bad_logs = []
-for f in sorted(os.listdir(out)):
-    if f.endswith(".log"):
-        s = open(os.path.join(out, f), errors="replace").read()
-        if "ERROR SUMMARY: 0 errors" not in s and "ERROR SUMMARY" in s:
-            bad_logs.append(f)
-for f in bad_logs:
-    print("valgrind: errors in %s" % os.path.join(out, f), file=sys.stderr)
-print("valgrind: %d tests, %d failed, %d logs with errors" % (len(tests), len(failed), len(bad_logs)))
-sys.exit(1 if failed or bad_logs else 0)
-PYEOF
+"$PY" scripts/valgrind_run.py "$out" "$build/radcol" "$jobs" "${vg[@]}"
