@@ -64,8 +64,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ode_reference.h"
 #include "dense_block.h"
+#include "ode_reference.h"
 #include "radcol/problem.h"
 
 #define RC_DP_GRID 2001
@@ -223,8 +223,8 @@ static void dp_angles_to_cartesian(const dp_data *d, const double *s, double *z,
 
 /* Every helper adds sc * h to F[row], its Jacobian to row `row` and
  * hm * (Hessian of h) to the Hessian (hm = sc * mu[row]). */
-static void lv_pos1(const double *w, rc_dense_acc *D, double *F, int row, double sc,
-                    double hm, const dp_data *d) {
+static void lv_pos1(const double *w, rc_dense_acc *D, double *F, int row,
+                    double sc, double hm, const dp_data *d) {
   const double x1 = w[0], y1 = w[1];
   F[row] += sc * (x1 * x1 + y1 * y1 - d->L1 * d->L1);
   rc_dense_jadd(D, row, 0, sc * 2.0 * x1);
@@ -233,8 +233,8 @@ static void lv_pos1(const double *w, rc_dense_acc *D, double *F, int row, double
   rc_dense_hadd(D, hm, 1, 1, 2.0);
 }
 
-static void lv_pos2(const double *w, rc_dense_acc *D, double *F, int row, double sc,
-                    double hm, const dp_data *d) {
+static void lv_pos2(const double *w, rc_dense_acc *D, double *F, int row,
+                    double sc, double hm, const dp_data *d) {
   const double dx = w[0] - w[2], dy = w[1] - w[3];
   F[row] += sc * (dx * dx + dy * dy - d->L2 * d->L2);
   rc_dense_jadd(D, row, 0, sc * 2.0 * dx);
@@ -249,8 +249,8 @@ static void lv_pos2(const double *w, rc_dense_acc *D, double *F, int row, double
   rc_dense_hadd(D, hm, 3, 3, 2.0);
 }
 
-static void lv_vel1(const double *w, rc_dense_acc *D, double *F, int row, double sc,
-                    double hm) {
+static void lv_vel1(const double *w, rc_dense_acc *D, double *F, int row,
+                    double sc, double hm) {
   const double x1 = w[0], y1 = w[1], u1 = w[4], v1 = w[5];
   F[row] += sc * (x1 * u1 + y1 * v1);
   rc_dense_jadd(D, row, 0, sc * u1);
@@ -261,8 +261,8 @@ static void lv_vel1(const double *w, rc_dense_acc *D, double *F, int row, double
   rc_dense_hadd(D, hm, 5, 1, 1.0);
 }
 
-static void lv_vel2(const double *w, rc_dense_acc *D, double *F, int row, double sc,
-                    double hm) {
+static void lv_vel2(const double *w, rc_dense_acc *D, double *F, int row,
+                    double sc, double hm) {
   const double dx = w[0] - w[2], dy = w[1] - w[3];
   const double du = w[4] - w[6], dv = w[5] - w[7];
   F[row] += sc * (dx * du + dy * dv);
@@ -284,8 +284,8 @@ static void lv_vel2(const double *w, rc_dense_acc *D, double *F, int row, double
   rc_dense_hadd(D, hm, 7, 3, 1.0);
 }
 
-static void lv_acc1(const double *w, rc_dense_acc *D, double *F, int row, double sc,
-                    double hm, const dp_data *d) {
+static void lv_acc1(const double *w, rc_dense_acc *D, double *F, int row,
+                    double sc, double hm, const dp_data *d) {
   const double x1 = w[0], y1 = w[1], x2 = w[2], y2 = w[3], u1 = w[4], v1 = w[5],
                l1 = w[8], l2 = w[9];
   const double dx = x1 - x2, dy = y1 - y2, p = x1 * dx + y1 * dy;
@@ -314,8 +314,8 @@ static void lv_acc1(const double *w, rc_dense_acc *D, double *F, int row, double
   rc_dense_hadd(D, hm, 9, 3, -y1 * im1);
 }
 
-static void lv_acc2(const double *w, rc_dense_acc *D, double *F, int row, double sc,
-                    double hm, const dp_data *d) {
+static void lv_acc2(const double *w, rc_dense_acc *D, double *F, int row,
+                    double sc, double hm, const dp_data *d) {
   const double x1 = w[0], y1 = w[1], x2 = w[2], y2 = w[3], l1 = w[8], l2 = w[9];
   const double dx = x1 - x2, dy = y1 - y2, du = w[4] - w[6], dv = w[5] - w[7];
   const double p = x1 * dx + y1 * dy;
@@ -544,14 +544,15 @@ static int dp_bnd_hes(const rc_problem *pb, double t, const double *z,
   return 0;
 }
 
-/* Outputs: the total energy. */
+/* Outputs: the total energy; the angle formulation also gives the Cartesian
+ * positions and velocities (x1 .. v2), so that its simulation can seed the
+ * Cartesian formulations by name. */
 static int dp_outputs(const rc_problem *pb, double t, const double *w,
                       double *out) {
   (void)t;
   const dp_data *d = dp_of(pb);
   if (d->form == DP_ANGLE) {
-    double z[8];
-    dp_angles_to_cartesian(d, w, z, NULL, out);
+    dp_angles_to_cartesian(d, w, out + 1, NULL, out);
     return 0;
   }
   out[0] = 0.5 * d->m1 * (w[4] * w[4] + w[5] * w[5]) +
@@ -567,6 +568,7 @@ static void dp_row_from_angles(const dp_data *d, const double *s, double *row) {
   if (d->form == DP_ANGLE) {
     memcpy(row, s, 4 * sizeof *row);
     row[4] = e;
+    memcpy(row + 5, z, 8 * sizeof *row);
   } else {
     memcpy(row, z, 8 * sizeof *row);
     row[8] = lam[0];
@@ -615,7 +617,7 @@ static int dp_guess(const rc_problem *pb, double t, double *w) {
            h10 * d->grid_h * d->grid_dy[4 * k + i] +
            h01 * d->grid_y[4 * (k + 1) + i] +
            h11 * d->grid_h * d->grid_dy[4 * (k + 1) + i];
-  double row[11];
+  double row[13]; /* the longer of 4 + 9 (angle) and 11 (Cartesian) */
   dp_row_from_angles(d, s, row);
   memcpy(w, row, sizeof *w * (size_t)rc_problem_nw(pb));
   return 0;
@@ -648,7 +650,8 @@ static rc_err dp_build_pattern(dp_data *d, dp_dense_fn fn, int nout, int nin,
     mu[i] = 1.0;
   rc_dense_acc D = {nin, J, jm, H, hm};
   fn(d, w, mu, F, &D);
-  return rc_dense_pattern_from_masks(nout, nin, jm, hm, "double-pendulum", pat, err);
+  return rc_dense_pattern_from_masks(nout, nin, jm, hm, "double-pendulum", pat,
+                                     err);
 }
 
 static const char *const dp_names_cart[] = {"x1", "y1", "x2", "y2", "u1",
@@ -657,7 +660,8 @@ static const char *const dp_names_angle[] = {"theta1", "theta2", "omega1",
                                              "omega2"};
 static const char *const dp_inv_names[] = {"pos1", "pos2", "vel1",
                                            "vel2", "acc1", "acc2"};
-static const char *const dp_out_names[] = {"energy"};
+static const char *const dp_out_names[] = {"energy", "x1", "y1", "x2", "y2",
+                                           "u1",     "v1", "u2", "v2"};
 
 static const rc_formulation_def dp_forms[] = {
     {"index3", "Cartesian index-3 DAE: position constraints"},
@@ -784,7 +788,7 @@ static rc_err dp_create(const rc_model *model, int formulation,
                          dp_point_hes};
   pb->boundary = (rc_block){0,           {0, NULL, NULL}, {0, NULL, NULL},
                             dp_bnd_eval, dp_bnd_jac,      dp_bnd_hes};
-  pb->nout = 1;
+  pb->nout = d->form == DP_ANGLE ? 9 : 1;
   pb->out_names = dp_out_names;
   pb->outputs = dp_outputs;
   pb->reference = dp_reference;

@@ -340,10 +340,11 @@ static rc_err make_source(const rc_model *model, const rc_param_values *pv,
                       target->model, target->formulation);
 }
 
-/* Named values of the source at one time: its variables, its outputs and
- * (double pendulum angles) the Cartesian map.  Returns the count. */
-static int source_values(const rc_problem *src, const rc_model *model,
-                         const rc_param_values *pv, double t, const double *w,
+/* Named values of the source at one time: its states and its derived
+ * outputs (a problem that can seed others by name provides the map as
+ * outputs, e.g. the double pendulum's angles give x1 .. v2).  Returns the
+ * count. */
+static int source_values(const rc_problem *src, double t, const double *w,
                          double *out, const char **names, double *vals) {
   int n = 0;
   const int nv = src->nx;
@@ -353,29 +354,6 @@ static int source_values(const rc_problem *src, const rc_model *model,
       src->outputs(src, t, w, out) == 0)
     for (int i = 0; i < src->nout && n < SIM_MAX_NAMES; ++i, ++n)
       names[n] = src->out_names[i], vals[n] = out[i];
-  if (strcmp(src->model, "double-pendulum") == 0 &&
-      strcmp(src->formulation, "angle") == 0 && n + 8 <= SIM_MAX_NAMES) {
-    static const char *const cart[8] = {"x1", "y1", "x2", "y2",
-                                        "u1", "v1", "u2", "v2"};
-    const int i1 = rc_model_param_index(model, "L1");
-    const int i2 = rc_model_param_index(model, "L2");
-    if (i1 >= 0 && i2 >= 0) {
-      const double L1 = pv->real[i1], L2 = pv->real[i2];
-      const double th1 = w[0], th2 = w[1], w1 = w[2], w2 = w[3];
-      const double z[8] = {
-          L1 * sin(th1),
-          -L1 * cos(th1),
-          L1 * sin(th1) + L2 * sin(th2),
-          -L1 * cos(th1) - L2 * cos(th2),
-          L1 * w1 * cos(th1),
-          L1 * w1 * sin(th1),
-          L1 * w1 * cos(th1) + L2 * w2 * cos(th2),
-          L1 * w1 * sin(th1) + L2 * w2 * sin(th2),
-      };
-      for (int i = 0; i < 8; ++i, ++n)
-        names[n] = cart[i], vals[n] = z[i];
-    }
-  }
   return n;
 }
 
@@ -444,7 +422,7 @@ rc_err rc_simulate_guess(const rc_model *model, const rc_param_values *pv,
     if (target->guess && target->guess(target, tn, w) != 0)
       for (int i = 0; i < nwt; ++i)
         w[i] = i < target->nx && target->x0 ? target->x0[i] : 0.0;
-    const int nv = source_values(src, model, pv, tn, ws, out, names, vals);
+    const int nv = source_values(src, tn, ws, out, names, vals);
     const int nxyu = target->nx + target->ny + target->nu;
     for (int i = 0; i < nxyu; ++i)
       for (int j = 0; j < nv; ++j)

@@ -41,7 +41,6 @@
 #define M_PI 3.14159265358979323846
 #endif
 
-
 static rc_problem *make(const char *model, const char *form, int nset,
                         const char *const *sets) {
   const rc_model *m = rc_find_model(model);
@@ -95,14 +94,18 @@ static void test_double_pendulum(void) {
   rc_problem *ang = make("double-pendulum", "angle", 0, NULL);
   if (!ang)
     return;
-  EXPECT(ang->nout == 1 && strcmp(ang->out_names[0], "energy") == 0,
-         "angle output is energy");
-  static double aref[NT * 5];
+  /* angle outputs: energy, then the Cartesian map x1 y1 x2 y2 u1 v1 u2 v2 */
+  enum { AW = 4 + 9 };
+  EXPECT(ang->nout == 9 && strcmp(ang->out_names[0], "energy") == 0 &&
+             strcmp(ang->out_names[1], "x1") == 0 &&
+             strcmp(ang->out_names[8], "v2") == 0,
+         "angle outputs are energy, x1 .. v2");
+  static double aref[NT * AW];
   EXPECT(ang->reference(ang, NT, t, aref) == 0, "angle reference failed");
   /* 1. energy, computed here from the angles */
   double E0 = 0, dEmax = 0;
   for (int i = 0; i < NT; ++i) {
-    const double *s = aref + 5 * i;
+    const double *s = aref + AW * i;
     const double u1 = L1 * s[2] * cos(s[0]), v1 = L1 * s[2] * sin(s[0]);
     const double u2 = u1 + L2 * s[3] * cos(s[1]),
                  v2 = v1 + L2 * s[3] * sin(s[1]);
@@ -114,6 +117,17 @@ static void test_double_pendulum(void) {
     dEmax = fmax(dEmax, fabs(E - E0));
     EXPECT(fabs(E - s[4]) < 1e-12 * (1 + fabs(E)), "energy output at t=%g",
            t[i]);
+    const double cart[8] = {L1 * sin(s[0]),
+                            y1,
+                            L1 * sin(s[0]) + L2 * sin(s[1]),
+                            y2,
+                            u1,
+                            v1,
+                            u2,
+                            v2};
+    for (int j = 0; j < 8; ++j)
+      EXPECT(fabs(cart[j] - s[5 + j]) < 1e-14, "output %s at t=%g",
+             ang->out_names[1 + j], t[i]);
   }
   printf("double-pendulum angle reference: max |E - E0| over 5 s = %.3e "
          "(E0 = %.6f)\n",
@@ -122,7 +136,7 @@ static void test_double_pendulum(void) {
   /* the motion is not trivial: theta1 leaves its start by > 1 rad */
   double span = 0;
   for (int i = 0; i < NT; ++i)
-    span = fmax(span, fabs(aref[5 * i] - aref[0]));
+    span = fmax(span, fabs(aref[AW * i] - aref[0]));
   EXPECT(span > 1.0, "theta1 span %g", span);
 
   const char *forms[3] = {"index3", "index1", "baumgarte"};
@@ -152,7 +166,7 @@ static void test_double_pendulum(void) {
     /* 3. residuals along the reference with the exact derivative */
     double maxf = 0, maxg = 0, maxinv = 0;
     for (int k = 0; k < NT; ++k) {
-      const double *s = aref + 5 * k, *w = ref + 11 * k;
+      const double *s = aref + AW * k, *w = ref + 11 * k;
       double Fa[4];
       ang->point.eval(ang, t[k], s, Fa); /* (w1, w2, a1, a2) */
       const double c1 = cos(s[0]), s1 = sin(s[0]), c2 = cos(s[1]),
