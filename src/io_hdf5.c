@@ -496,11 +496,11 @@ static void write_replay(wctx *c, hid_t diag, const rc_result_record *rec) {
   const int nout = pb->nout > 0 && pb->out_names ? pb->nout : 0;
   if (r->nvar != nxyu + nout || r->nt != rec->sol->nnodes) {
     if (c->rc == RC_OK)
-      c->rc = rc_error_set(c->err, RC_ERR_INPUT,
-                           "%s: replay has %d variables and %d samples: "
-                           "expected %d and the solution's %d nodes",
-                           c->path, r->nvar, r->nt, nxyu + nout,
-                           rec->sol->nnodes);
+      c->rc =
+          rc_error_set(c->err, RC_ERR_INPUT,
+                       "%s: replay has %d variables and %d samples: "
+                       "expected %d and the solution's %d nodes",
+                       c->path, r->nvar, r->nt, nxyu + nout, rec->sol->nnodes);
     return;
   }
   hid_t g = grp(c, diag, "/diagnostics", "replay");
@@ -530,8 +530,8 @@ static void write_replay(wctx *c, hid_t diag, const rc_result_record *rec) {
   ds_strs(c, g, gp, "control_names", pb->nu,
           (const char *const *)pb->var_names + pb->nx + pb->ny);
   ds_real(c, g, gp, "controls_after_tf", pb->nu, r->u_after);
-  ds_write(c, g, gp, "plan", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r->nt,
-           r->nvar, r->plan);
+  ds_write(c, g, gp, "plan", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r->nt, r->nvar,
+           r->plan);
   gclose(g);
 }
 
@@ -1304,7 +1304,9 @@ rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
   return c.rc;
 }
 
-void rc_free_strings(char **s, int n) { free_strs(s, n); }
+void rc_free_strings(char **s, int n) {
+  free_strs(s, n);
+}
 
 rc_err rc_read_names(const char *path, char ***var, int *nw, char ***out,
                      int *nout, rc_error *err) {
@@ -1323,8 +1325,7 @@ rc_err rc_read_names(const char *path, char ***var, int *nw, char ***out,
   attr_read_int(&c, "/problem", "np", &np, 0, big);
   long n1 = 0, n2 = 0;
   char **v = NULL, **o = NULL;
-  ds_read_strs(&c, "/problem/variable_names", (long)nx + ny + nu + np, &v,
-               &n1);
+  ds_read_strs(&c, "/problem/variable_names", (long)nx + ny + nu + np, &v, &n1);
   ds_read_strs(&c, "/problem/output_names", -1, &o, &n2);
   rclose(&c);
   if (c.rc != RC_OK) {
@@ -1350,8 +1351,8 @@ rc_err rc_read_param_assignments(const char *path, const rc_model *model,
   rctx c;
   if (ropen_result(&c, path, err) != RC_OK)
     return c.rc;
-  char **a = calloc((size_t)(model->nparams > 0 ? model->nparams : 1),
-                    sizeof *a);
+  char **a =
+      calloc((size_t)(model->nparams > 0 ? model->nparams : 1), sizeof *a);
   int m = 0;
   if (!a)
     rfail(&c, RC_ERR_NOMEM, "out of memory reading %s%s", "/problem", NULL);
@@ -1381,7 +1382,8 @@ rc_err rc_read_param_assignments(const char *path, const rc_model *model,
       if (c.rc != RC_OK || v == d || (isnan(v) && isnan(d)))
         continue;
       if (!isfinite(v)) {
-        snprintf(text, sizeof text, " is %g, not the default %g: expected a "
+        snprintf(text, sizeof text,
+                 " is %g, not the default %g: expected a "
                  "finite value",
                  v, d);
         rfail(&c, RC_ERR_INPUT, "%s%s", where, text);
