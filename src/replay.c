@@ -22,6 +22,10 @@
  * max(t, nextafter(a, b)), so that at t = a (a plan breakpoint) the element
  * to the right of a is used, as for every other t of the interval.
  *
+ * A failed evaluation (a callback returning > 0, Newton not converging, a
+ * singular g_y or a non-finite value at a trial state) makes GSL retry the
+ * step with half the step size; a callback returning < 0 stops at once.
+ *
  * Invariants: every array is sized in rc_replay_run before the integration;
  * the right-hand side allocates nothing.
  */
@@ -126,6 +130,7 @@ typedef struct ctx {
   int newton_max;
   /* failure of the last evaluation */
   rc_err fail;
+  int fatal; /* a callback returned < 0: no retry with a smaller step */
   char why[RC_MESSAGE_MAX];
 } ctx;
 
@@ -198,6 +203,7 @@ static int failf(ctx *c, rc_err code, const char *fmt, double t,
 static int solve_point(ctx *c, double t, const double *x) {
   const rc_problem *pb = c->pb;
   const int nx = c->nx, ny = c->ny;
+  c->fatal = 0;
   memcpy(c->w, x, sizeof *x * (size_t)nx);
   memcpy(c->w + nx, c->y, sizeof *c->y * (size_t)ny);
   if (controls(c, t) != 0)
@@ -206,7 +212,9 @@ static int solve_point(ctx *c, double t, const double *x) {
                  "");
   int done = 0;
   for (int it = 0;; ++it) {
-    if (pb->point.eval(pb, t, c->w, c->F) != 0)
+    const int st = pb->point.eval(pb, t, c->w, c->F);
+    c->fatal = st < 0;
+    if (st != 0)
       return failf(c, RC_ERR_EVAL,
                    "the dynamics f, g could not be evaluated at t = %.17g%s", t,
                    "");
@@ -220,7 +228,9 @@ static int solve_point(ctx *c, double t, const double *x) {
                    "Newton's method for the algebraic variables did not "
                    "converge at t = %.17g%s",
                    t, "");
-    if (pb->point.jacobian(pb, t, c->w, c->jac) != 0)
+    const int sj = pb->point.jacobian(pb, t, c->w, c->jac);
+    c->fatal = sj < 0;
+    if (sj != 0)
       return failf(c, RC_ERR_EVAL,
                    "the Jacobian could not be evaluated at t = %.17g%s", t, "");
     memset(c->A, 0, sizeof *c->A * (size_t)(ny * ny));
@@ -257,8 +267,8 @@ static int solve_point(ctx *c, double t, const double *x) {
 static int gsl_rhs(double t, const double x[], double dxdt[], void *params) {
   ctx *c = params;
   ++c->rhs_evals;
-  if (solve_point(c, t, x) != 0)
-    return GSL_EBADFUNC;
+  if (solve_point(c, t, x) != 0) /* GSL retries other codes with h/2 */
+    return c->fatal ? GSL_EBADFUNC : GSL_FAILURE;
   memcpy(dxdt, c->F, sizeof *dxdt * (size_t)c->nx);
   return GSL_SUCCESS;
 }
@@ -583,10 +593,13 @@ rc_err rc_replay_run(const rc_problem *pb, const rc_solution *plan,
     } else {
       c.dense = 1;
     }
-    /* record sample i: right limits of y and u */
+    /* record sample i: right limits of y and u (a singular g_y at t0 is
+     * bad input, later it is a failure of the integration) */
+    c.fail = RC_OK;
     if (solve_point(&c, a, x) != 0) {
-      rc = rc_error_set(err, c.fail, "replay of %s/%s: %s", pb->model,
-                        pb->formulation, c.why);
+      rc = rc_error_set(err, i == 0 ? c.fail : RC_ERR_EVAL,
+                        "replay of %s/%s: %s", pb->model, pb->formulation,
+                        c.why);
       goto done;
     }
     memcpy(r->w + (size_t)i * nw, c.w, sizeof *c.w * (size_t)nw);
@@ -606,7 +619,7 @@ rc_err rc_replay_run(const rc_problem *pb, const rc_solution *plan,
     r->failed_steps += (long)drv->e->failed_steps;
     if (st != GSL_SUCCESS) {
       if (c.fail != RC_OK)
-        rc = rc_error_set(err, c.fail, "replay of %s/%s: %s", pb->model,
+        rc = rc_error_set(err, RC_ERR_EVAL, "replay of %s/%s: %s", pb->model,
                           pb->formulation, c.why);
       else
         rc = rc_error_set(err, RC_ERR_EVAL,

@@ -272,7 +272,63 @@ static void test_refusals(void) {
   rc_solution_free(&plan);
 }
 
+/* x' = x^2, x(0) = 1 blows up at t = 1; f refuses |x| > 1e8 (> 0:
+ * recoverable, so GSL halves its step until it cannot get on). */
+static const char *const bnames[1] = {"x"};
+static const int br[1] = {0}, bc[1] = {0};
+static int blow_eval(const rc_problem *pb, double t, const double *w,
+                     double *F) {
+  (void)pb;
+  (void)t;
+  F[0] = w[0] * w[0];
+  return fabs(w[0]) > 1e8;
+}
+static int blow_jac(const rc_problem *pb, double t, const double *w,
+                    double *J) {
+  (void)pb;
+  (void)t;
+  J[0] = 2.0 * w[0];
+  return 0;
+}
+
+static void test_failure(void) {
+  rc_problem pb;
+  memset(&pb, 0, sizeof pb);
+  pb.model = "blow";
+  pb.formulation = "up";
+  pb.nx = 1;
+  pb.var_names = bnames;
+  pb.t0 = 0.0;
+  pb.tf = 2.0;
+  pb.point.n_out = 1;
+  pb.point.jac = (rc_pattern){1, br, bc};
+  pb.point.eval = blow_eval;
+  pb.point.jacobian = blow_jac;
+  const double frac[2] = {0.0, 1.0};
+  const int stages[1] = {2};
+  rc_mesh mesh;
+  rc_solution plan;
+  rc_error err;
+  if (rc_mesh_from_arrays(1, frac, stages, &mesh, &err) != RC_OK ||
+      rc_solution_alloc(&pb, &mesh, 0.0, 2.0, 0, &plan, &err) != RC_OK)
+    return;
+  rc_mesh_free(&mesh);
+  for (int n = 0; n < plan.nnodes; ++n)
+    plan.w[n] = 1.0;
+  rc_replay r;
+  rc_err rc = rc_replay_run(&pb, &plan, bnames, 1, NULL, &r, &err);
+  printf("blow-up: %s\n", err.message);
+  EXPECT(rc == RC_ERR_EVAL && strstr(err.message, "t = 0.99"),
+         "blow-up at t = 1: expected an evaluation failure naming t ~ 1, "
+         "got %d: %s",
+         (int)rc, err.message);
+  if (rc == RC_OK)
+    rc_replay_free(&r);
+  rc_solution_free(&plan);
+}
+
 int main(void) {
+  test_failure();
   test_interpolated();
   test_hold();
   test_refusals();
