@@ -41,7 +41,7 @@
 #include "timing.h"
 
 #define REPLAY_NEWTON_MAX 25
-#define REPLAY_MAX_SAMPLES 10000000L
+#define REPLAY_MAX_SAMPLES 1000000L /* all samples (the result mesh) */
 #define REPLAY_MAX_STEPS 10000000L
 
 void rc_replay_options_default(rc_replay_options *opt) {
@@ -364,6 +364,8 @@ static rc_err check_options(const rc_solution *plan,
                         "replay: settle time %g: expected a finite time >= 0",
                         opt->settle);
   *settle = opt->settle < 0 ? T : opt->settle;
+  if (*settle > 0 && *settle <= 1e-9 * T / fmax(opt->samples, 1))
+    *settle = 0.0; /* shorter than the sample merging tolerance */
   if (!(opt->tol > 0.0 && opt->tol <= 1e-3))
     return rc_error_set(err, RC_ERR_INPUT,
                         "replay: tolerance %g: expected a number in (0, 1e-3]",
@@ -372,11 +374,15 @@ static rc_err check_options(const rc_solution *plan,
     return rc_error_set(err, RC_ERR_INPUT,
                         "replay: %d samples: expected 1..%ld", opt->samples,
                         REPLAY_MAX_SAMPLES / 2);
-  if (*settle / (T / opt->samples) > (double)REPLAY_MAX_SAMPLES)
+  const double total = opt->samples + (double)*nhold +
+                       (opt->hold > 0 ? 0.0 : plan->mesh.n) +
+                       *settle / (T / opt->samples);
+  if (total > (double)REPLAY_MAX_SAMPLES)
     return rc_error_set(err, RC_ERR_INPUT,
-                        "replay: settle time %g is more than %ld samples of "
-                        "%g: expected a shorter settle time",
-                        *settle, REPLAY_MAX_SAMPLES, T / opt->samples);
+                        "replay: %.3g samples (%d per horizon, %ld hold "
+                        "periods, settle time %g): expected at most %ld",
+                        total, opt->samples, *nhold, *settle,
+                        REPLAY_MAX_SAMPLES);
   return RC_OK;
 }
 

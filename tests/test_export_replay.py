@@ -335,6 +335,10 @@ def case_replay_bad(radcol):
     for v in ("-1", "nan", "x"):
         bad(radcol, 2, v, "simulate", "crane", "--controls", "crane.h5",
             "--settle", v, *o, target="out.h5")
+    bad(radcol, 2, "samples", "simulate", "crane", "--controls", "crane.h5",
+        "--settle", "1e9", *o, target="out.h5")
+    bad(radcol, 2, "hold", "simulate", "crane", "--controls", "crane.h5",
+        "--hold", "1e-9", *o, target="out.h5")
     bad(radcol, 3, "missing.h5", "simulate", "crane", "--controls",
         "missing.h5", *o, target="out.h5")
     bad(radcol, 2, "notes.txt", "simulate", "crane", "--controls",

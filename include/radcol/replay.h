@@ -34,7 +34,8 @@
  * the plan's element breakpoints (hold == 0) or the hold instants
  * (hold > 0).  The integrator is restarted at each of these points, so no
  * step straddles a jump of u.  Values recorded at a sample are the right
- * limits (u and y of the interval that starts there).
+ * limits (u and y of the interval that starts there).  At most 10^6
+ * samples in all (more is refused as bad input).
  *
  * Figures, per variable v in (x, y, u, outputs), nvar = nx + ny + nu + nout
  * (outputs: pb->outputs on the replay's and the plan's point vectors):
