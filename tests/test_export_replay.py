@@ -25,6 +25,8 @@ Cases
   replay_pendulum  pendulum accel (no controls): the replay is a plain
                    simulation from the plan's x(t0) and matches the file's
                    independent reference (rk8pd on the angle ODE)
+  replay_flat      the exact inverse's controls on the track model follow
+                   the analytic path (independent of any solver)
   replay_bad       index > 1, bad --hold/--settle, missing/corrupt plans,
                    option clashes, a plan lacking the states, -o = the plan
 """
@@ -320,6 +322,31 @@ def case_replay_pendulum(radcol):
           "%.3e" % j["max_deviation"]["x"])
     check(j["controls_after_tf"] == {}, "no controls: %s" %
           j["controls_after_tf"])
+
+
+def case_replay_flat(radcol):
+    """The exact inverse (crane/flat, sampled on the 30 x 5 mesh) replayed on
+    the index-1 track model: the load follows the analytic default path
+    p(t) = (0, 2) + ((4, 1) - (0, 2)) s(t/6),
+    s(a) = 126a^5 - 420a^6 + 540a^7 - 315a^8 + 70a^9 (SPEC 4.3)."""
+    solve(radcol, "flat.h5", "crane", "-f", "flat")
+    j = replay_json(radcol, "crane", "-f", "track", "--controls", "flat.h5",
+                    "--settle", "0", "-o", "rep.h5")
+    if not j:
+        return
+    check(j["plan_formulation"] == "flat" and j["formulation"] == "track",
+          "flat plan replayed on track: %s/%s" %
+          (j["plan_formulation"], j["formulation"]))
+    with h5py.File("rep.h5", "r") as f:
+        t = f["/solution/time"][()]
+        x, z = f["/solution/x"][()], f["/solution/z"][()]
+    a = t / 6.0
+    s = a ** 5 * (126 - 420 * a + 540 * a ** 2 - 315 * a ** 3 + 70 * a ** 4)
+    e = max(np.max(abs(x - 4 * s)), np.max(abs(z - (2 - s))))
+    print("flat controls on the track model: load vs the analytic path "
+          "%.3e m" % e)
+    # the only error is the dense output of the sampled controls
+    check(e < 1e-8, "load vs the analytic path: %.3e m" % e)
 
 
 def case_replay_bad(radcol):
