@@ -530,6 +530,8 @@ static void write_replay(wctx *c, hid_t diag, const rc_result_record *rec) {
   ds_strs(c, g, gp, "control_names", pb->nu,
           (const char *const *)pb->var_names + pb->nx + pb->ny);
   ds_real(c, g, gp, "controls_after_tf", pb->nu, r->u_after);
+  ds_real(c, g, gp, "bound_violation", nxyu, r->bound_viol);
+  ds_real(c, g, gp, "path_violation", r->nc, r->path_viol);
   ds_write(c, g, gp, "plan", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r->nt, r->nvar,
            r->plan);
   gclose(g);

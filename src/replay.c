@@ -62,6 +62,8 @@ void rc_replay_free(rc_replay *r) {
   free(r->end_err);
   free(r->settle_dev);
   free(r->u_after);
+  free(r->bound_viol);
+  free(r->path_viol);
   memset(r, 0, sizeof *r);
 }
 
@@ -337,8 +339,28 @@ static int make_grid(const rc_solution *plan, const rc_replay_options *opt,
   return (int)m;
 }
 
-/* ---- the replay -----------------------------------------------------------
- */
+/* ---- the replay ------------------------------------------------------- */
+
+/* Adds the sample (w, F = point block at w) to the limit violations:
+ * bound_viol over x, y, u with a finite bound, path_viol over c. */
+static void limits(const rc_problem *pb, const double *w, const double *F,
+                   rc_replay *r) {
+  for (int i = 0; i < pb->nx + pb->ny + pb->nu; ++i) {
+    const double lo = pb->w_lo ? pb->w_lo[i] : -HUGE_VAL;
+    const double hi = pb->w_hi ? pb->w_hi[i] : HUGE_VAL;
+    if (!isfinite(lo) && !isfinite(hi))
+      continue;
+    const double v = fmax(0.0, fmax(lo - w[i], w[i] - hi));
+    if (isnan(r->bound_viol[i]) || v > r->bound_viol[i])
+      r->bound_viol[i] = v;
+  }
+  const double *cv = F + pb->nx + pb->ny;
+  for (int k = 0; k < pb->nc; ++k) {
+    const double v = fmax(0.0, fmax(pb->c_lo[k] - cv[k], cv[k] - pb->c_hi[k]));
+    if (v > r->path_viol[k])
+      r->path_viol[k] = v;
+  }
+}
 
 static rc_err check_options(const rc_solution *plan,
                             const rc_replay_options *opt, double *settle,
@@ -529,8 +551,11 @@ rc_err rc_replay_run(const rc_problem *pb, const rc_solution *plan,
   r->end_err = zalloc((size_t)nvar, sizeof *r->end_err);
   r->settle_dev = zalloc((size_t)nvar, sizeof *r->settle_dev);
   r->u_after = zalloc((size_t)nu, sizeof *r->u_after);
+  r->nc = pb->nc;
+  r->bound_viol = zalloc((size_t)(nx + ny + nu), sizeof *r->bound_viol);
+  r->path_viol = zalloc((size_t)pb->nc, sizeof *r->path_viol);
   if (!r->t || !r->w || !r->out || !r->plan || !r->max_dev || !r->end_err ||
-      !r->settle_dev || !r->u_after) {
+      !r->settle_dev || !r->u_after || !r->bound_viol || !r->path_viol) {
     rc = rc_error_set(err, RC_ERR_NOMEM, "replay: out of memory for %d samples",
                       nt);
     goto done;
@@ -568,6 +593,8 @@ rc_err rc_replay_run(const rc_problem *pb, const rc_solution *plan,
   memcpy(c.y, c.w + nx, sizeof *c.y * (size_t)ny);
   if ((rc = plan_controls(&c, plan->tf, r->u_after, err)) != RC_OK)
     goto done;
+  for (int k = 0; k < nx + ny + nu; ++k)
+    r->bound_viol[k] = NAN; /* stays NaN without a finite bound */
 
   gsl_odeiv2_system sys = {gsl_rhs, NULL, (size_t)nx, &c};
   old_handler = gsl_set_error_handler_off();
@@ -609,6 +636,7 @@ rc_err rc_replay_run(const rc_problem *pb, const rc_solution *plan,
       goto done;
     }
     memcpy(r->w + (size_t)i * nw, c.w, sizeof *c.w * (size_t)nw);
+    limits(pb, c.w, c.F, r);
     if (nout > 0 && pb->outputs(pb, a, c.w, r->out + (size_t)i * nout) != 0) {
       rc = rc_error_set(err, RC_ERR_EVAL,
                         "replay of %s/%s: the derived outputs could not be "

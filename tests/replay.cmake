@@ -7,7 +7,8 @@ radcol_unit_test(test_replay ${RADCOL_TEST_DIR}/test_replay.c)
 set_tests_properties(test_replay PROPERTIES LABELS "unit;replay" TIMEOUT 60)
 if(RADCOL_PYTHON)
   foreach(case export_contract export_pendulum export_bad replay_crane
-          replay_params replay_pendulum replay_flat replay_bad)
+          replay_params replay_pendulum replay_flat
+          replay_limits replay_bad)
     add_test(NAME export_replay.${case}
              COMMAND ${RADCOL_PYTHON} ${RADCOL_TEST_DIR}/test_export_replay.py
                      $<TARGET_FILE:radcol_cli> ${case})

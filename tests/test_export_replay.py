@@ -27,6 +27,7 @@ Cases
                    independent reference (rk8pd on the angle ODE)
   replay_flat      the exact inverse's controls on the track model follow
                    the analytic path (independent of any solver)
+  replay_limits    bound violations along the replay (recomputed here)
   replay_bad       index > 1, bad --hold/--settle, missing/corrupt plans,
                    option clashes, a plan lacking the states, -o = the plan
 """
@@ -347,6 +348,34 @@ def case_replay_flat(radcol):
           "%.3e m" % e)
     # the only error is the dense output of the sampled controls
     check(e < 1e-8, "load vs the analytic path: %.3e m" % e)
+
+
+def case_replay_limits(radcol):
+    """Bound and path-constraint violations along the replay: the figure the
+    replay reports is recomputed here from the replayed trajectory."""
+    solve(radcol, "b.h5", "crane", "--set", "u1max=8")
+    j = replay_json(radcol, "crane", "--controls", "b.h5", "--settle", "0",
+                    "-o", "rep.h5")
+    if not j:
+        return
+    bv = j["bound_violation"]
+    check(set(bv) == {"u1"}, "bounded variables %s, expected u1 only"
+          % sorted(bv))
+    check(j["path_violation"] == [], "crane/track has no path constraints")
+    with h5py.File("rep.h5", "r") as f:
+        u1 = f["/solution/u1"][()]
+        g = f["/diagnostics/replay"]
+        names = list(g["variables"].asstr()[()])
+        hv = dict(zip(names, g["bound_violation"][()]))
+    want = max(0.0, np.max(abs(u1)) - 8)
+    print("u1max = 8: replayed |u1| up to %.4g, violation %.4g" %
+          (np.max(abs(u1)), bv.get("u1", float("nan"))))
+    check(abs(bv.get("u1", -1) - want) < 1e-12,
+          "u1 violation %s, expected max |u1| - 8 = %.6g" % (bv.get("u1"),
+                                                              want))
+    check(hv["u1"] == bv.get("u1") and np.isnan(hv["d"]),
+          "/diagnostics/replay/bound_violation agrees with --json (NaN for "
+          "unbounded d)")
 
 
 def case_replay_bad(radcol):

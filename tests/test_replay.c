@@ -32,7 +32,11 @@ typedef struct lin {
 
 static const char *const names[3] = {"x", "y", "u"};
 static const char *const onames[1] = {"q"};
-static const int jr[4] = {0, 0, 1, 1}, jc[4] = {1, 2, 1, 0};
+static const int jr[5] = {0, 0, 1, 1, 2}, jc[5] = {1, 2, 1, 0, 0};
+/* bounds: u <= 2.5 (u reaches 3 at tf); path constraint c = x <= 0.9 */
+static const double w_lo[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+static const double w_hi[3] = {HUGE_VAL, HUGE_VAL, 2.5};
+static const double c_lo[1] = {-HUGE_VAL}, c_hi[1] = {0.9};
 
 static int lin_eval(const rc_problem *pb, double t, const double *w,
                     double *F) {
@@ -42,6 +46,8 @@ static int lin_eval(const rc_problem *pb, double t, const double *w,
   F[1] = l->variant == VARIANT_LIN      ? w[1] - 2.0 * w[0]
          : l->variant == VARIANT_SQUARE ? w[1] * w[1] - w[0]
                                         : w[0] - 1.0;
+  if (l->variant != VARIANT_NO_Y)
+    F[2] = w[0];
   return 0;
 }
 
@@ -52,6 +58,8 @@ static int lin_jac(const rc_problem *pb, double t, const double *w, double *J) {
   J[1] = 1.0;
   J[2] = l->variant == VARIANT_SQUARE ? 2.0 * w[1] : 1.0;
   J[3] = l->variant == VARIANT_SQUARE ? -1.0 : -2.0;
+  if (l->variant != VARIANT_NO_Y)
+    J[4] = 1.0;
   return 0;
 }
 
@@ -74,13 +82,18 @@ static void make(lin *l, int variant) {
   pb->var_names = names;
   pb->t0 = 0.0;
   pb->tf = 2.0;
-  pb->point.n_out = 2;
+  pb->point.n_out = variant == VARIANT_NO_Y ? 2 : 3;
+  pb->nc = variant == VARIANT_NO_Y ? 0 : 1;
+  pb->c_lo = c_lo;
+  pb->c_hi = c_hi;
+  pb->w_lo = w_lo;
+  pb->w_hi = w_hi;
   /* VARIANT_NO_Y: g = x - 1 has no y entry (drop pattern entry 2) */
   static const int jr3[3] = {0, 0, 1}, jc3[3] = {1, 2, 0};
   if (variant == VARIANT_NO_Y)
     pb->point.jac = (rc_pattern){3, jr3, jc3};
   else
-    pb->point.jac = (rc_pattern){4, jr, jc};
+    pb->point.jac = (rc_pattern){5, jr, jc};
   pb->point.eval = lin_eval;
   pb->point.jacobian = lin_jac;
   pb->nout = 1;
@@ -156,6 +169,15 @@ static void test_interpolated(void) {
     const double drift = fabs(1.5 + (xtf - 1.5) * exp(-3.0) - xtf);
     EXPECT(fabs(r.settle_dev[0] - drift) < 1e-9,
            "x drift after tf %.12g, expected %.12g", r.settle_dev[0], drift);
+    EXPECT(isnan(r.bound_viol[0]) && isnan(r.bound_viol[1]) &&
+               fabs(r.bound_viol[2] - 0.5) < 1e-13,
+           "bound violations: x, y unbounded (NaN), u = 3 over 2.5 by 0.5; "
+           "got %g %g %.15g",
+           r.bound_viol[0], r.bound_viol[1], r.bound_viol[2]);
+    const double xend = 1.5 + (xtf - 1.5) * exp(-3.0);
+    EXPECT(r.nc == 1 && fabs(r.path_viol[0] - (xend - 0.9)) < 1e-9,
+           "path violation max x - 0.9 = %.12g (x at tend), got %.12g",
+           xend - 0.9, r.path_viol[0]);
     rc_solution s;
     rc = rc_replay_solution(&l.pb, &r, &s, &err);
     EXPECT(rc == RC_OK && s.nnodes == r.nt && s.t[r.nt - 1] == 3.5,

@@ -44,7 +44,11 @@
  *   settle_dev[v] = max over samples t in [tf, tf + settle] of
  *                   |v(t) - v_plan(tf)|  (NaN when settle == 0)
  * NaN where the plan has no value for v.  For a plan that ends at rest,
- * settle_dev of an angle is the residual swing after tf.
+ * settle_dev of an angle is the residual swing after tf.  Limits, over all
+ * samples in [t0, tf + settle]:
+ *   bound_viol[i] = max max(0, w_lo[i] - w_i, w_i - w_hi[i])  for x, y, u
+ *                   with a finite bound (NaN without one)
+ *   path_viol[k]  = max max(0, c_lo[k] - c_k, c_k - c_hi[k])  k < nc
  */
 #ifndef RADCOL_REPLAY_H
 #define RADCOL_REPLAY_H
@@ -85,13 +89,16 @@ typedef struct rc_replay {
   double *end_err; /* nvar */
   double *settle_dev; /* nvar */
   double *u_after;    /* nu controls held after tf */
-  long steps;         /* accepted rk8pd steps */
-  long failed_steps;  /* rejected rk8pd steps */
-  long rhs_evals;     /* right-hand-side evaluations */
-  int newton_max;     /* most Newton iterations one evaluation needed */
-  double wall_s;      /* time spent integrating */
-  char source[256];   /* free text naming the plan, set by the caller (the
-                         result file writes it as the attribute "plan") */
+  double *bound_viol; /* nx + ny + nu simple-bound violations */
+  int nc;
+  double *path_viol; /* nc path-constraint violations */
+  long steps;        /* accepted rk8pd steps */
+  long failed_steps; /* rejected rk8pd steps */
+  long rhs_evals;    /* right-hand-side evaluations */
+  int newton_max;    /* most Newton iterations one evaluation needed */
+  double wall_s;     /* time spent integrating */
+  char source[256];  /* free text naming the plan, set by the caller (the
+                        result file writes it as the attribute "plan") */
 } rc_replay;
 
 /* RC_OK when pb can be replayed: index <= 1, a point block with eval (and

@@ -69,6 +69,19 @@ static void print_text(const rc_problem *pb, const rc_replay *r,
       printf(" %.3e", r->settle_dev[i]);
     printf("\n");
   }
+  int header = 0;
+  for (int i = 0; i < pb->nx + pb->ny + pb->nu; ++i) {
+    if (isnan(r->bound_viol[i]))
+      continue;
+    if (!header++)
+      printf("  limits      %-11s %-18s %s\n", "variable", "max violation",
+             "bounds");
+    printf("              %-11s %-18.3e [%g, %g]\n", pb->var_names[i],
+           r->bound_viol[i], pb->w_lo[i], pb->w_hi[i]);
+  }
+  for (int k = 0; k < r->nc; ++k)
+    printf("  %-11s %-11d %-18.3e [%g, %g]\n", k ? "" : "path c", k,
+           r->path_viol[k], pb->c_lo[k], pb->c_hi[k]);
   printf("  output      %s\n", output);
 }
 
@@ -113,6 +126,15 @@ static void print_json(const rc_problem *pb, const rc_replay *r,
   json_figures(&j, "max_deviation", pb, r, r->max_dev);
   json_figures(&j, "end_error", pb, r, r->end_err);
   json_figures(&j, "settle_drift", pb, r, r->settle_dev);
+  rc_json_begin_object(&j, "bound_violation");
+  for (int i = 0; i < pb->nx + pb->ny + pb->nu; ++i)
+    if (!isnan(r->bound_viol[i]))
+      rc_json_number(&j, pb->var_names[i], r->bound_viol[i]);
+  rc_json_end_object(&j);
+  rc_json_begin_array(&j, "path_violation");
+  for (int k = 0; k < r->nc; ++k)
+    rc_json_number(&j, NULL, r->path_viol[k]);
+  rc_json_end_array(&j);
   rc_json_begin_object(&j, "controls_after_tf");
   for (int i = 0; i < pb->nu; ++i)
     rc_json_number(&j, pb->var_names[pb->nx + pb->ny + i], r->u_after[i]);
