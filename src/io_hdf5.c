@@ -485,6 +485,58 @@ static void write_multipliers(wctx *c, hid_t file,
   gclose(g);
 }
 
+/* /diagnostics/replay (radcol/replay.h, docs/hdf5-layout.md): attributes
+ * describing the replay, the figures per variable and output, and the plan
+ * at the replay's samples (= /solution/time). */
+static void write_replay(wctx *c, hid_t diag, const rc_result_record *rec) {
+  const rc_problem *pb = rec->pb;
+  const rc_replay *r = rec->replay;
+  const char *gp = "/diagnostics/replay";
+  const int nxyu = pb->nx + pb->ny + pb->nu;
+  const int nout = pb->nout > 0 && pb->out_names ? pb->nout : 0;
+  if (r->nvar != nxyu + nout || r->nt != rec->sol->nnodes) {
+    if (c->rc == RC_OK)
+      c->rc =
+          rc_error_set(c->err, RC_ERR_INPUT,
+                       "%s: replay has %d variables and %d samples: "
+                       "expected %d and the solution's %d nodes",
+                       c->path, r->nvar, r->nt, nxyu + nout, rec->sol->nnodes);
+    return;
+  }
+  hid_t g = grp(c, diag, "/diagnostics", "replay");
+  attr_str(c, g, gp, "plan", r->source);
+  attr_str(c, g, gp, "controls", r->hold > 0 ? "hold" : "interpolated");
+  attr_real(c, g, gp, "hold", r->hold);
+  attr_real(c, g, gp, "settle", r->settle);
+  attr_real(c, g, gp, "t0", r->t0);
+  attr_real(c, g, gp, "tf", r->tf);
+  attr_real(c, g, gp, "tend", r->tend);
+  attr_real(c, g, gp, "tol", r->tol);
+  attr_int(c, g, gp, "itf", r->itf);
+  attr_int(c, g, gp, "steps", r->steps > INT_MAX ? INT_MAX : (int)r->steps);
+  attr_int(c, g, gp, "rhs_evals",
+           r->rhs_evals > INT_MAX ? INT_MAX : (int)r->rhs_evals);
+  attr_int(c, g, gp, "newton_max", r->newton_max);
+  const char **vn = malloc(sizeof *vn * (size_t)(r->nvar > 0 ? r->nvar : 1));
+  if (!vn && c->rc == RC_OK)
+    c->rc = rc_error_set(c->err, RC_ERR_NOMEM, "%s: out of memory", c->path);
+  for (int i = 0; vn && i < r->nvar; ++i)
+    vn[i] = i < nxyu ? pb->var_names[i] : pb->out_names[i - nxyu];
+  ds_strs(c, g, gp, "variables", r->nvar, vn);
+  free(vn);
+  ds_real(c, g, gp, "max_deviation", r->nvar, r->max_dev);
+  ds_real(c, g, gp, "end_error", r->nvar, r->end_err);
+  ds_real(c, g, gp, "settle_drift", r->nvar, r->settle_dev);
+  ds_strs(c, g, gp, "control_names", pb->nu,
+          (const char *const *)pb->var_names + pb->nx + pb->ny);
+  ds_real(c, g, gp, "controls_after_tf", pb->nu, r->u_after);
+  ds_real(c, g, gp, "bound_violation", nxyu, r->bound_viol);
+  ds_real(c, g, gp, "path_violation", r->nc, r->path_viol);
+  ds_write(c, g, gp, "plan", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, r->nt, r->nvar,
+           r->plan);
+  gclose(g);
+}
+
 static void write_diagnostics(wctx *c, hid_t file,
                               const rc_result_record *rec) {
   const rc_problem *pb = rec->pb;
@@ -557,6 +609,8 @@ static void write_diagnostics(wctx *c, hid_t file,
     if (d->elem_defect)
       ds_real(c, g, gp, "element_defect", d->nelem, d->elem_defect);
   }
+  if (rec->replay)
+    write_replay(c, g, rec);
   gclose(g);
 }
 
@@ -1250,6 +1304,111 @@ rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
     rc_error_clear(err);
   }
   return c.rc;
+}
+
+void rc_free_strings(char **s, int n) {
+  free_strs(s, n);
+}
+
+rc_err rc_read_names(const char *path, char ***var, int *nw, char ***out,
+                     int *nout, rc_error *err) {
+  if (!var || !nw || !out || !nout)
+    return rc_error_set(err, RC_ERR_INPUT, "rc_read_names: NULL argument");
+  *var = *out = NULL;
+  *nw = *nout = 0;
+  rctx c;
+  if (ropen_result(&c, path, err) != RC_OK)
+    return c.rc;
+  int nx = 0, ny = 0, nu = 0, np = 0;
+  const int big = 1 << 20;
+  attr_read_int(&c, "/problem", "nx", &nx, 0, big);
+  attr_read_int(&c, "/problem", "ny", &ny, 0, big);
+  attr_read_int(&c, "/problem", "nu", &nu, 0, big);
+  attr_read_int(&c, "/problem", "np", &np, 0, big);
+  long n1 = 0, n2 = 0;
+  char **v = NULL, **o = NULL;
+  ds_read_strs(&c, "/problem/variable_names", (long)nx + ny + nu + np, &v, &n1);
+  ds_read_strs(&c, "/problem/output_names", -1, &o, &n2);
+  rclose(&c);
+  if (c.rc != RC_OK) {
+    free_strs(v, n1);
+    free_strs(o, n2);
+    return c.rc;
+  }
+  *var = v;
+  *nw = (int)n1;
+  *out = o;
+  *nout = (int)n2;
+  rc_error_clear(err);
+  return RC_OK;
+}
+
+rc_err rc_read_param_assignments(const char *path, const rc_model *model,
+                                 char ***assign, int *n, rc_error *err) {
+  if (!model || !assign || !n)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "rc_read_param_assignments: NULL argument");
+  *assign = NULL;
+  *n = 0;
+  rctx c;
+  if (ropen_result(&c, path, err) != RC_OK)
+    return c.rc;
+  char **a =
+      calloc((size_t)(model->nparams > 0 ? model->nparams : 1), sizeof *a);
+  int m = 0;
+  if (!a)
+    rfail(&c, RC_ERR_NOMEM, "out of memory reading %s%s", "/problem", NULL);
+  for (int i = 0; i < model->nparams && c.rc == RC_OK; ++i) {
+    const rc_param_def *def = &model->params[i];
+    if (!def->name || !def->name[0])
+      continue;
+    char name[RC_IO_NAME_MAX + 8];
+    int clash = 0;
+    for (int r = 0; problem_attr_names[r]; ++r)
+      clash |= strcmp(def->name, problem_attr_names[r]) == 0;
+    snprintf(name, sizeof name, "%s%s", clash ? "param_" : "", def->name);
+    char where[2 * RC_IO_NAME_MAX];
+    snprintf(where, sizeof where, "/problem attribute '%s'", name);
+    if (attr_present(&c, "/problem", name, where, 0) <= 0)
+      continue;
+    char text[RC_IO_NAME_MAX * 4];
+    if (def->type == RC_PARAM_TEXT) {
+      attr_read_str(&c, "/problem", name, text, sizeof text, 1);
+      const char *dflt = def->default_text ? def->default_text : "";
+      if (c.rc != RC_OK || strcmp(text, dflt) == 0)
+        continue;
+    } else {
+      double v = 0;
+      attr_read_num(&c, "/problem", name, &v, 1);
+      const double d = def->default_real;
+      if (c.rc != RC_OK || v == d || (isnan(v) && isnan(d)))
+        continue;
+      if (!isfinite(v)) {
+        snprintf(text, sizeof text,
+                 " is %g, not the default %g: expected a "
+                 "finite value",
+                 v, d);
+        rfail(&c, RC_ERR_INPUT, "%s%s", where, text);
+        continue;
+      }
+      snprintf(text, sizeof text, "%.17g", v);
+    }
+    const size_t len = strlen(def->name) + strlen(text) + 2;
+    if (!(a[m] = malloc(len))) {
+      rfail(&c, RC_ERR_NOMEM, "out of memory reading %s%s", "/problem", NULL);
+      break;
+    }
+    snprintf(a[m++], len, "%s=%s", def->name, text);
+  }
+  rclose(&c);
+  if (c.rc != RC_OK) {
+    free_strs(a, m);
+    return c.rc;
+  }
+  *assign = a;
+  *n = m;
+  rc_error_clear(err);
+  return RC_OK;
 }
 
 /* ====================================================================== */

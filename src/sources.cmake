@@ -16,6 +16,7 @@ set(RADCOL_LIB_SOURCES
   src/refine.c
   src/check.c
   src/simulate.c
+  src/replay.c
   src/init.c
   src/plugin.c
 )
@@ -30,4 +31,7 @@ set(RADCOL_CLI_SOURCES
   src/cli/cli_info.c
   src/cli/cli_simulate.c
   src/cli/cli_init.c
+  src/cli/cli_export.c
+  src/cli/cli_replay.c
+  src/cli/plan_file.c
 )

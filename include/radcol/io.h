@@ -9,6 +9,7 @@
 #include "radcol/errors.h"
 #include "radcol/mesh.h"
 #include "radcol/problem.h"
+#include "radcol/replay.h"
 #include "radcol/result.h"
 #include "radcol/solve.h"
 
@@ -44,7 +45,8 @@ typedef struct rc_result_record {
   int nrefine;
   const rc_refine_row *refine;
   const char *command_line;
-  const char *kind; /* "solve", "init", "simulate" */
+  const char *kind; /* "solve", "init", "simulate", "replay" */
+  const rc_replay *replay; /* written as /diagnostics/replay when not NULL */
 } rc_result_record;
 
 rc_err rc_write_result(const char *path, const rc_result_record *rec,
@@ -55,6 +57,26 @@ rc_err rc_write_result(const char *path, const rc_result_record *rec,
 rc_err rc_read_mesh(const char *path, rc_mesh *mesh, rc_error *err);
 rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
                         char *formulation, rc_error *err);
+
+/* Names recorded in a result file: *var gets the nw variable names of
+ * /problem/variable_names (the order of w), *out the derived output names of
+ * /problem/output_names.  Each array and string is malloc'd (free with
+ * rc_free_strings). */
+rc_err rc_read_names(const char *path, char ***var, int *nw, char ***out,
+                     int *nout, rc_error *err);
+
+/* The model parameters recorded as /problem attributes, as "NAME=VALUE"
+ * assignments for rc_params_set: one for each parameter of model whose
+ * attribute is present and whose value differs from the model's default
+ * (reals written with 17 significant digits, so they read back exactly).  A
+ * non-finite recorded value that differs from the default is refused
+ * (RC_ERR_INPUT): rc_params_set cannot express it.  *assign is malloc'd
+ * (free with rc_free_strings); *n may be 0. */
+rc_err rc_read_param_assignments(const char *path, const rc_model *model,
+                                 char ***assign, int *n, rc_error *err);
+
+/* Frees n malloc'd strings and the array holding them (NULL is fine). */
+void rc_free_strings(char **s, int n);
 
 /* Print a summary of a result file (root attributes, sizes, status, errors)
  * to out, as text or as one JSON object.  For `radcol info`. */

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "cli/cli_replay.h"
 #include "cli/json.h"
 #include "cli/report.h"
 #include "radcol/io.h"
@@ -35,11 +36,21 @@
 static const char usage[] =
     "usage: radcol simulate PROBLEM [-f FORMULATION] --method rk4|collatz\n"
     "                       --step H [--tf T] [--set NAME=VALUE]...\n"
+    "                       [-o FILE.h5] [--json]\n"
+    "       radcol simulate PROBLEM [-f FORMULATION] --controls FILE.h5\n"
+    "                       [--hold H] [--settle T] [--set NAME=VALUE]...\n"
     "                       [-o FILE.h5] [--json]\n\n"
     "Integrate a formulation without algebraic variables or controls (e.g.\n"
     "pendulum ode, partition, angle; double-pendulum angle) with an explicit\n"
     "fixed-step method, measure errors against the problem's reference and\n"
     "write an HDF5 file whose mesh is the steps.\n\n"
+    "With --controls: replay a computed plan. The formulation (index 0 or\n"
+    "1) is integrated by rk8pd (tolerance 1e-10) from the plan's initial\n"
+    "state, driven by the plan's controls, and continued after tf with the\n"
+    "controls held at their values at tf; the algebraic variables solve\n"
+    "0 = g by Newton. Reports per variable and derived output the largest\n"
+    "deviation from the plan, the error at tf and the largest drift after\n"
+    "tf (docs/export-replay.md).\n\n"
     "Options:\n"
     "  -f, --formulation F  formulation (radcol list); default: the problem's\n"
     "                       default formulation (refused if it has algebraic\n"
@@ -53,8 +64,18 @@ static const char usage[] =
     "                       problem's tf parameter\n"
     "  --set NAME=VALUE     set a parameter (radcol list --params PROBLEM),\n"
     "                       repeatable, applied in order; default: none\n"
+    "  --controls FILE.h5   replay the plan in FILE.h5 (a radcol result\n"
+    "                       file); its parameter values are used when it\n"
+    "                       is of the same PROBLEM (--set overrides them),\n"
+    "                       and -f defaults to its formulation\n"
+    "  --hold H             with --controls: hold each control for H > 0\n"
+    "                       seconds (zero-order hold, like a PLC); default:\n"
+    "                       the plan's dense output\n"
+    "  --settle T           with --controls: seconds simulated after tf\n"
+    "                       (>= 0); default: the plan's tf - t0\n"
     "  -o, --output FILE.h5 result file; default:\n"
     "                       results/<problem>-<formulation>-<method>.h5\n"
+    "                       (--controls: ...-replay.h5)\n"
     "                       (results/ is created if missing)\n"
     "  --json               print one JSON object on stdout; default: text\n"
     "  -h, --help           print this help\n\n"
@@ -63,6 +84,7 @@ static const char usage[] =
 
 typedef struct sim_args {
   const char *problem, *formulation, *method, *step, *output, *tf_value;
+  const char *controls, *hold, *settle; /* replay (cli_replay.c) */
   int json;
   int nsets;
   const char **sets; /* argc entries */
@@ -93,10 +115,16 @@ static int parse_args(const char *cmd, int argc, char **argv, sim_args *a) {
       a->method = v;
     } else if (OPT("--step")) {
       a->step = v;
+    } else if (OPT("--controls")) {
+      a->controls = v;
+    } else if (OPT("--hold")) {
+      a->hold = v;
+    } else if (OPT("--settle")) {
+      a->settle = v;
     } else if (OPT("--tf")) {
       if (!st)
-        st = rc_cli_tf_option(cmd, v, a->owned, &a->nowned, a->sets,
-                              &a->nsets, &a->tf_value);
+        st = rc_cli_tf_option(cmd, v, a->owned, &a->nowned, a->sets, &a->nsets,
+                              &a->tf_value);
     } else if (OPT("--set")) {
       a->sets[a->nsets++] = v;
     } else if (OPT("-o") || OPT("--output")) {
@@ -117,6 +145,25 @@ static int parse_args(const char *cmd, int argc, char **argv, sim_args *a) {
                       "--help)");
     return RC_CLI_BAD_INPUT;
   }
+  if (a->controls && (a->method || a->step || a->tf_value)) {
+    rc_cli_error(cmd,
+                 "%s with --controls: a replay integrates by rk8pd over "
+                 "the plan's horizon (expected no --method, --step or "
+                 "--tf)",
+                 a->method ? "--method"
+                 : a->step ? "--step"
+                           : "--tf");
+    return RC_CLI_BAD_INPUT;
+  }
+  if (!a->controls && (a->hold || a->settle)) {
+    rc_cli_error(cmd,
+                 "%s without --controls: expected --controls FILE.h5 "
+                 "(they set up a replay)",
+                 a->hold ? "--hold" : "--settle");
+    return RC_CLI_BAD_INPUT;
+  }
+  if (a->controls)
+    return RC_CLI_OK;
   if (!a->method) {
     rc_cli_error(cmd, "missing --method: expected rk4 or collatz");
     return RC_CLI_BAD_INPUT;
@@ -228,6 +275,13 @@ static int run_simulate(int argc, char **argv) {
   int status = parse_args(cmd, argc, argv, &a);
   if (status)
     goto done;
+  if (a.controls) {
+    const rc_cli_replay_args ra = {a.problem, a.formulation, a.controls,
+                                   a.hold,    a.settle,      a.output,
+                                   a.json,    a.nsets,       a.sets};
+    status = rc_cli_replay(cmd, &ra);
+    goto done;
+  }
   if (rc_sim_method_parse(a.method, &method, &err) != RC_OK) {
     rc_cli_error(cmd, "--method %s: expected rk4 or collatz", a.method);
     status = RC_CLI_BAD_INPUT;

@@ -1,0 +1,429 @@
+/*
+ * cli/cli_export.c - `radcol export`: the dense output of a result file
+ * sampled on a uniform time grid, as CSV (for a PLC, a spreadsheet or any
+ * script without HDF5).
+ *
+ * Values.  Variables come from rc_solution_eval (the dense output that also
+ * fills /solution/dense of the file: x from the degree-s polynomial through
+ * the element's s+1 nodes, y and u from the degree-(s-1) polynomial through
+ * its stages, p constant); derived outputs from the problem's own outputs
+ * function on those values, as rc_diagnose computes them, with the problem
+ * rebuilt from the file (cli/plan_file.h).
+ *
+ * Grid.  With T = tf - t0 and the step H (default T/1000): if T/H is within
+ * 1e-9 (relative) of an integer N, the rows are t0 + T k/N, k = 0..N;
+ * otherwise t0 + k H for k < ceil(T/H) and a last row at tf
+ * (rc_simulate_plan decides, as for `radcol simulate --step`).  At most
+ * RC_EXPORT_MAX_ROWS rows.
+ *
+ * Format.  One header line of column names (time first, then the chosen
+ * variables and outputs), quoted only when a name holds a comma, a quote or
+ * a blank; then one line per time, values printed with %.17g (they read
+ * back to the same doubles), separated by commas, "\n" line ends; NaN is
+ * written "nan".  Units are not written: rc_problem records none (the
+ * built-in models use SI units and seconds, see radcol list --params).
+ *
+ * Output.  stdout, or -o FILE: written to "<dir>/.<base>.tmp.<pid>" opened
+ * with O_CREAT | O_EXCL | O_NOFOLLOW (never through a planted link),
+ * flushed, fsync'ed and renamed over FILE.  An existing FILE that is not a
+ * regular file (symbolic link, directory, device, FIFO) or that is the
+ * input file itself is refused before anything is written.
+ *
+ * Exit status: 0 ok; 2 bad input (not a radcol result file, unknown name,
+ * bad step; nothing written); 3 input/output failure.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/args.h"
+#include "cli/plan_file.h"
+#include "radcol/simulate.h"
+
+#define RC_EXPORT_MAX_ROWS 10000000L
+#define RC_EXPORT_DEFAULT_ROWS 1000
+
+static const char usage[] =
+    "usage: radcol export FILE.h5 [--step H] [--vars NAME,NAME,...]\n"
+    "                     [-o FILE.csv] [--plugin LIB.so]\n\n"
+    "Sample the dense output of a result file (radcol solve, init or\n"
+    "simulate) on a uniform time grid and write it as CSV: a header line of\n"
+    "names (time first), then one line per time with 17 significant\n"
+    "digits. The values are those of the file's dense output (the\n"
+    "collocation polynomials); derived outputs (e.g. the crane's load x, z)\n"
+    "are computed by the problem that wrote the file, rebuilt from the\n"
+    "file's model, formulation and parameters. No units row: the built-in\n"
+    "models use SI units and seconds (radcol list --params PROBLEM).\n\n"
+    "Options:\n"
+    "  --step H             grid step > 0; if H does not divide tf - t0 the\n"
+    "                       last row is at tf; at most 1e7 rows;\n"
+    "                       default: (tf - t0)/1000 (1001 rows)\n"
+    "  --vars LIST          comma-separated variable and output names, in\n"
+    "                       column order; default: every state, algebraic\n"
+    "                       variable, control and derived output (parameters\n"
+    "                       are constant: name them to get a column)\n"
+    "  -o, --output FILE    CSV file, written atomically (temporary file,\n"
+    "                       then rename); an existing FILE that is not a\n"
+    "                       regular file is refused; default: stdout\n"
+    "  --plugin LIB.so      load a plugin (for a plugin problem's outputs)\n"
+    "  -h, --help           print this help\n\n"
+    "Exit status: 0 ok; 2 bad input (nothing written);\n"
+    "             3 input/output failure.\n";
+
+typedef struct export_args {
+  const char *file, *step, *vars, *output;
+} export_args;
+
+static int parse_args(const char *cmd, int argc, char **argv, export_args *a) {
+  const char *v;
+  int st = RC_CLI_OK;
+  for (int i = 1; i < argc; ++i) {
+    const char *arg = argv[i];
+#define OPT(name) rc_cli_opt(cmd, argc, argv, &i, name, &v, &st)
+    if (rc_cli_is_help(arg)) {
+      fputs(usage, stdout);
+      return -1;
+    } else if (OPT("--step")) {
+      a->step = v;
+    } else if (OPT("--vars")) {
+      a->vars = v;
+    } else if (OPT("-o") || OPT("--output")) {
+      a->output = v;
+    } else if (arg[0] == '-' && arg[1] != '\0') {
+      return rc_cli_unknown(cmd, arg);
+    } else if (!a->file) {
+      a->file = arg;
+    } else {
+      return rc_cli_unknown(cmd, arg);
+    }
+#undef OPT
+    if (st)
+      return st;
+  }
+  if (!a->file) {
+    rc_cli_error(cmd, "missing FILE.h5 (a result file of radcol solve, init "
+                      "or simulate; see radcol export --help)");
+    return RC_CLI_BAD_INPUT;
+  }
+  return RC_CLI_OK;
+}
+
+/* Columns: index into w (0..nw-1) or nw + output index. */
+typedef struct columns {
+  int n;
+  int *idx;
+} columns;
+
+/* All names a column may take, for messages. */
+static void list_names(const rc_cli_plan *p, int with_outputs, char *buf,
+                       size_t size) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < p->nw + (with_outputs ? p->nout : 0); ++i) {
+    const char *s = i < p->nw ? p->var[i] : p->out[i - p->nw];
+    int w = snprintf(buf + used, size - used, "%s%s", used ? ", " : "", s);
+    if (w < 0 || (size_t)w >= size - used) {
+      if (size > 4)
+        strcpy(buf + size - 4, "...");
+      return;
+    }
+    used += (size_t)w;
+  }
+}
+
+static int choose_columns(const char *cmd, const export_args *a,
+                          const rc_cli_plan *p, const rc_problem *pb,
+                          const char *why, columns *c) {
+  const int nxyu = p->sol.nx + p->sol.ny + p->sol.nu;
+  c->idx = malloc(sizeof *c->idx * (size_t)(p->nw + p->nout + 1));
+  if (!c->idx) {
+    rc_cli_error(cmd, "out of memory");
+    return RC_CLI_IO;
+  }
+  c->n = 0;
+  if (!a->vars) {
+    for (int i = 0; i < nxyu; ++i)
+      c->idx[c->n++] = i;
+    for (int i = 0; pb && i < p->nout; ++i)
+      c->idx[c->n++] = p->nw + i;
+    if (!pb && p->nout > 0)
+      fprintf(stderr,
+              "warning: radcol export: derived outputs (%s%s) left out: "
+              "%s\n",
+              p->out[0], p->nout > 1 ? ", ..." : "", why);
+    return RC_CLI_OK;
+  }
+  char *copy = strdup(a->vars);
+  if (!copy) {
+    rc_cli_error(cmd, "out of memory");
+    return RC_CLI_IO;
+  }
+  int status = RC_CLI_OK;
+  char *s = copy;
+  for (;;) {
+    char *comma = strchr(s, ',');
+    if (comma)
+      *comma = '\0';
+    int found = -1;
+    for (int i = 0; i < p->nw + p->nout && found < 0; ++i)
+      if (strcmp(s, i < p->nw ? p->var[i] : p->out[i - p->nw]) == 0)
+        found = i;
+    char names[RC_MESSAGE_MAX / 2];
+    if (!s[0]) {
+      rc_cli_error(cmd,
+                   "--vars %s: empty name: expected comma-separated "
+                   "names without blanks",
+                   a->vars);
+      status = RC_CLI_BAD_INPUT;
+      break;
+    } else if (strcmp(s, "time") == 0) {
+      /* time is always the first column */
+    } else if (found < 0) {
+      list_names(p, 1, names, sizeof names);
+      rc_cli_error(cmd, "--vars: unknown name '%s': expected one of %s", s,
+                   names);
+      status = RC_CLI_BAD_INPUT;
+      break;
+    } else if (found >= p->nw && !pb) {
+      rc_cli_error(cmd, "--vars: derived output '%s' cannot be computed: %s", s,
+                   why);
+      status = RC_CLI_BAD_INPUT;
+      break;
+    } else if (c->n < p->nw + p->nout) {
+      c->idx[c->n++] = found;
+    }
+    if (!comma)
+      break;
+    s = comma + 1;
+  }
+  free(copy);
+  return status;
+}
+
+/* A CSV field: quoted when it holds a comma, a quote or a blank. */
+static void put_name(FILE *f, const char *s) {
+  if (!strpbrk(s, ",\" \t\r\n")) {
+    fputs(s, f);
+    return;
+  }
+  fputc('"', f);
+  for (; *s; ++s) {
+    if (*s == '"')
+      fputc('"', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+/* Writes the table; 0, or nonzero after printing why. */
+static int write_csv(const char *cmd, FILE *f, const rc_cli_plan *p,
+                     const rc_problem *pb, const columns *c, long nrows,
+                     int uniform, double h) {
+  const rc_solution *sol = &p->sol;
+  const int nw = p->nw;
+  double *w = malloc(sizeof *w * (size_t)(nw + p->nout + 1));
+  if (!w) {
+    rc_cli_error(cmd, "out of memory");
+    return RC_CLI_IO;
+  }
+  double *out = w + nw;
+  put_name(f, "time");
+  for (int k = 0; k < c->n; ++k) {
+    fputc(',', f);
+    put_name(f, c->idx[k] < nw ? p->var[c->idx[k]] : p->out[c->idx[k] - nw]);
+  }
+  fputc('\n', f);
+  int need_out = 0;
+  for (int k = 0; k < c->n; ++k)
+    need_out |= c->idx[k] >= nw;
+  const double T = sol->tf - sol->t0;
+  int status = RC_CLI_OK;
+  rc_error err = {RC_OK, ""};
+  for (long r = 0; r <= nrows - 1 && status == RC_CLI_OK; ++r) {
+    double t = r == nrows - 1 ? sol->tf
+               : uniform      ? sol->t0 + T * ((double)r / (double)(nrows - 1))
+                              : sol->t0 + (double)r * h;
+    if (rc_solution_eval(sol, t, w, &err) != RC_OK) {
+      status = rc_cli_fail(cmd, &err);
+      break;
+    }
+    if (need_out && pb->outputs(pb, t, w, out) != 0) {
+      rc_cli_error(cmd, "%s: the derived outputs of %s/%s failed at t = %.17g",
+                   p->path, pb->model, pb->formulation, t);
+      status = RC_CLI_NOT_CONVERGED;
+      break;
+    }
+    fprintf(f, "%.17g", t);
+    for (int k = 0; k < c->n; ++k)
+      fprintf(f, ",%.17g", c->idx[k] < nw ? w[c->idx[k]] : out[c->idx[k] - nw]);
+    fputc('\n', f);
+    if (ferror(f)) {
+      rc_cli_error(cmd, "writing the CSV failed: %s", strerror(errno));
+      status = RC_CLI_IO;
+    }
+  }
+  free(w);
+  return status;
+}
+
+/* Opens the temporary file for -o path; refuses unsafe targets. */
+static int open_output(const char *cmd, const char *path, const char *input,
+                       char **tmp, FILE **f) {
+  struct stat st, in;
+  int status = rc_cli_check_output(cmd, path, 0);
+  if (status)
+    return status;
+  if (lstat(path, &st) == 0) {
+    if (!S_ISREG(st.st_mode)) {
+      rc_cli_error(cmd,
+                   "-o %s: exists and is not a regular file (%s): refusing "
+                   "to replace it",
+                   path,
+                   S_ISLNK(st.st_mode)   ? "a symbolic link"
+                   : S_ISDIR(st.st_mode) ? "a directory"
+                                         : "a device, FIFO or socket");
+      return RC_CLI_IO;
+    }
+    if (stat(input, &in) == 0 && in.st_dev == st.st_dev &&
+        in.st_ino == st.st_ino) {
+      rc_cli_error(cmd, "-o %s: is the input file: expected another file",
+                   path);
+      return RC_CLI_BAD_INPUT;
+    }
+  }
+  const char *slash = strrchr(path, '/');
+  const char *base = slash ? slash + 1 : path;
+  if (!base[0]) {
+    rc_cli_error(cmd, "-o %s: expected a file name, not a directory", path);
+    return RC_CLI_IO;
+  }
+  const size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+  const size_t len = dirlen + strlen(base) + 40;
+  *tmp = malloc(len);
+  if (!*tmp) {
+    rc_cli_error(cmd, "out of memory");
+    return RC_CLI_IO;
+  }
+  snprintf(*tmp, len, "%.*s.%s.tmp.%ld", (int)dirlen, path, base,
+           (long)getpid());
+  int fd =
+      open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    rc_cli_error(cmd, "-o %s: cannot create temporary file %s: %s", path, *tmp,
+                 strerror(errno));
+    free(*tmp);
+    *tmp = NULL;
+    return RC_CLI_IO;
+  }
+  *f = fdopen(fd, "w");
+  if (!*f) {
+    rc_cli_error(cmd, "-o %s: %s", path, strerror(errno));
+    close(fd);
+    remove(*tmp);
+    free(*tmp);
+    *tmp = NULL;
+    return RC_CLI_IO;
+  }
+  return RC_CLI_OK;
+}
+
+/* Flush, sync, close and rename; on failure the temporary file goes. */
+static int close_output(const char *cmd, const char *path, const char *tmp,
+                        FILE *f, int status) {
+  if (status == RC_CLI_OK && (fflush(f) != 0 || fsync(fileno(f)) != 0)) {
+    rc_cli_error(cmd, "-o %s: writing %s failed: %s", path, tmp,
+                 strerror(errno));
+    status = RC_CLI_IO;
+  }
+  if (fclose(f) != 0 && status == RC_CLI_OK) {
+    rc_cli_error(cmd, "-o %s: closing %s failed: %s", path, tmp,
+                 strerror(errno));
+    status = RC_CLI_IO;
+  }
+  if (status == RC_CLI_OK && rename(tmp, path) != 0) {
+    rc_cli_error(cmd, "-o %s: cannot rename %s over it: %s", path, tmp,
+                 strerror(errno));
+    status = RC_CLI_IO;
+  }
+  if (status != RC_CLI_OK)
+    remove(tmp);
+  return status;
+}
+
+static int run_export(int argc, char **argv) {
+  const char *cmd = "export";
+  export_args a;
+  memset(&a, 0, sizeof a);
+  rc_cli_plan p;
+  memset(&p, 0, sizeof p);
+  rc_param_values pv;
+  memset(&pv, 0, sizeof pv);
+  rc_problem *pb = NULL;
+  columns cols = {0, NULL};
+  char *tmp = NULL;
+  int status = parse_args(cmd, argc, argv, &a);
+  if (status)
+    goto done;
+  double h = 0.0;
+  if (a.step && (status = rc_cli_real(cmd, "--step", a.step, 1, &h)))
+    goto done;
+  if ((status = rc_cli_plan_read(cmd, NULL, a.file, &p)))
+    goto done;
+  const double T = p.sol.tf - p.sol.t0;
+  if (!a.step)
+    h = T / RC_EXPORT_DEFAULT_ROWS;
+  long nsteps = 0;
+  int uniform = 1;
+  rc_error err = {RC_OK, ""};
+  if (rc_simulate_plan(p.sol.t0, p.sol.tf, h, &nsteps, &uniform, &err) !=
+          RC_OK ||
+      nsteps + 1 > RC_EXPORT_MAX_ROWS) {
+    rc_cli_error(cmd,
+                 "--step %s: %.3g rows over [%g, %g]: expected a step giving "
+                 "at most %ld rows",
+                 a.step ? a.step : "(default)", T / h + 1, p.sol.t0, p.sol.tf,
+                 RC_EXPORT_MAX_ROWS);
+    status = RC_CLI_BAD_INPUT;
+    goto done;
+  }
+  char why[RC_MESSAGE_MAX] = "";
+  if (p.nout > 0)
+    pb = rc_cli_plan_problem(&p, &pv, why, sizeof why);
+  if ((status = choose_columns(cmd, &a, &p, pb, why, &cols)))
+    goto done;
+
+  FILE *f = stdout;
+  if (a.output && (status = open_output(cmd, a.output, a.file, &tmp, &f)))
+    goto done;
+  status = write_csv(cmd, f, &p, pb, &cols, nsteps + 1, uniform, h);
+  if (a.output) {
+    status = close_output(cmd, a.output, tmp, f, status);
+  } else if (fflush(stdout) != 0 || ferror(stdout)) {
+    if (status == RC_CLI_OK) {
+      rc_cli_error(cmd, "writing to standard output failed: %s",
+                   strerror(errno));
+      status = RC_CLI_IO;
+    }
+  }
+
+done:
+  if (status < 0)
+    status = RC_CLI_OK; /* --help */
+  free(tmp);
+  free(cols.idx);
+  rc_problem_free(&pb);
+  rc_params_free(&pv);
+  rc_cli_plan_free(&p);
+  return status;
+}
+
+const rc_cli_command rc_cli_cmd_export = {
+    "export", "the dense solution of a result file on a uniform grid, as CSV",
+    usage, run_export};

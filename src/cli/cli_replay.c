@@ -1,0 +1,306 @@
+/*
+ * cli/cli_replay.c - `radcol simulate PROBLEM [-f F] --controls FILE.h5
+ * [--hold H] [--settle T]`: forward simulation of formulation F driven by
+ * the controls of the plan in FILE.h5 (radcol/replay.h), from the plan's
+ * initial state, continued T seconds after tf with the controls held at
+ * their values at tf; reports how far the replay strays from the plan.
+ *
+ * Flow (every refusal before the integration, so bad input writes
+ * nothing): options -> the plan (cli/plan_file.h) -> model -> parameters:
+ * the plan's recorded values when the plan is of the same model, then
+ * --set -> formulation: -f, else the plan's when the model is the same,
+ * else the model's default -> rc_replay_check (index <= 1) -> output path
+ * (never the plan itself) -> rc_replay_run -> rc_replay_solution ->
+ * rc_write_result (kind "replay", /diagnostics/replay) -> text or --json.
+ * Exit status: 0 done; 1 the integration failed (nothing written); 2 bad
+ * input (nothing written); 3 input/output failure.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/args.h"
+#include "cli/cli_replay.h"
+#include "cli/json.h"
+#include "cli/plan_file.h"
+#include "cli/report.h"
+#include "radcol/io.h"
+#include "radcol/replay.h"
+
+static void print_text(const rc_problem *pb, const rc_replay *r,
+                       const char *output) {
+  printf("%s/%s: replay of %s, controls %s\n", pb->model, pb->formulation,
+         r->source,
+         r->hold > 0 ? "held (zero-order hold)" : "from the dense output");
+  if (r->hold > 0)
+    printf("  hold        every %g s from t0 (u = the plan's value at the "
+           "start of each period)\n",
+           r->hold);
+  printf("  horizon     plan [%g, %g]", r->t0, r->tf);
+  if (r->settle > 0)
+    printf(", then %g s with the controls held at their values at tf",
+           r->settle);
+  printf("\n");
+  if (pb->nu > 0) {
+    printf("  u after tf ");
+    for (int i = 0; i < pb->nu; ++i)
+      printf(" %s = %.6g", pb->var_names[pb->nx + pb->ny + i], r->u_after[i]);
+    printf("\n");
+  }
+  printf("  integration rk8pd tol %g: %ld steps (%ld rejected), %ld "
+         "right-hand sides, Newton <= %d iterations, %.3f s\n",
+         r->tol, r->steps, r->failed_steps, r->rhs_evals, r->newton_max,
+         r->wall_s);
+  printf("  %-11s %-11s %-18s %-11s %s\n", "deviation", "variable",
+         "max on [t0, tf]", "at tf",
+         r->settle > 0 ? "max |v - plan(tf)| after tf" : "");
+  for (int i = 0; i < r->nvar; ++i) {
+    const int is_out = i >= pb->nx + pb->ny + pb->nu;
+    char name[80];
+    snprintf(name, sizeof name, "%s%s", rc_cli_diag_name(pb, i),
+             is_out ? " (out)" : "");
+    printf("              %-11s %-18.3e %-11.3e", name, r->max_dev[i],
+           r->end_err[i]);
+    if (r->settle > 0)
+      printf(" %.3e", r->settle_dev[i]);
+    printf("\n");
+  }
+  int header = 0;
+  for (int i = 0; i < pb->nx + pb->ny + pb->nu; ++i) {
+    if (isnan(r->bound_viol[i]))
+      continue;
+    if (!header++)
+      printf("  limits      %-11s %-18s %s\n", "variable", "max violation",
+             "bounds");
+    printf("              %-11s %-18.3e [%g, %g]\n", pb->var_names[i],
+           r->bound_viol[i], pb->w_lo[i], pb->w_hi[i]);
+  }
+  for (int k = 0; k < r->nc; ++k)
+    printf("  %-11s %-11d %-18.3e [%g, %g]\n", k ? "" : "path c", k,
+           r->path_viol[k], pb->c_lo[k], pb->c_hi[k]);
+  printf("  output      %s\n", output);
+}
+
+static void json_figures(rc_json *j, const char *key, const rc_problem *pb,
+                         const rc_replay *r, const double *v) {
+  rc_json_begin_object(j, key);
+  for (int i = 0; i < r->nvar; ++i)
+    rc_json_number(j, rc_cli_diag_name(pb, i), v[i]);
+  rc_json_end_object(j);
+}
+
+static void print_json(const rc_problem *pb, const rc_replay *r,
+                       const rc_cli_plan *p, const char *output) {
+  rc_json j;
+  rc_json_init(&j, stdout);
+  rc_json_begin_object(&j, NULL);
+  rc_json_string(&j, "problem", pb->model);
+  rc_json_string(&j, "formulation", pb->formulation);
+  rc_json_string(&j, "kind", "replay");
+  rc_json_string(&j, "status", "completed");
+  rc_json_string(&j, "controls_file", p->path);
+  rc_json_string(&j, "plan_problem", p->problem);
+  rc_json_string(&j, "plan_formulation", p->formulation);
+  rc_json_string(&j, "controls", r->hold > 0 ? "hold" : "interpolated");
+  if (r->hold > 0)
+    rc_json_number(&j, "hold", r->hold);
+  else
+    rc_json_null(&j, "hold");
+  rc_json_number(&j, "settle", r->settle);
+  rc_json_number(&j, "t0", r->t0);
+  rc_json_number(&j, "tf", r->tf);
+  rc_json_number(&j, "tend", r->tend);
+  rc_json_number(&j, "tol", r->tol);
+  rc_json_int(&j, "samples", r->nt);
+  rc_json_int(&j, "steps", r->steps);
+  rc_json_int(&j, "rejected_steps", r->failed_steps);
+  rc_json_int(&j, "rhs_evals", r->rhs_evals);
+  rc_json_int(&j, "newton_max", r->newton_max);
+  rc_json_number(&j, "wall_s", rc_cli_elapsed());
+  rc_json_number(&j, "eval_s", r->wall_s);
+  rc_json_string(&j, "output", output);
+  json_figures(&j, "max_deviation", pb, r, r->max_dev);
+  json_figures(&j, "end_error", pb, r, r->end_err);
+  json_figures(&j, "settle_drift", pb, r, r->settle_dev);
+  rc_json_begin_object(&j, "bound_violation");
+  for (int i = 0; i < pb->nx + pb->ny + pb->nu; ++i)
+    if (!isnan(r->bound_viol[i]))
+      rc_json_number(&j, pb->var_names[i], r->bound_viol[i]);
+  rc_json_end_object(&j);
+  rc_json_begin_array(&j, "path_violation");
+  for (int k = 0; k < r->nc; ++k)
+    rc_json_number(&j, NULL, r->path_viol[k]);
+  rc_json_end_array(&j);
+  rc_json_begin_object(&j, "controls_after_tf");
+  for (int i = 0; i < pb->nu; ++i)
+    rc_json_number(&j, pb->var_names[pb->nx + pb->ny + i], r->u_after[i]);
+  rc_json_end_object(&j);
+  rc_json_end_object(&j);
+  rc_json_finish(&j);
+}
+
+/* The same file (device and inode)? */
+static int same_file(const char *a, const char *b) {
+  struct stat sa, sb;
+  return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+int rc_cli_replay(const char *cmd, const rc_cli_replay_args *a) {
+  rc_cli_plan p;
+  memset(&p, 0, sizeof p);
+  rc_param_values pv;
+  memset(&pv, 0, sizeof pv);
+  rc_problem *pb = NULL;
+  rc_replay r;
+  memset(&r, 0, sizeof r);
+  rc_solution sol;
+  memset(&sol, 0, sizeof sol);
+  int have_sol = 0;
+  char **assign = NULL, *output = NULL, *cmdline = NULL;
+  const char **sets = NULL;
+  int nassign = 0, status = RC_CLI_OK, f = -1;
+  rc_error err = {RC_OK, ""};
+  const rc_model *model = NULL;
+  rc_replay_options opt;
+  rc_replay_options_default(&opt);
+
+  if (a->hold && (status = rc_cli_real(cmd, "--hold", a->hold, 1, &opt.hold)))
+    goto done;
+  if (a->settle) {
+    if ((status = rc_cli_real(cmd, "--settle", a->settle, 0, &opt.settle)))
+      goto done;
+    if (!(opt.settle >= 0)) {
+      rc_cli_error(cmd, "--settle %s: expected a time >= 0 (seconds after tf)",
+                   a->settle);
+      status = RC_CLI_BAD_INPUT;
+      goto done;
+    }
+  }
+  if ((status = rc_cli_plan_read(cmd, "--controls", a->controls, &p)))
+    goto done;
+  if ((status = rc_cli_find_model(cmd, a->problem, &model)))
+    goto done;
+  const int same_model = strcmp(p.problem, model->name) == 0;
+  if (same_model &&
+      (status = rc_cli_plan_params(cmd, &p, model, &assign, &nassign)))
+    goto done;
+  sets = malloc(sizeof *sets * (size_t)(nassign + a->nsets + 1));
+  if (!sets) {
+    rc_cli_error(cmd, "out of memory");
+    status = RC_CLI_IO;
+    goto done;
+  }
+  for (int k = 0; k < nassign; ++k)
+    sets[k] = assign[k];
+  for (int k = 0; k < a->nsets; ++k)
+    sets[nassign + k] = a->sets[k];
+  const char *form = a->formulation ? a->formulation
+                     : same_model   ? p.formulation
+                                    : NULL;
+  if ((status = rc_cli_setup_problem(cmd, model->name, form, NULL,
+                                     nassign + a->nsets, sets, &model, &f, &pv,
+                                     &pb)))
+    goto done;
+  if (rc_replay_check(pb, &err) != RC_OK) {
+    status = rc_cli_fail(cmd, &err);
+    goto done;
+  }
+  if (a->output) {
+    output = strdup(a->output);
+  } else {
+    size_t len = strlen(pb->model) + strlen(pb->formulation) + 32;
+    if ((output = malloc(len)))
+      snprintf(output, len, "results/%s-%s-replay.h5", pb->model,
+               pb->formulation);
+  }
+  if (!output) {
+    rc_cli_error(cmd, "out of memory");
+    status = RC_CLI_IO;
+    goto done;
+  }
+  if ((status = rc_cli_check_output(cmd, output, a->output == NULL)))
+    goto done;
+  if (same_file(output, a->controls)) {
+    rc_cli_error(cmd, "-o %s: is the --controls file: expected another file",
+                 output);
+    status = RC_CLI_BAD_INPUT;
+    goto done;
+  }
+  if (!same_model)
+    fprintf(stderr,
+            "note: radcol simulate: the plan is of model %s, the replay of "
+            "%s: parameters are the defaults and --set\n",
+            p.problem, model->name);
+
+  if (rc_replay_run(pb, &p.sol, (const char *const *)p.var, p.nw, &opt, &r,
+                    &err) != RC_OK) {
+    status = rc_cli_fail(cmd, &err);
+    goto done;
+  }
+  snprintf(r.source, sizeof r.source, "%s (%s/%s)", a->controls, p.problem,
+           p.formulation);
+  if (rc_replay_solution(pb, &r, &sol, &err) != RC_OK) {
+    status = rc_cli_fail(cmd, &err);
+    goto done;
+  }
+  have_sol = 1;
+  rc_diagnostics d;
+  memset(&d, 0, sizeof d);
+  d.nnodes = r.nt;
+  d.out_nodes = r.nout > 0 ? r.out : NULL;
+  rc_solve_stats st;
+  memset(&st, 0, sizeof st);
+  st.status = RC_STATUS_NOT_RUN;
+  st.eval_s = r.wall_s;
+  st.wall_s = rc_cli_elapsed();
+  if (r.hold > 0)
+    snprintf(st.message, sizeof st.message,
+             "replay of %s: controls held every %g s, rk8pd tol %g, %ld "
+             "steps (no NLP)",
+             r.source, r.hold, r.tol, r.steps);
+  else
+    snprintf(st.message, sizeof st.message,
+             "replay of %s: controls from the dense output, rk8pd tol %g, "
+             "%ld steps (no NLP)",
+             r.source, r.tol, r.steps);
+  cmdline = rc_cli_command_line();
+  rc_result_record rec;
+  memset(&rec, 0, sizeof rec);
+  rec.model = model;
+  rec.params = &pv;
+  rec.pb = pb;
+  rec.sol = &sol;
+  rec.stats = &st;
+  rec.diag = &d;
+  rec.command_line = cmdline ? cmdline : "radcol simulate";
+  rec.kind = "replay";
+  rec.replay = &r;
+  if (rc_write_result(output, &rec, &err) != RC_OK) {
+    rc_cli_fail(cmd, &err);
+    status = RC_CLI_IO;
+    goto done;
+  }
+  if (a->json)
+    print_json(pb, &r, &p, output);
+  else
+    print_text(pb, &r, output);
+  status = RC_CLI_OK;
+
+done:
+  if (have_sol)
+    rc_solution_free(&sol);
+  rc_replay_free(&r);
+  rc_problem_free(&pb);
+  rc_params_free(&pv);
+  rc_cli_plan_free(&p);
+  rc_free_strings(assign, nassign);
+  free(sets);
+  free(output);
+  free(cmdline);
+  return status;
+}
