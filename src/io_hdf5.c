@@ -46,6 +46,7 @@
 
 #include "radcol/io.h"
 #include "radcol/version.h"
+#include "numfmt.h"
 
 /* Largest 1-D dataset a reader accepts (guards allocations against corrupt
  * size fields). */
@@ -1270,8 +1271,9 @@ static void json_str(FILE *f, const char *s) {
 }
 
 static void json_num(FILE *f, double v) {
+  char num[RC_FMT_LEN];
   if (isfinite(v))
-    fprintf(f, "%.17g", v);
+    fputs(rc_fmt_shortest(v, num), f);
   else
     fputs("null", f);
 }
@@ -1421,7 +1423,9 @@ rc_err rc_print_info(const char *path, void *out_FILE, int json,
     fprintf(f, "command      %s\n", cmd);
     fprintf(f, "mesh         %ld elements, %d..%d stages, %ld nodes\n", n, smin,
             smax, nodes);
-    fprintf(f, "horizon      t0 = %.17g, tf = %.17g\n", t0, tf);
+    char n0[RC_FMT_LEN], n1[RC_FMT_LEN];
+    fprintf(f, "horizon      t0 = %s, tf = %s\n", rc_fmt_shortest(t0, n0),
+            rc_fmt_shortest(tf, n1));
     if (!isnan(iters))
       fprintf(f,
               "solver       %.0f iterations, objective %.10g, "

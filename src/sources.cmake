@@ -1,6 +1,7 @@
 # Library sources, by layer (see README "Architecture").
 set(RADCOL_LIB_SOURCES
   src/errors.c
+  src/numfmt.c
   src/options.c
   src/mesh.c
   src/solution.c
