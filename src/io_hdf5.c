@@ -1253,6 +1253,38 @@ rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
   return c.rc;
 }
 
+/* The variable names of a result file (/problem/variable_names), nw of them
+ * where nw = nx + ny + nu + np from /problem: the key for mapping a guess
+ * from another formulation (guess_map.c). */
+rc_err rc_read_variable_names(const char *path, char ***names, int *nw,
+                              rc_error *err) {
+  if (!names || !nw)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "rc_read_variable_names: NULL output");
+  *names = NULL;
+  *nw = 0;
+  rctx c;
+  if (ropen_result(&c, path, err) != RC_OK)
+    return c.rc;
+  int d[4] = {0, 0, 0, 0};
+  const char *const key[4] = {"nx", "ny", "nu", "np"};
+  for (int k = 0; k < 4; ++k)
+    attr_read_int(&c, "/problem", key[k], &d[k], 0, 1 << 20);
+  long n = 0;
+  ds_read_strs(&c, "/problem/variable_names", d[0] + d[1] + d[2] + d[3], names,
+               &n);
+  rclose(&c);
+  if (c.rc == RC_OK) {
+    *nw = (int)n;
+    rc_error_clear(err);
+  }
+  return c.rc;
+}
+
+void rc_free_variable_names(char **names, int nw) {
+  free_strs(names, nw);
+}
+
 /* ====================================================================== */
 /* rc_print_info                                                          */
 /* ====================================================================== */

@@ -5,6 +5,7 @@ set(RADCOL_LIB_SOURCES
   src/options.c
   src/mesh.c
   src/solution.c
+  src/guess_map.c
   src/io_hdf5.c
   src/problem.c
   src/registry.c

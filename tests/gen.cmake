@@ -22,3 +22,11 @@ else()
   message(WARNING "radcol: no Python with sympy: the radcol-gen test is "
                   "skipped (apt-get install python3-sympy)")
 endif()
+
+# --guess FILE.h5 from another formulation (variables mapped by name and kind)
+if(RADCOL_PYTHON)
+  add_test(NAME cli.guess_map
+    COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_guess_map.sh ${RADCOL_EXE}
+            ${RADCOL_PYTHON})
+  set_tests_properties(cli.guess_map PROPERTIES LABELS cli TIMEOUT 120)
+endif()

@@ -56,6 +56,12 @@ rc_err rc_read_mesh(const char *path, rc_mesh *mesh, rc_error *err);
 rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
                         char *formulation, rc_error *err);
 
+/* The nw variable names of a result file, in w order (x, y, u, p), in a
+ * malloc'd array; free with rc_free_variable_names(names, nw). */
+rc_err rc_read_variable_names(const char *path, char ***names, int *nw,
+                              rc_error *err);
+void rc_free_variable_names(char **names, int nw);
+
 /* Print a summary of a result file (root attributes, sizes, status, errors)
  * to out, as text or as one JSON object.  For `radcol info`. */
 rc_err rc_print_info(const char *path, void *out_FILE, int json, rc_error *err);
