@@ -15,6 +15,8 @@
  *      solution to 1e-12 (relative to max(1, |w|)).
  *
  * usage: gen_twin PLUGIN.so  (the plugin built from pendulum_twin.py)
+ *        gen_twin --bench PLUGIN.so: instead, time the point-block callbacks
+ *        of both (ns per call, best of 7; scripts/bench_gen.sh)
  * The executable is linked with ENABLE_EXPORTS so the plugin's calls into
  * radcol (rc_error_set) resolve, as they do in the radcol executable.
  */
@@ -22,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "radcol/mesh.h"
 #include "radcol/options.h"
@@ -221,21 +224,96 @@ done:
   rc_problem_free(&ph);
 }
 
+/* ---- --bench: callback time, generated vs hand-coded ------------------- */
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+#define BENCH_NPT 1024
+static double bench_sink = 0.0;
+
+/* Seconds per call of eval, jacobian and hessian of block b (best of 7
+ * repetitions of ncall calls cycling through BENCH_NPT random points). */
+static void bench_block(const rc_problem *pb, const rc_block *b, int nw,
+                        long ncall, const double *pts, const double *mus,
+                        double sec[3]) {
+  double out[256];
+  for (int k = 0; k < 3; ++k) {
+    double best = HUGE_VAL;
+    for (int rep = 0; rep < 7; ++rep) {
+      const double t0 = now_s();
+      for (long c = 0; c < ncall; ++c) {
+        const double *w = pts + (size_t)(c % BENCH_NPT) * (size_t)nw;
+        const double *mu = mus + (size_t)(c % BENCH_NPT) * (size_t)b->n_out;
+        if (k == 0)
+          b->eval(pb, 0.5, w, out);
+        else if (k == 1)
+          b->jacobian(pb, 0.5, w, out);
+        else
+          b->hessian(pb, 0.5, w, mu, out);
+        bench_sink += out[0];
+      }
+      const double dt = (now_s() - t0) / (double)ncall;
+      best = dt < best ? dt : best;
+    }
+    sec[k] = best;
+  }
+}
+
+static int bench(const rc_model *gen, const rc_model *hand, const char *form,
+                 long ncall) {
+  rc_problem *pg = make(gen, form), *ph = make(hand, form);
+  if (!pg || !ph)
+    return 1;
+  const int nw = rc_problem_nw(ph), no = ph->point.n_out;
+  static double pts[BENCH_NPT * 16], mus[BENCH_NPT * 16];
+  for (int k = 0; k < BENCH_NPT * nw; ++k)
+    pts[k] = urand(-2.0, 2.0);
+  for (int k = 0; k < BENCH_NPT * no; ++k)
+    mus[k] = urand(-1.0, 1.0);
+  double sg[3], sh[3];
+  /* alternate to share any drift of the machine's load */
+  bench_block(ph, &ph->point, nw, ncall, pts, mus, sh);
+  bench_block(pg, &pg->point, nw, ncall, pts, mus, sg);
+  static const char *const what[3] = {"eval", "jacobian", "hessian"};
+  double tg = 0.0, th = 0.0;
+  for (int k = 0; k < 3; ++k) {
+    printf("| %s | point %s | %.1f | %.1f | %.2f |\n", form, what[k],
+           1e9 * sh[k], 1e9 * sg[k], sg[k] / sh[k]);
+    tg += sg[k], th += sh[k];
+  }
+  printf("| %s | point, all three | %.1f | %.1f | %.2f |\n", form, 1e9 * th,
+         1e9 * tg, tg / th);
+  rc_problem_free(&pg);
+  rc_problem_free(&ph);
+  return 0;
+}
+
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: gen_twin PLUGIN.so\n");
+  const int do_bench = argc == 3 && strcmp(argv[1], "--bench") == 0;
+  if (argc != 2 && !do_bench) {
+    fprintf(stderr, "usage: gen_twin PLUGIN.so | gen_twin --bench PLUGIN.so\n");
     return 2;
   }
   rc_plugin_handle *h = NULL;
   rc_error err;
-  if (rc_plugin_open(argv[1], &h, &err) != RC_OK) {
+  if (rc_plugin_open(argv[argc - 1], &h, &err) != RC_OK) {
     fprintf(stderr, "gen_twin: %s\n", err.message);
     return 1;
   }
   const rc_model *gen = rc_plugin_find_model(h, "pendulum-gen");
   const rc_model *hand = rc_find_model("pendulum");
   EXPECT(gen && hand, "model pendulum-gen or pendulum missing");
-  if (gen && hand) {
+  if (gen && hand && do_bench) {
+    printf("| formulation | callback | hand-coded ns/call | generated ns/call "
+           "| generated / hand |\n|---|---|---|---|---|\n");
+    bench(gen, hand, "accel", 2000000L);
+    bench(gen, hand, "index3", 2000000L);
+    printf("\n(checksum %g)\n", bench_sink);
+  } else if (gen && hand) {
     twin(gen, hand, "accel");
     twin(gen, hand, "index3");
   }
