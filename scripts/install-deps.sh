@@ -3,7 +3,8 @@
 # Usage: scripts/install-deps.sh   (as root, or with sudo available)
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config coinor-libipopt-dev libhdf5-dev libgsl-dev
-      python3-numpy python3-h5py python3-scipy python3-matplotlib)
+      python3-numpy python3-h5py python3-scipy python3-matplotlib
+      python3-sympy)  # sympy: scripts/radcol-gen (plugins from model files)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
