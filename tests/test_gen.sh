@@ -6,7 +6,9 @@
 #      and radcol::headers only, exports nothing but radcol_plugin
 #      (nm -D --defined-only), passes radcol check (all formulations) and a
 #      solve: the brachistochrone's objective against the analytic cycloid
-#      time (independent: bisection in awk), the pendulum twin converged;
+#      time (independent: bisection in awk), the pendulum twin converged,
+#      min-energy (Lagrange, Mayer, boundary constraint, decision parameter,
+#      outputs) against its closed-form optimum;
 #   3. gen_twin: the generated pendulum twin against the hand-coded built-in
 #      (callbacks to 1e-14 at random points, same iterations and solution to
 #      1e-12 from the same guess);
@@ -57,6 +59,8 @@ build_plugin brachistochrone.py brachistochrone_gen
 check_plugin brachistochrone-gen brachistochrone_gen 2
 build_plugin pendulum_twin.py pendulum_gen
 check_plugin pendulum-gen pendulum_gen 2
+build_plugin min_energy.py min_energy
+check_plugin min-energy min_energy 1
 
 tstar=$(awk 'BEGIN {
   lo = 1e-9; hi = 6.283185307179586 - 1e-9
@@ -73,6 +77,23 @@ awk -v e="$eb" 'BEGIN { exit !(e < 1e-8) }' || fail "brachistochrone-gen objecti
   -n 20 -s 3 -o "$tmp/p.h5" --json --quiet >"$tmp/p.json" || { cat "$tmp/p.json"; fail "solve pendulum-gen"; }
 grep -q '"status": "converged"' "$tmp/p.json" || fail "pendulum-gen not converged"
 echo "pendulum-gen/accel, 20 x 3: converged in $(json_num "$tmp/p.json" iterations) iterations"
+
+# min-energy: Lagrange + Mayer + a boundary constraint on a decision parameter;
+# the optimum is polynomial (objective 12 a^2/13, p = a/13; a = 2), which
+# Radau IIA with 3 stages represents exactly.
+"$radcol" solve min-energy --plugin "$tmp/min_energy/build/libmin_energy.so" \
+  -n 5 -s 3 -o "$tmp/m.h5" --json --quiet >"$tmp/m.json" || { cat "$tmp/m.json"; fail "solve min-energy"; }
+grep -q '"status": "converged"' "$tmp/m.json" || fail "min-energy not converged"
+em=$(awk -v o="$(json_num "$tmp/m.json" objective)" 'BEGIN { d = o - 48 / 13; print d < 0 ? -d : d }')
+echo "min-energy, 5 x 3: |objective - 48/13| = $em"
+awk -v e="$em" 'BEGIN { exit !(e < 1e-9) }' || fail "min-energy objective error $em"
+"$py" - "$tmp/m.h5" <<'PY' || fail "min-energy: p in the file"
+import sys, h5py
+with h5py.File(sys.argv[1], "r") as f:
+    p = f["/solution/p"][()]
+print("min-energy: p = %.15g (2/13 = %.15g)" % (p[0], 2 / 13))
+sys.exit(0 if abs(p - 2 / 13).max() < 1e-9 else 1)
+PY
 
 # 3. the twin against the hand-coded pendulum
 "$twin" "$tmp/pendulum_gen/build/libpendulum_gen.so" || fail "gen_twin"
