@@ -12,6 +12,8 @@
 #   3. gen_twin: the generated pendulum twin against the hand-coded built-in
 #      (callbacks to 1e-14 at random points, same iterations and solution to
 #      1e-12 from the same guess);
+#   3b. a problem whose invariants lack a Hessian: check and init both
+#      refuse it (exit 2, same message);
 #   4. a program linking the installed library, built with CMake
 #      (find_package(radcol COMPONENTS library)) and with
 #      pkg-config --static, runs a solve;
@@ -97,6 +99,25 @@ PY
 
 # 3. the twin against the hand-coded pendulum
 "$twin" "$tmp/pendulum_gen/build/libpendulum_gen.so" || fail "gen_twin"
+
+# 3b. invariants without a Hessian: refused when the problem is built, by
+# check and init alike (check used to say PASS while init refused)
+sed 's/\.hessian = accel_inv_hes}/.hessian = NULL}/' \
+  "$tmp/pendulum_gen/pendulum_gen.c" >"$tmp/noinvhes.c"
+grep -q '.hessian = NULL}' "$tmp/noinvhes.c" || fail "could not remove the invariant Hessian"
+PKG_CONFIG_PATH=$tmp/prefix/lib/pkgconfig ${CC:-cc} -std=c11 -shared -fPIC \
+  -Wno-unused-function $(PKG_CONFIG_PATH=$tmp/prefix/lib/pkgconfig pkg-config --cflags radcol) \
+  "$tmp/noinvhes.c" -o "$tmp/libnoinvhes.so" -lm || fail "cc noinvhes.c"
+for cmd in check init; do
+  set +e
+  "$radcol" $cmd pendulum-gen -f accel --plugin "$tmp/libnoinvhes.so" >"$tmp/nih.out" 2>"$tmp/nih.err"
+  rc=$?
+  set -e
+  [ "$rc" -eq 2 ] || { cat "$tmp/nih.out" "$tmp/nih.err"; fail "$cmd without an invariant Hessian exited $rc, expected 2"; }
+  grep -q "invariants block lacks its Hessian function" "$tmp/nih.err" ||
+    { cat "$tmp/nih.err"; fail "$cmd: message does not name the missing invariant Hessian"; }
+  echo "$cmd refuses: $(cat "$tmp/nih.err")"
+done
 
 # 4. programs linking the installed library, both ways
 cmake -S "$src/tests/consumer" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
