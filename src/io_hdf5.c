@@ -44,9 +44,9 @@
 
 #include <hdf5.h>
 
+#include "numfmt.h"
 #include "radcol/io.h"
 #include "radcol/version.h"
-#include "numfmt.h"
 
 /* Largest 1-D dataset a reader accepts (guards allocations against corrupt
  * size fields). */
