@@ -4,7 +4,8 @@
 case "${1:-}" in -h|--help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0;; esac
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config coinor-libipopt-dev libhdf5-dev libgsl-dev
-      python3-numpy python3-h5py python3-scipy python3-matplotlib)
+      python3-numpy python3-h5py python3-scipy python3-matplotlib
+      python3-sympy)  # sympy: scripts/radcol-gen (plugins from model files)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

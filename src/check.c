@@ -118,7 +118,9 @@ typedef struct chk_ctx {
   double *f0, *fp, *fm;  /* nout */
   double *jac, *jp, *jm; /* jac.nnz: hand-coded values at v, v +- h */
   double *hes;           /* hes.nnz */
+  double *hes1;          /* hes.nnz: Hessian of one row (localisation) */
   double *mu;            /* nout */
+  double *mu1;           /* nout: unit weights (localisation) */
   double *gp, *gm, *ap, *am;  /* nin: J^T mu and sum |J mu| at v +- h */
   double *jfd, *jnoise;       /* nout * nin */
   double *hfd, *hnoise;       /* nin * nin */
@@ -139,7 +141,9 @@ static void ctx_free(chk_ctx *c) {
   free(c->jp);
   free(c->jm);
   free(c->hes);
+  free(c->hes1);
   free(c->mu);
+  free(c->mu1);
   free(c->gp);
   free(c->gm);
   free(c->ap);
@@ -174,7 +178,9 @@ static rc_err ctx_alloc(chk_ctx *c, rc_error *err) {
   c->jp = alloc0(nj, sizeof(double));
   c->jm = alloc0(nj, sizeof(double));
   c->hes = alloc0(nh, sizeof(double));
+  c->hes1 = alloc0(nh, sizeof(double));
   c->mu = alloc0(no, sizeof(double));
+  c->mu1 = alloc0(no, sizeof(double));
   c->gp = alloc0(ni, sizeof(double));
   c->gm = alloc0(ni, sizeof(double));
   c->ap = alloc0(ni, sizeof(double));
@@ -191,9 +197,10 @@ static rc_err ctx_alloc(chk_ctx *c, rc_error *err) {
   c->hok = alloc0(ni, 1);
   c->wtmp = alloc0((size_t)c->nw, sizeof(double));
   if (!c->v || !c->lo || !c->hi || !c->f0 || !c->fp || !c->fm || !c->jac ||
-      !c->jp || !c->jm || !c->hes || !c->mu || !c->gp || !c->gm || !c->ap ||
-      !c->am || !c->jfd || !c->jnoise || !c->hfd || !c->hnoise || !c->jidx ||
-      !c->hidx || !c->jbad || !c->hbad || !c->jok || !c->hok || !c->wtmp)
+      !c->jp || !c->jm || !c->hes || !c->hes1 || !c->mu || !c->mu1 || !c->gp ||
+      !c->gm || !c->ap || !c->am || !c->jfd || !c->jnoise || !c->hfd ||
+      !c->hnoise || !c->jidx || !c->hidx || !c->jbad || !c->hbad || !c->jok ||
+      !c->hok || !c->wtmp)
     return rc_error_set(err, RC_ERR_NOMEM,
                         "%s/%s: out of memory for the %s block check (%d "
                         "inputs, %d outputs)",
@@ -256,6 +263,8 @@ static void output_name(const chk_ctx *c, int r, char *buf, size_t n) {
   }
 }
 
+static int hes_row_of(chk_ctx *c, double t, int a, int b);
+
 static void add_failure(chk_ctx *c, rc_check_kind kind, int row, int col,
                         double t, double expected, double got,
                         const char *eval_what) {
@@ -263,6 +272,7 @@ static void add_failure(chk_ctx *c, rc_check_kind kind, int row, int col,
   if (rep->nfailures < RC_CHECK_MAX_FAILURES) {
     rc_check_failure *f = &rep->failures[rep->nfailures];
     memset(f, 0, sizeof *f);
+    f->out_row = -1;
     f->kind = kind;
     f->block = c->name;
     f->row = row;
@@ -275,6 +285,9 @@ static void add_failure(chk_ctx *c, rc_check_kind kind, int row, int col,
     } else if (kind == RC_CHECK_HES_VALUE || kind == RC_CHECK_HES_MISSING) {
       input_name(c, row, f->row_name, sizeof f->row_name);
       input_name(c, col, f->col_name, sizeof f->col_name);
+      f->out_row = hes_row_of(c, t, row, col);
+      if (f->out_row >= 0)
+        output_name(c, f->out_row, f->out_name, sizeof f->out_name);
     } else {
       output_name(c, row, f->row_name, sizeof f->row_name);
       input_name(c, col, f->col_name, sizeof f->col_name);
@@ -453,6 +466,51 @@ static void differences(chk_ctx *c, double t) {
       }
     }
   }
+}
+
+/* Which output row r makes the Hessian entry (a, b) of sum_r mu_r B_r wrong:
+ * for each r, the hand-coded Hessian with mu = e_r against the symmetrised
+ * central difference of the hand-coded Jacobian entries (r, a) along v_b and
+ * (r, b) along v_a.  Returns the row with the largest relative disagreement
+ * above rel_tol, or -1 (not localised: every row agrees on its own, or a
+ * callback failed).  Uses fp, fm, jp, jm, hes1, mu1 as scratch; restores
+ * c->v. */
+static int hes_row_of(chk_ctx *c, double t, int a, int b) {
+  const rc_problem *pb = c->pb;
+  const int ni = c->nin, no = c->nout;
+  const int e = c->hidx[(size_t)a * ni + b];
+  double *d[2] = {c->fp, c->fm};
+  for (int s = 0; s < 2; ++s) {
+    const int along = s ? a : b, entry = s ? b : a;
+    const double vj = c->v[along];
+    volatile double tmp = vj + fd_step(vj);
+    const double h = tmp - vj;
+    c->v[along] = vj + h;
+    int ok = c->b->jacobian(pb, t, c->v, c->jp) == 0;
+    c->v[along] = vj - h;
+    ok = ok && c->b->jacobian(pb, t, c->v, c->jm) == 0;
+    c->v[along] = vj;
+    if (!ok)
+      return -1;
+    for (int r = 0; r < no; ++r) {
+      const int je = c->jidx[(size_t)r * ni + entry];
+      d[s][r] = je >= 0 ? (c->jp[je] - c->jm[je]) / (2.0 * h) : 0.0;
+    }
+  }
+  int best = -1;
+  double worst = c->o->rel_tol;
+  for (int r = 0; r < no; ++r) {
+    for (int k = 0; k < no; ++k)
+      c->mu1[k] = k == r ? 1.0 : 0.0;
+    if (c->b->hessian(pb, t, c->v, c->mu1, c->hes1) != 0)
+      return -1;
+    const double got = e >= 0 ? c->hes1[e] : 0.0;
+    const double fd = 0.5 * (d[0][r] + d[1][r]);
+    const double rel = fabs(fd - got) / fmax(1.0, fmax(fabs(fd), fabs(got)));
+    if (rel > worst || isnan(rel))
+      worst = isnan(rel) ? HUGE_VAL : rel, best = r;
+  }
+  return best;
 }
 
 static void compare_jacobian(chk_ctx *c, double t) {

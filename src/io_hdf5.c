@@ -44,6 +44,7 @@
 
 #include <hdf5.h>
 
+#include "numfmt.h"
 #include "radcol/io.h"
 #include "radcol/version.h"
 
@@ -1312,10 +1313,12 @@ void rc_free_strings(char **s, int n) {
 
 rc_err rc_read_names(const char *path, char ***var, int *nw, char ***out,
                      int *nout, rc_error *err) {
-  if (!var || !nw || !out || !nout)
+  if (!var || !nw || (!out) != (!nout))
     return rc_error_set(err, RC_ERR_INPUT, "rc_read_names: NULL argument");
-  *var = *out = NULL;
-  *nw = *nout = 0;
+  *var = NULL;
+  *nw = 0;
+  if (out)
+    *out = NULL, *nout = 0;
   rctx c;
   if (ropen_result(&c, path, err) != RC_OK)
     return c.rc;
@@ -1328,7 +1331,8 @@ rc_err rc_read_names(const char *path, char ***var, int *nw, char ***out,
   long n1 = 0, n2 = 0;
   char **v = NULL, **o = NULL;
   ds_read_strs(&c, "/problem/variable_names", (long)nx + ny + nu + np, &v, &n1);
-  ds_read_strs(&c, "/problem/output_names", -1, &o, &n2);
+  if (out)
+    ds_read_strs(&c, "/problem/output_names", -1, &o, &n2);
   rclose(&c);
   if (c.rc != RC_OK) {
     free_strs(v, n1);
@@ -1337,8 +1341,8 @@ rc_err rc_read_names(const char *path, char ***var, int *nw, char ***out,
   }
   *var = v;
   *nw = (int)n1;
-  *out = o;
-  *nout = (int)n2;
+  if (out)
+    *out = o, *nout = (int)n2;
   rc_error_clear(err);
   return RC_OK;
 }
@@ -1429,8 +1433,9 @@ static void json_str(FILE *f, const char *s) {
 }
 
 static void json_num(FILE *f, double v) {
+  char num[RC_FMT_LEN];
   if (isfinite(v))
-    fprintf(f, "%.17g", v);
+    fputs(rc_fmt_shortest(v, num), f);
   else
     fputs("null", f);
 }
@@ -1580,7 +1585,9 @@ rc_err rc_print_info(const char *path, void *out_FILE, int json,
     fprintf(f, "command      %s\n", cmd);
     fprintf(f, "mesh         %ld elements, %d..%d stages, %ld nodes\n", n, smin,
             smax, nodes);
-    fprintf(f, "horizon      t0 = %.17g, tf = %.17g\n", t0, tf);
+    char n0[RC_FMT_LEN], n1[RC_FMT_LEN];
+    fprintf(f, "horizon      t0 = %s, tf = %s\n", rc_fmt_shortest(t0, n0),
+            rc_fmt_shortest(tf, n1));
     if (!isnan(iters))
       fprintf(f,
               "solver       %.0f iterations, objective %.10g, "

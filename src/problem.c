@@ -5,8 +5,8 @@
  * any transcription, so the engine may trust the patterns afterwards.
  */
 #include <math.h>
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "radcol/problem.h"
@@ -67,10 +67,9 @@ static rc_err validate_pattern(const rc_problem *pb, const char *what,
     qsort(key, (size_t)p->nnz, sizeof *key, cmp_pair);
     for (int e = 1; e < p->nnz; ++e)
       if (key[e] == key[e - 1]) {
-        rc = rc_error_set(err, RC_ERR_INPUT,
-                          "%s/%s: %s pattern repeats entry (%lld, %lld)",
-                          pb->model, pb->formulation, what, key[e] / ncol,
-                          key[e] % ncol);
+        rc = rc_error_set(
+            err, RC_ERR_INPUT, "%s/%s: %s pattern repeats entry (%lld, %lld)",
+            pb->model, pb->formulation, what, key[e] / ncol, key[e] % ncol);
         break;
       }
   }
@@ -90,9 +89,12 @@ static rc_err validate_block(const rc_problem *pb, const char *what,
     return RC_OK;
   if (!b->eval || !b->jacobian || (need_hessian && !b->hessian))
     return rc_error_set(err, RC_ERR_INPUT,
-                        "%s/%s: %s block lacks its value, Jacobian or Hessian "
-                        "function",
-                        pb->model, pb->formulation, what);
+                        "%s/%s: %s block lacks its %s function (a block with "
+                        "outputs needs value, Jacobian and Hessian)",
+                        pb->model, pb->formulation, what,
+                        !b->eval       ? "value"
+                        : !b->jacobian ? "Jacobian"
+                                       : "Hessian");
   snprintf(name, sizeof name, "%s Jacobian", what);
   rc_err rc = validate_pattern(pb, name, &b->jac, nout, nin, 0, err);
   if (rc != RC_OK)
@@ -168,13 +170,15 @@ rc_err rc_problem_validate(const rc_problem *pb, rc_error *err) {
     if (!pb->inv_names)
       return rc_error_set(err, RC_ERR_INPUT, "%s/%s: invariants without names",
                           pb->model, pb->formulation);
-    if ((rc = validate_block(pb, "invariants", &pb->invariants, pb->ninv, nw,
-                             0, err)))
+    /* The Hessian too: consistent initialisation (init.c) solves on the
+     * invariants, and check must not pass a block it cannot check. */
+    if ((rc = validate_block(pb, "invariants", &pb->invariants, pb->ninv, nw, 1,
+                             err)))
       return rc;
   }
   if (pb->nout > 0 && (!pb->outputs || !pb->out_names))
     return rc_error_set(err, RC_ERR_INPUT,
-                        "%s/%s: outputs without a function or names",
-                        pb->model, pb->formulation);
+                        "%s/%s: outputs without a function or names", pb->model,
+                        pb->formulation);
   return RC_OK;
 }

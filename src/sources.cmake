@@ -1,9 +1,11 @@
 # Library sources, by layer (see README "Architecture").
 set(RADCOL_LIB_SOURCES
   src/errors.c
+  src/numfmt.c
   src/options.c
   src/mesh.c
   src/solution.c
+  src/guess_map.c
   src/io_hdf5.c
   src/problem.c
   src/registry.c

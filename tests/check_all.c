@@ -104,10 +104,11 @@ static int check_one(const rc_model *m, int f) {
         printf("  %s block: %s: callback %s returned %g at t = %g\n", x->block,
                kind_name(x->kind), x->row_name, x->got, x->t);
       else if (x->kind == RC_CHECK_HES_VALUE || x->kind == RC_CHECK_HES_MISSING)
-        printf("  %s block: %s: d2 (sum mu F) / d %s d %s (row %d, col %d) "
+        printf("  %s block: %s: d2 %s / d %s d %s (row %d, col %d) "
                "at t = %g: finite difference %.10g, hand-coded %.10g\n",
-               x->block, kind_name(x->kind), x->row_name, x->col_name, x->row,
-               x->col, x->t, x->expected, x->got);
+               x->block, kind_name(x->kind),
+               x->out_row >= 0 ? x->out_name : "(sum mu F)", x->row_name,
+               x->col_name, x->row, x->col, x->t, x->expected, x->got);
       else
         printf("  %s block: %s: d %s / d %s (row %d, col %d) at t = %g: "
                "finite difference %.10g, hand-coded %.10g\n",

@@ -266,7 +266,6 @@ static rc_problem make_problem(void) {
   return pb;
 }
 
-
 static void print_report(const char *label, const rc_check_report *r) {
   printf("%-18s entries %5d failures %2d max rel err jac %.2e hes %.2e\n",
          label, r->nentries, r->nfailures, r->max_rel_err_jac,
@@ -298,7 +297,8 @@ static rc_check_report run(enum bug bug, const char *label) {
 /* Exactly one failure, of the given kind, block, entry and names. */
 static void expect_one(enum bug bug, const char *label, rc_check_kind kind,
                        const char *block, int row, int col,
-                       const char *row_name, const char *col_name) {
+                       const char *row_name, const char *col_name,
+                       const char *out_name) {
   rc_check_report r = run(bug, label);
   EXPECT(r.nfailures == 1, "%s: %d failures, expected exactly 1", label,
          r.nfailures);
@@ -315,6 +315,10 @@ static void expect_one(enum bug bug, const char *label, rc_check_kind kind,
              strcmp(f->col_name, col_name) == 0,
          "%s: names (%s, %s), expected (%s, %s)", label, f->row_name,
          f->col_name, row_name, col_name);
+  if (out_name) /* Hessian: the output row whose second derivative is wrong */
+    EXPECT(f->out_row >= 0 && strcmp(f->out_name, out_name) == 0,
+           "%s: output row %d '%s', expected '%s'", label, f->out_row,
+           f->out_name, out_name);
   EXPECT(fabs(f->expected - f->got) > 1e-3,
          "%s: reported fd %g and got %g do not differ", label, f->expected,
          f->got);
@@ -340,19 +344,19 @@ int main(void) {
          "same seed gave a different run");
 
   expect_one(BUG_JAC_VALUE, "jac value", RC_CHECK_JAC_VALUE, "point", 1, 3,
-             "f_x2", "u");
+             "f_x2", "u", NULL);
   expect_one(BUG_JAC_MISSING, "jac missing", RC_CHECK_JAC_MISSING, "point", 2,
-             2, "g_0", "y");
+             2, "g_0", "y", NULL);
   expect_one(BUG_BND_MISSING, "boundary missing", RC_CHECK_JAC_MISSING,
-             "boundary", 1, 4, "b_1", "p");
+             "boundary", 1, 4, "b_1", "p", NULL);
   expect_one(BUG_HES_VALUE, "hes value", RC_CHECK_HES_VALUE, "point", 3, 1, "u",
-             "x2");
+             "x2", "f_x2");
   expect_one(BUG_HES_MISSING, "hes missing", RC_CHECK_HES_MISSING, "point", 4,
-             0, "p", "x1");
+             0, "p", "x1", "f_x2");
   expect_one(BUG_BND_HES_VALUE, "boundary hes", RC_CHECK_HES_VALUE, "boundary",
-             5, 3, "tf", "x2(tf)");
+             5, 3, "tf", "x2(tf)", "phi");
   expect_one(BUG_INV_VALUE, "invariant jac", RC_CHECK_JAC_VALUE, "invariants",
-             0, 1, "h", "x2");
+             0, 1, "h", "x2", NULL);
 
   /* a callback that always fails: one RC_CHECK_EVAL per point, nothing else */
   rc_check_report ev = run(BUG_EVAL_ALWAYS, "eval always");
@@ -381,6 +385,15 @@ int main(void) {
   EXPECT(rc_check_problem(&pb, &o, &r, &err) == RC_ERR_INPUT &&
              strstr(err.message, "npoints") != NULL,
          "npoints = 0 not rejected: %s", err.message);
+
+  /* invariants without a Hessian are refused before any check (init needs
+   * that Hessian, so check must not say PASS for them) */
+  pb = make_problem();
+  pb.invariants.hessian = NULL;
+  EXPECT(rc_check_problem(&pb, NULL, &r, &err) == RC_ERR_INPUT &&
+             strstr(err.message, "invariants block lacks its Hessian") != NULL,
+         "invariants without a Hessian not refused: %s", err.message);
+  printf("invariants without a Hessian: %s\n", err.message);
 
   if (failures)
     printf("%d check(s) failed\n", failures);

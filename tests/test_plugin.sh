@@ -2,7 +2,8 @@
 # test_plugin.sh - plugins end to end (issue 6), against an INSTALLED radcol:
 #   1. cmake --install the build tree into a temporary prefix;
 #   2. configure and build examples/plugin-template out of tree with
-#      find_package(radcol) (CMAKE_PREFIX_PATH = the prefix);
+#      find_package(radcol COMPONENTS headers) (CMAKE_PREFIX_PATH = the
+#      prefix); `nm -D --defined-only` lists only radcol_plugin;
 #   3. radcol check passes on both formulations of the template;
 #   4. radcol solve (ode, 3 stages): objective = tf against the analytic
 #      cycloid time, computed here independently (bisection in awk); the
@@ -37,6 +38,10 @@ cmake --build "$tmp/template" -j2 >"$tmp/build.log" 2>&1 ||
   { cat "$tmp/build.log"; fail "build template"; }
 lib=$tmp/template/libtemplate.so
 [ -f "$lib" ] || fail "no $lib"
+# headers only: the template exports radcol_plugin and nothing else
+syms=$(nm -D --defined-only "$lib" | awk '{print $NF}' | tr '\n' ' ')
+echo "template: dynamic symbols: $syms"
+[ "$syms" = "radcol_plugin " ] || fail "libtemplate.so exports '$syms', expected only radcol_plugin"
 cd "$tmp"
 cp "$lib" ./libtemplate.so
 

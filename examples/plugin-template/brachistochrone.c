@@ -57,7 +57,12 @@
  * Rules every problem follows: callbacks return 0 (ok), > 0 (recoverable,
  * e.g. outside the domain) or < 0 (fatal); they never allocate or print;
  * sparsity patterns are static arrays declared once; `create` validates the
- * parameters and reports a bad one through rc_error_set.
+ * parameters and reports a bad one through rc_error_set; the callbacks reach
+ * the instance's data through pb->user; structs are filled with designated
+ * initialisers (.field = value), so a field added to rc_problem in a later
+ * radcol is zero here rather than shifting the others.  The same problem
+ * from a 25-line model file: examples/models/brachistochrone.py and
+ * scripts/radcol-gen (docs/writing-a-problem.md).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -73,8 +78,8 @@ enum { P_G, P_XF, P_YF, P_TF, P_TF_MAX, NPAR };
 
 #define TWO_PI 6.283185307179586
 
-/* Everything a problem instance owns: rc_problem first, so that a pointer
- * to the instance is a pointer to its rc_problem. */
+/* Everything a problem instance owns.  The callbacks reach it through
+ * pb->user (the one documented way); create sets pb->user = the instance. */
 typedef struct brach {
   rc_problem pb;
   int form;
@@ -88,7 +93,7 @@ typedef struct brach {
 } brach;
 
 static const brach *B(const rc_problem *pb) {
-  return (const brach *)pb;
+  return pb->user;
 }
 
 /* ---- point block F = [f0, f1, f2 or g0, c0] ------------------------------ */
@@ -276,20 +281,14 @@ static const rc_formulation_def formulations[NFORM] = {
 };
 
 static void destroy(rc_problem *pb) {
-  free(pb);
+  free(pb->user);
 }
 
 static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
                      rc_problem **out, rc_error *err) {
+  /* radcol calls create with 0 <= form < NFORM and one value per parameter
+   * in pv (the defaults unless set): only the values need checking. */
   *out = NULL;
-  if (form < 0 || form >= NFORM)
-    return rc_error_set(err, RC_ERR_INPUT,
-                        "brachistochrone: formulation %d: expected 0..%d", form,
-                        NFORM - 1);
-  if (!pv || pv->n != model->nparams || !pv->real)
-    return rc_error_set(err, RC_ERR_INPUT,
-                        "brachistochrone: %d parameter values: expected %d",
-                        pv ? pv->n : -1, model->nparams);
   const double *v = pv->real;
   if (!(v[P_G] > 0.0))
     return rc_error_set(err, RC_ERR_INPUT,
@@ -326,66 +325,90 @@ static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
   b->fix_xf[0] = b->fix_xf[1] = 1;
   b->jbnd_col[0] = 2 * nx;
 
-  rc_problem *pb = &b->pb;
-  pb->model = model->name;
-  pb->formulation = formulations[form].name;
-  pb->summary = formulations[form].summary;
-  pb->index = form == F_ODE ? 0 : 1;
-  pb->nx = nx, pb->ny = 3 - nx, pb->nu = 2, pb->np = 0;
-  pb->nc = 1, pb->nb = 0;
-  pb->has_lagrange = 0, pb->has_mayer = 1;
-  pb->autonomous = 1; /* required by free_tf */
-  pb->var_names = var_names;
-  pb->w_lo = b->w_lo, pb->w_hi = b->w_hi;
-  pb->c_lo = b->c_lo, pb->c_hi = b->c_hi;
-  pb->t0 = 0.0, pb->tf = v[P_TF]; /* with free_tf: the initial guess */
-  pb->free_tf = 1, pb->tf_lo = 1e-3, pb->tf_hi = v[P_TF_MAX];
-  pb->fix_x0 = b->fix_x0, pb->x0 = b->x0;
-  pb->fix_xf = b->fix_xf, pb->xf = b->xf_val;
-  pb->t0_algebraic = 0; /* dae: g0 is singular at t0 (v = 0), not imposed */
-  pb->default_elements = 20, pb->default_stages = 3;
-  if (form == F_ODE)
-    pb->point = (rc_block){4,          {7, ode_jr, ode_jc}, {4, ode_hr, ode_hc},
-                           point_eval, point_jac,           point_hes};
-  else
-    pb->point = (rc_block){4,          {8, dae_jr, dae_jc}, {5, dae_hr, dae_hc},
-                           point_eval, point_jac,           point_hes};
-  pb->boundary = (rc_block){
-      1,      {1, bjac_row, b->jbnd_col}, {0, NULL, NULL}, bnd_eval, bnd_jac,
-      bnd_hes};
-  pb->ninv = 1;
-  pb->inv_names = inv_names;
-  pb->invariants = (rc_block){1,
-                              {2, ijac_row, ijac_col},
-                              {1, ihes_row, ihes_col},
-                              inv_eval,
-                              inv_jac,
-                              inv_hes};
-  pb->guess = guess;
-  pb->reference = reference;
-  pb->destroy = destroy;
-  *out = pb;
+  /* The problem, field by field (designated initialisers: every field not
+   * named is zero, e.g. no outputs, no decision parameters). */
+  b->pb = (rc_problem){
+      .model = model->name,
+      .formulation = formulations[form].name,
+      .summary = formulations[form].summary,
+      .index = form == F_ODE ? 0 : 1,
+      .nx = nx,
+      .ny = 3 - nx,
+      .nu = 2,
+      .np = 0,
+      .nc = 1,
+      .nb = 0,
+      .has_lagrange = 0,
+      .has_mayer = 1,
+      .autonomous = 1, /* required by free_tf */
+      .var_names = var_names,
+      .w_lo = b->w_lo,
+      .w_hi = b->w_hi,
+      .c_lo = b->c_lo,
+      .c_hi = b->c_hi,
+      .t0 = 0.0,
+      .tf = v[P_TF], /* with free_tf: the initial guess */
+      .free_tf = 1,
+      .tf_lo = 1e-3,
+      .tf_hi = v[P_TF_MAX],
+      .fix_x0 = b->fix_x0,
+      .x0 = b->x0,
+      .fix_xf = b->fix_xf,
+      .xf = b->xf_val,
+      .t0_algebraic = 0, /* dae: g0 is singular at t0 (v = 0), not imposed */
+      .default_elements = 20,
+      .default_stages = 3,
+      .point = {.n_out = 4,
+                .jac = form == F_ODE ? (rc_pattern){7, ode_jr, ode_jc}
+                                     : (rc_pattern){8, dae_jr, dae_jc},
+                .hes = form == F_ODE ? (rc_pattern){4, ode_hr, ode_hc}
+                                     : (rc_pattern){5, dae_hr, dae_hc},
+                .eval = point_eval,
+                .jacobian = point_jac,
+                .hessian = point_hes},
+      /* B = [phi].  A problem without boundary constraints and Mayer term
+       * leaves .boundary out (n_out = 0, no callbacks needed). */
+      .boundary = {.n_out = 1,
+                   .jac = {1, bjac_row, b->jbnd_col},
+                   .hes = {0, NULL, NULL},
+                   .eval = bnd_eval,
+                   .jacobian = bnd_jac,
+                   .hessian = bnd_hes},
+      .ninv = 1,
+      .inv_names = inv_names,
+      .invariants = {.n_out = 1,
+                     .jac = {2, ijac_row, ijac_col},
+                     .hes = {1, ihes_row, ihes_col},
+                     .eval = inv_eval,
+                     .jacobian = inv_jac,
+                     .hessian = inv_hes},
+      .guess = guess,
+      .reference = reference,
+      .user = b, /* the callbacks' way to the instance: B(pb) */
+      .destroy = destroy};
+  *out = &b->pb;
   return RC_OK;
 }
 
 static const rc_model brachistochrone = {
-    "brachistochrone",
-    "minimum-time slide under gravity (plugin template; analytic cycloid "
-    "reference)",
-    NFORM,
-    formulations,
-    F_ODE,
-    NPAR,
-    params,
-    create,
-};
+    .name = "brachistochrone",
+    .summary = "minimum-time slide under gravity (plugin template; analytic "
+               "cycloid reference)",
+    .nformulations = NFORM,
+    .formulations = formulations,
+    .default_formulation = F_ODE,
+    .nparams = NPAR,
+    .params = params,
+    .create = create};
 
 /* ---- the plugin entry point ---------------------------------------------- */
 
 static const rc_model *const models[] = {&brachistochrone};
 
-static const rc_plugin plugin = {RC_PROBLEM_ABI_VERSION, "plugin-template", 1,
-                                 models};
+static const rc_plugin plugin = {.abi_version = RC_PROBLEM_ABI_VERSION,
+                                 .name = "plugin-template",
+                                 .nmodels = 1,
+                                 .models = models};
 
 RC_PLUGIN_EXPORT const rc_plugin *radcol_plugin(void) {
   return &plugin;

@@ -41,6 +41,11 @@ typedef struct rc_check_failure {
   double t;
   double expected;   /* finite-difference value */
   double got;        /* hand-coded value */
+  /* Hessian kinds: the output row whose second derivative
+   * d2 B_out_row / d row d col is wrong (found by checking each row on its
+   * own), or -1 when no single row is (out_name then empty). */
+  int out_row;
+  char out_name[64];
 } rc_check_failure;
 
 typedef struct rc_check_report {

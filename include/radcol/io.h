@@ -60,8 +60,8 @@ rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
 
 /* Names recorded in a result file: *var gets the nw variable names of
  * /problem/variable_names (the order of w), *out the derived output names of
- * /problem/output_names.  Each array and string is malloc'd (free with
- * rc_free_strings). */
+ * /problem/output_names (out and nout may both be NULL: names of w only).
+ * Each array and string is malloc'd (free with rc_free_strings). */
 rc_err rc_read_names(const char *path, char ***var, int *nw, char ***out,
                      int *nout, rc_error *err);
 

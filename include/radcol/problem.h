@@ -80,7 +80,7 @@ typedef struct rc_block {
   rc_pattern hes; /* rows, cols 0..n_in-1, row >= col */
   rc_eval_fn eval;
   rc_jac_fn jacobian;
-  rc_hes_fn hessian; /* may be NULL only for blocks that are never solved on */
+  rc_hes_fn hessian; /* required whenever n_out > 0 (invariants too) */
 } rc_block;
 
 typedef enum rc_var_kind {

@@ -68,6 +68,18 @@ int rc_solution_element_offset(const rc_solution *sol, int k);
 /* Element containing t (ties go to the left element, t <= t0 gives 0). */
 int rc_solution_element(const rc_solution *sol, double t);
 
+/* A guess for pb from a solution src of another formulation of the same
+ * problem (src_names: src's nw variable names): every variable of pb takes
+ * the values of the source variable of the same name and a compatible kind
+ * (trajectories - differential, algebraic, control - map to one another;
+ * decision parameters only to decision parameters); source variables pb
+ * lacks are ignored.  RC_ERR_INPUT naming every variable of pb that cannot
+ * be mapped.  On RC_OK *out (no multipliers) is on a copy of src's mesh and
+ * *nmapped (may be NULL) = nw. */
+rc_err rc_solution_map(const rc_problem *pb, const rc_solution *src,
+                       const char *const *src_names, int *nmapped,
+                       rc_solution *out, rc_error *err);
+
 typedef struct rc_solve_stats {
   rc_status status;
   int solver_status; /* raw Ipopt ApplicationReturnStatus */

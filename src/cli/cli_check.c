@@ -47,6 +47,26 @@ static const char *kind_name(rc_check_kind k) {
   return "unknown";
 }
 
+/* The derivative a failure is about, in words:
+ *   Jacobian  d f_x[0] / d x[0]
+ *   Hessian   d2 f_u[2] / d T[4] d x[0]  (the output row found by checking
+ *             each row alone; d2 (sum_i mu_i F_i) when no single row is) */
+static void describe(const rc_check_failure *x, char *buf, size_t n) {
+  if (x->kind == RC_CHECK_EVAL) {
+    snprintf(buf, n, "callback %s returned %g", x->row_name, x->got);
+  } else if (x->kind == RC_CHECK_HES_VALUE || x->kind == RC_CHECK_HES_MISSING) {
+    if (x->out_row >= 0)
+      snprintf(buf, n, "d2 %s[%d] / d %s[%d] d %s[%d]", x->out_name, x->out_row,
+               x->row_name, x->row, x->col_name, x->col);
+    else
+      snprintf(buf, n, "d2 (sum_i mu_i F_i) / d %s[%d] d %s[%d]", x->row_name,
+               x->row, x->col_name, x->col);
+  } else {
+    snprintf(buf, n, "d %s[%d] / d %s[%d]", x->row_name, x->row, x->col_name,
+             x->col);
+  }
+}
+
 /* Check one formulation; returns 0 pass, 1 fail, 2 or 3 for bad input. */
 static int check_one(const char *cmd, const rc_model *model, int f,
                      const rc_check_options *co, int nsets,
@@ -83,6 +103,10 @@ static int check_one(const char *cmd, const rc_model *model, int f,
       rc_json_int(j, "col", x->col);
       rc_json_string(j, "row_name", x->row_name);
       rc_json_string(j, "col_name", x->col_name);
+      if (x->kind == RC_CHECK_HES_VALUE || x->kind == RC_CHECK_HES_MISSING) {
+        rc_json_int(j, "output_row", x->out_row);
+        rc_json_string(j, "output_name", x->out_row >= 0 ? x->out_name : NULL);
+      }
       rc_json_number(j, "t", x->t);
       rc_json_number(j, "expected", x->expected);
       rc_json_number(j, "got", x->got);
@@ -96,10 +120,12 @@ static int check_one(const char *cmd, const rc_model *model, int f,
              err.message);
     for (int k = 0; rc == RC_OK && k < kept; ++k) {
       const rc_check_failure *x = &rep.failures[k];
-      printf("  %s/%s: %s %s d %s[%d] / d %s[%d] at t=%.6g: expected "
-             "%.10g (finite differences), got %.10g\n",
-             model->name, fname, x->block, kind_name(x->kind), x->row_name,
-             x->row, x->col_name, x->col, x->t, x->expected, x->got);
+      char what[256];
+      describe(x, what, sizeof what);
+      printf("  %s/%s: %s %s %s at t=%.6g: expected %.10g (finite "
+             "differences), got %.10g\n",
+             model->name, fname, x->block, kind_name(x->kind), what, x->t,
+             x->expected, x->got);
     }
     if (rc == RC_OK && rep.nfailures > kept)
       printf("  %s/%s: ... and %d more failures\n", model->name, fname,

@@ -9,6 +9,7 @@
 
 #include "cli/args.h"
 #include "cli/json.h"
+#include "numfmt.h"
 
 static const char usage[] =
     "usage: radcol list [--params PROBLEM] [--json]\n\n"
@@ -76,10 +77,7 @@ static void list_params_text(const rc_model *m) {
     const rc_param_def *d = &m->params[i];
     char def[64];
     if (d->type == RC_PARAM_REAL) {
-      /* Shortest of %.15g/%.17g that reads back exactly. */
-      snprintf(def, sizeof def, "%.15g", d->default_real);
-      if (strtod(def, NULL) != d->default_real)
-        snprintf(def, sizeof def, "%.17g", d->default_real);
+      rc_fmt_shortest(d->default_real, def); /* round-trips exactly */
     } else
       snprintf(def, sizeof def, "%s",
                d->default_text ? d->default_text : "(none)");

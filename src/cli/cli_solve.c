@@ -6,13 +6,13 @@
  * input never writes or leaves a file; the writer itself is atomic):
  *   arguments -> model -> formulation -> parameters (defaults, then --set and
  *   --tf in command-line order) -> model->create -> rc_problem_validate ->
- *   mesh (--mesh, or uniform -n x -s) -> guess (--guess, same problem and
- *   formulation) -> options -> output path -> rc_solve (rc_solve_refined
- *   with --refine: one /refinement row and one stderr line per solve) ->
- *   rc_diagnose -> rc_write_result -> summary (text, or one JSON object).
- * Exit status: 0 converged or acceptable (or a sampled-reference problem),
- * 1 any other solver outcome, or --refine TOL not reached (the file is
- * written), 2 bad input, 3 I/O.
+ *   mesh (--mesh, or uniform -n x -s) -> guess (--guess, same problem; from
+ *   another formulation mapped by name and kind) -> options -> output path ->
+ * rc_solve (rc_solve_refined with --refine: one /refinement row and one stderr
+ * line per solve) -> rc_diagnose -> rc_write_result -> summary (text, or one
+ * JSON object). Exit status: 0 converged or acceptable (or a sampled-reference
+ * problem), 1 any other solver outcome, or --refine TOL not reached (the file
+ * is written), 2 bad input, 3 I/O.
  */
 #include <math.h>
 #include <stdio.h>
@@ -27,8 +27,8 @@
 #include "radcol/mesh.h"
 #include "radcol/options.h"
 #include "radcol/refine.h"
-#include "radcol/solve.h"
 #include "radcol/simulate.h"
+#include "radcol/solve.h"
 
 #define DEFAULT_ELEMENTS 40
 #define DEFAULT_STAGES 3
@@ -58,7 +58,9 @@ static const char usage[] =
     "  --guess simulate:rk4|simulate:collatz[:H]  initial guess from an\n"
     "                       explicit simulation (docs/simulate.md)\n"
     "  --guess FILE.h5      initial guess from a result file of the same\n"
-    "                       problem and formulation; default: the problem's\n"
+    "                       problem; from another formulation its variables\n"
+    "                       are mapped by name and kind; default: the\n"
+    "                       problem's guess function\n"
     "  --warm-start         also use the guess file's multipliers; default: "
     "off\n"
     "  --ipopt KEY=VALUE    raw Ipopt option, repeatable; default: none\n"
@@ -181,8 +183,8 @@ static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
       a->have_s = 1;
     } else if (OPT("--tf")) {
       if (!st)
-        st = rc_cli_tf_option(cmd, v, a->owned, &a->nowned, a->sets,
-                              &a->nsets, &a->tf_value);
+        st = rc_cli_tf_option(cmd, v, a->owned, &a->nowned, a->sets, &a->nsets,
+                              &a->tf_value);
     } else if (OPT("--set")) {
       a->sets[a->nsets++] = v;
     } else if (OPT("--mesh")) {
@@ -255,17 +257,42 @@ static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
   return RC_CLI_OK;
 }
 
-/* The guess file must hold the same problem, formulation and sizes. */
+/* The guess file must hold the same problem.  From the same formulation it
+ * must have the same sizes and is used as it is (multipliers too); from
+ * another formulation its variables are mapped by name and kind
+ * (rc_solution_map) and g is replaced by the mapped guess. */
 static int check_guess(const char *cmd, const char *path, const rc_problem *pb,
-                       const rc_solution *g, const char *problem,
-                       const char *formulation) {
-  if (strcmp(problem, pb->model) != 0 ||
-      strcmp(formulation, pb->formulation) != 0) {
+                       rc_solution *g, const char *problem,
+                       const char *formulation, int quiet) {
+  if (strcmp(problem, pb->model) != 0) {
     rc_cli_error(cmd,
-                 "--guess %s: holds a solution of %s/%s, expected %s/%s "
-                 "(a guess must come from the same problem and formulation)",
-                 path, problem, formulation, pb->model, pb->formulation);
+                 "--guess %s: holds a solution of %s/%s, expected a solution "
+                 "of %s (a guess must come from the same problem)",
+                 path, problem, formulation, pb->model);
     return RC_CLI_BAD_INPUT;
+  }
+  if (strcmp(formulation, pb->formulation) != 0) {
+    char **names = NULL;
+    int nn = 0, nmapped = 0;
+    rc_error err = {RC_OK, ""};
+    rc_solution mapped;
+    if (rc_read_names(path, &names, &nn, NULL, NULL, &err) != RC_OK)
+      return rc_cli_fail(cmd, &err);
+    rc_err rc = rc_solution_map(pb, g, (const char *const *)names, &nmapped,
+                                &mapped, &err);
+    rc_free_strings(names, nn);
+    if (rc != RC_OK) {
+      rc_cli_error(cmd, "--guess %s: holds %s/%s: %s", path, problem,
+                   formulation, err.message);
+      return rc == RC_ERR_INPUT ? RC_CLI_BAD_INPUT : rc_cli_fail(cmd, &err);
+    }
+    rc_solution_free(g);
+    *g = mapped;
+    if (!quiet)
+      fprintf(stderr,
+              "guess: %d variables of %s/%s mapped by name from %s/%s (%s)\n",
+              nmapped, pb->model, pb->formulation, problem, formulation, path);
+    return RC_CLI_OK;
   }
   if (g->nx != pb->nx || g->ny != pb->ny || g->nu != pb->nu ||
       g->np != pb->np) {
@@ -385,8 +412,8 @@ static int run_solve(int argc, char **argv) {
     goto done;
   /* Inconsistent initial values: start from the nearest consistent point
    * (radcol init's machinery), with a warning naming what moved. */
-  if ((status = rc_cli_init_for_solve(cmd, model, f, a.nsets, a.sets, &pv,
-                                      &pb, a.quiet)))
+  if ((status = rc_cli_init_for_solve(cmd, model, f, a.nsets, a.sets, &pv, &pb,
+                                      a.quiet)))
     goto done;
 
   /* Mesh. */
@@ -435,7 +462,7 @@ static int run_solve(int argc, char **argv) {
     }
     have_guess = 1;
     gp[63] = gf[63] = '\0';
-    if ((status = check_guess(cmd, a.guess_path, pb, &guess, gp, gf)))
+    if ((status = check_guess(cmd, a.guess_path, pb, &guess, gp, gf, a.quiet)))
       goto done;
   }
 

@@ -3,6 +3,7 @@
  * line per document, ", " and ": " separators.
  */
 #include "cli/json.h"
+#include "numfmt.h"
 
 #include <math.h>
 
@@ -78,9 +79,10 @@ void rc_json_end_array(rc_json *j) {
 }
 
 void rc_json_number(rc_json *j, const char *key, double v) {
+  char num[RC_FMT_LEN];
   prefix(j, key);
   if (isfinite(v))
-    fprintf(j->out, "%.17g", v);
+    fputs(rc_fmt_shortest(v, num), j->out);
   else
     fputs("null", j->out);
 }

@@ -3,7 +3,8 @@
  *
  * Invariant: the writer tracks nesting so commas and keys are always right;
  * inside an object every value call takes a key, inside an array key must be
- * NULL.  Numbers are printed with %.17g (round-trip exact); NaN and
+ * NULL.  Numbers are printed with the shortest form that
+ * round-trips (numfmt.h: 2.2, not 2.2000000000000002); NaN and
  * infinities become null.  Strings are escaped per RFC 8259.
  */
 #ifndef RADCOL_CLI_JSON_H
