@@ -319,6 +319,7 @@ static void print_json(const rc_problem *pb, const rc_mesh *mesh,
   rc_json_string(&j, "message", st->message[0] ? st->message : NULL);
   rc_json_int(&j, "iterations", st->iterations);
   rc_json_number(&j, "objective", st->objective);
+  rc_json_number(&j, "objective_scale", st->objective_scale);
   rc_json_number(&j, "constraint_violation", st->constraint_violation);
   rc_json_number(&j, "dual_infeasibility", st->dual_infeasibility);
   rc_json_number(&j, "wall_s", rc_cli_elapsed());
@@ -345,9 +346,10 @@ static void print_text(const rc_problem *pb, const rc_mesh *mesh,
   printf("  NLP         %d variables, %d constraints, nnz jac %d, nnz hes "
          "%d\n",
          st->nvars, st->ncons, st->nnz_jac, st->nnz_hes);
-  printf("  Ipopt       %d iterations, objective %.12g, constraint "
-         "violation %.3g\n",
-         st->iterations, st->objective, st->constraint_violation);
+  printf("  Ipopt       %d iterations, objective %.12g (NLP scale %g), "
+         "constraint violation %.3g\n",
+         st->iterations, st->objective, st->objective_scale,
+         st->constraint_violation);
   printf("  time        wall %.3f s, ipopt %.3f s, eval %.3f s\n",
          rc_cli_elapsed(), st->ipopt_s, st->eval_s);
   rc_cli_print_diagnostics(pb, d, "nodes");
