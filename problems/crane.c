@@ -169,7 +169,7 @@ enum {
 };
 
 /* Tracking weight and objective scale: docs/crane-jobs.md, "Objective". */
-#define CRANE_EPS_DEFAULT 1e-10
+#define CRANE_EPS_DEFAULT 3e-11
 #define CRANE_OBJ_SCALE_DEFAULT 1e5
 
 static const rc_param_def crane_params[NPARAM] = {
