@@ -1153,7 +1153,8 @@ static rc_err track_setup(crane *cr, const double *v, int end,
     const double rho_b = (isfinite(v[P_RMAX]) ? v[P_RMAX] : HUGE_VAL) *
                          (v[P_THMAX] < 2.0 * atan(1.0) ? sin(v[P_THMAX]) : 1.0);
     const double rho0 = fabs(cr->x0[IR] * sin(cr->x0[ITH]));
-    const double sway = R.sway_gain * (rho_b + rho0);
+    const double sway =
+        R.sway_gain > 0.0 ? R.sway_gain * (rho_b + rho0) : 0.0; /* C1 = 0 */
     const double tol = 1e-6 * (fabs(R.need) + M);
     const double short_hi = R.need - R.hi, short_lo = R.lo - R.need;
     const double gap = fmax(short_hi, short_lo);
@@ -1167,15 +1168,22 @@ static rc_err track_setup(crane *cr, const double *v, int end,
                  "impulse of %.4g N s, more than u1max T = %.4g N s",
                  END_NAMES[end], v[P_U1MAX], fabs(R.UT),
                  v[P_U1MAX] * (pb->tf - pb->t0));
-      else
+      else {
+        char why[128];
+        if (R.sway_gain > 0.0)
+          snprintf(why, sizeof why,
+                   "with the sway allowed by rmax = %g m and thetamax = %g "
+                   "rad",
+                   v[P_RMAX], v[P_THMAX]);
+        else
+          snprintf(why, sizeof why, "(C1 = 0: the sway cannot help)");
         snprintf(cr->infeasible, sizeof cr->infeasible,
                  "the end state (end=%s) is unreachable with |u1| <= u1max "
                  "= %g N: the horizontal momentum balance of trolley and "
                  "load (%g kg) moves their centre of mass by at most %.4g m "
-                 "(needed %.4g m) with the sway allowed by rmax = %g m and "
-                 "thetamax = %g rad",
-                 END_NAMES[end], v[P_U1MAX], M, reach_m, R.need / M, v[P_RMAX],
-                 v[P_THMAX]);
+                 "(needed %.4g m) %s",
+                 END_NAMES[end], v[P_U1MAX], M, reach_m, R.need / M, why);
+      }
       pb->infeasible = cr->infeasible;
     } else if (gap > tol) {
       note_add(cr,

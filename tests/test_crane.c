@@ -476,6 +476,15 @@ static void test_unreachable(void) {
              strstr(pb->infeasible, "impulse"),
          "u1max=0.6: not proved unreachable");
   rc_problem_free(&pb);
+  /* without trolley friction the sway cannot help: 2.25 m at most */
+  const char *nofric[] = {"u1max=3", "C1=0"};
+  EXPECT(make("track", 2, nofric, &pb, &err) == RC_OK && pb->infeasible &&
+             strstr(pb->infeasible, "at most 2.25 m"),
+         "u1max=3 C1=0: not proved unreachable (%s)",
+         pb && pb->infeasible ? pb->infeasible : "NULL");
+  if (pb)
+    printf("u1max=3 C1=0: %s\n", pb->infeasible);
+  rc_problem_free(&pb);
   /* without sway limits the proof needs a bound on x - d: only a note */
   const char *open[] = {"u1max=3"};
   EXPECT(make("track", 1, open, &pb, &err) == RC_OK && !pb->infeasible &&
