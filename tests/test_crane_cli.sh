@@ -41,6 +41,14 @@ grep -q '"status": *"infeasible"' "$dir/u3.json" &&
   echo "FAIL u1max=3: JSON lacks status infeasible naming u1max"
   cat "$dir/u3.json"; fail=1; }
 
+# a solve stopped early names the bounds its last iterate sits on
+"$radcol" solve crane --set u1max=3 --max-iter 30 --quiet -o "$dir/m.h5" \
+  >"$dir/out" 2>"$dir/err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "bounds active at the returned point: .*u1 <= 3" \
+  "$dir/err" || { echo "FAIL u1max=3 max-iter 30: exit $rc"; cat "$dir/err"
+  fail=1; }
+
 "$radcol" solve crane --set eps=1e-8 --json --quiet -o "$dir/e.h5" \
   >"$dir/e.json" 2>"$dir/err" || { echo "FAIL eps=1e-8 solve"; fail=1; }
 "$python" - "$dir/e.json" "$dir/e.h5" <<'PY' || fail=1

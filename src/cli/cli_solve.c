@@ -27,8 +27,8 @@
 #include "radcol/mesh.h"
 #include "radcol/options.h"
 #include "radcol/refine.h"
-#include "radcol/solve.h"
 #include "radcol/simulate.h"
+#include "radcol/solve.h"
 
 #define DEFAULT_ELEMENTS 40
 #define DEFAULT_STAGES 3
@@ -181,8 +181,8 @@ static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
       a->have_s = 1;
     } else if (OPT("--tf")) {
       if (!st)
-        st = rc_cli_tf_option(cmd, v, a->owned, &a->nowned, a->sets,
-                              &a->nsets, &a->tf_value);
+        st = rc_cli_tf_option(cmd, v, a->owned, &a->nowned, a->sets, &a->nsets,
+                              &a->tf_value);
     } else if (OPT("--set")) {
       a->sets[a->nsets++] = v;
     } else if (OPT("--mesh")) {
@@ -291,9 +291,36 @@ static int success(const rc_problem *pb, rc_status s) {
          (s == RC_STATUS_NOT_RUN && pb->sampled_reference);
 }
 
+/* The simple bounds active at the returned point of a solve that did not
+ * converge ("u1 <= 3 at 37 of 150 nodes; tau >= 0 at 5 of 150 nodes"), so
+ * that an infeasible or failed solve names the limits it ran into; "" when
+ * none; "at" means within 1e-4 (1 + |bound|) (an interior-point iterate
+ * that stopped early is near, not on, its bounds).  Nodes count from 1 (t0
+ * holds no NLP values for y, u unless the formulation imposes g there). */
+static void active_bounds(const rc_problem *pb, const rc_solution *sol,
+                          char *buf, size_t len) {
+  const int nw = rc_problem_nw(pb);
+  buf[0] = '\0';
+  size_t used = 0;
+  for (int i = 0; i < nw && sol->w; ++i)
+    for (int side = 0; side < 2; ++side) {
+      const double b = side ? pb->w_hi[i] : pb->w_lo[i];
+      if (!isfinite(b))
+        continue;
+      int n = 0;
+      for (int k = 1; k < sol->nnodes; ++k)
+        n += fabs(sol->w[(size_t)k * nw + i] - b) <= 1e-4 * (1.0 + fabs(b));
+      if (n > 0 && used + 80 < len)
+        used += (size_t)snprintf(buf + used, len - used,
+                                 "%s%s %s %g at %d of %d nodes",
+                                 used ? "; " : "", pb->var_names[i],
+                                 side ? "<=" : ">=", b, n, sol->nnodes - 1);
+    }
+}
+
 static void print_json(const rc_problem *pb, const rc_mesh *mesh,
                        const rc_solve_stats *st, const rc_diagnostics *d,
-                       const char *output) {
+                       const char *output, const char *bounds) {
   rc_json j;
   rc_json_init(&j, stdout);
   rc_json_begin_object(&j, NULL);
@@ -328,6 +355,7 @@ static void print_json(const rc_problem *pb, const rc_mesh *mesh,
   rc_json_string(&j, "output", output);
   rc_cli_json_diagnostics(&j, pb, d);
   rc_json_string(&j, "note", pb->note);
+  rc_json_string(&j, "active_bounds", bounds[0] ? bounds : NULL);
   rc_json_end_object(&j);
   rc_json_finish(&j);
 }
@@ -387,8 +415,8 @@ static int run_solve(int argc, char **argv) {
     goto done;
   /* Inconsistent initial values: start from the nearest consistent point
    * (radcol init's machinery), with a warning naming what moved. */
-  if ((status = rc_cli_init_for_solve(cmd, model, f, a.nsets, a.sets, &pv,
-                                      &pb, a.quiet)))
+  if ((status = rc_cli_init_for_solve(cmd, model, f, a.nsets, a.sets, &pv, &pb,
+                                      a.quiet)))
     goto done;
 
   /* Mesh. */
@@ -535,9 +563,12 @@ static int run_solve(int argc, char **argv) {
       status = RC_CLI_IO;
     goto done;
   }
+  char bounds[512] = "";
+  if (!success(pb, st.status) && !pb->infeasible)
+    active_bounds(pb, &sol, bounds, sizeof bounds);
   if (a.json)
     print_json(pb, sol.mesh.n > 0 ? &sol.mesh : &mesh, &st,
-               have_diag ? &diag : NULL, output);
+               have_diag ? &diag : NULL, output, bounds);
   else
     print_text(pb, sol.mesh.n > 0 ? &sol.mesh : &mesh, &st,
                have_diag ? &diag : NULL, output);
@@ -548,6 +579,9 @@ static int run_solve(int argc, char **argv) {
             "result is in %s\n",
             pb->model, pb->formulation, shown_status(pb, st.status),
             rc_status_message(st.status), output);
+  if (status && bounds[0])
+    fprintf(stderr, "radcol solve: bounds active at the returned point: %s\n",
+            bounds);
   if (!status && a.have_refine && !pb->sampled_reference &&
       !(nrefine > 0 && refine_rows[nrefine - 1].est_error <= ro.tol)) {
     fprintf(stderr,
