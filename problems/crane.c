@@ -24,9 +24,17 @@
  * Formulations (each its own rc_problem):
  *   flat    the flat inverse sampled on the mesh (no NLP); point block = the
  *           index-1 model (f, G) so that it can be checked and diagnosed.
- *   track   OCP: min int (x-p1)^2 + (z-p2)^2 + eps (u1^2 + u2^2) dt on the
- *           index-1 model, x(t0) fixed to the consistent state, G at t0,
- *           optional |u1| <= u1max, |u2| <= u2max, rmin <= r <= rmax.
+ *   track   OCP on the index-1 model (docs/crane-jobs.md):
+ *             min (1/T) int ((x-p1)^2 + (z-p2)^2) / Lref^2
+ *                           + eps ((u1/U1)^2 + (u2/U2)^2) dt,
+ *           Lref the path's extent, U1, U2 the flat inverse's max |u1|,
+ *           |u2| (or u1max, u2max if smaller); Ipopt sees it times
+ *           obj_scale (rc_problem.objective_scale).  x(t0) fixed to the
+ *           consistent state; x(tf) by end=rest|flat|free; simple bounds
+ *           |u1| <= u1max, |u2| <= u2max, rmin <= r <= rmax, tau >= taumin
+ *           (default 0), |theta| <= thetamax, |vd| <= vdmax, |vr| <= vrmax,
+ *           checked against the fixed states and the flat inverse before
+ *           solving, with a momentum-balance proof of an unreachable end.
  *   servo   index-1 model + path constraints x - p1 = 0, z - p2 = 0 at the
  *           collocation points (index 5 transcribed directly).
  *   reduced the note's index reduction completed (docs/crane-index-
@@ -38,6 +46,10 @@
  *           R = a' c - b' s, S = a' s + b' c, T = a'' c - b'' s; G3 = Q''
  *           along solutions.  Index 1; hidden constraints Q = 0, Q' = R - P om
  *           = 0 and the path levels x - p1, z - p2, vx - p1', vz - p2'.
+ *           project=1 (default): x' = f + mu and the six hidden constraints
+ *           h = 0 at every collocation point (mu algebraic, w = (.., mu)),
+ *           replaced by mu = 0 at t0 where x is fixed; no drift
+ *           (docs/crane-index-reduction.md, section 6).
  *
  * Outputs: x, z, vx = vr s + r om c + vd, vz = vr c - r om s.
  * Invariants: flat/track: G, x - p1, z - p2 (algebraic consistency and the
@@ -45,8 +57,10 @@
  * four and Q, Q'.
  *
  * Derivatives are hand-coded below as dense per-row gradients and Hessians
- * (9 inputs), in the order of the equations, then gathered onto sparsity
- * patterns declared once per problem from per-row dependency masks.
+ * (9 core inputs), in the order of the equations, then gathered onto sparsity
+ * patterns declared once per problem from per-row dependency masks; the
+ * projection terms (+ mu_i, and mu_i at t0) are linear with coefficient 1
+ * and added when gathering (rowset).
  */
 #include <math.h>
 #include <stdarg.h>
