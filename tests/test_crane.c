@@ -613,6 +613,41 @@ static void test_objective(void) {
   rc_problem_free(&pb);
 }
 
+/* The objective scale is conditioning only: with obj_scale 1e4 and 1e5 the
+ * reported objective and the costates (collocation duals / b_j, unscaled by
+ * the engine) are those of the same unscaled problem. */
+static void test_objective_scale(void) {
+  const char *s4[] = {"eps=1e-8", "obj_scale=1e4"};
+  const char *s5[] = {"eps=1e-8", "obj_scale=1e5"};
+  rc_problem *p4 = NULL, *p5 = NULL;
+  rc_error err;
+  if (make("track", 2, s4, &p4, &err) != RC_OK ||
+      make("track", 2, s5, &p5, &err) != RC_OK) {
+    EXPECT(0, "obj_scale: %s", err.message);
+    rc_problem_free(&p4);
+    return;
+  }
+  rc_solution a, b;
+  rc_solve_stats sa, sb;
+  solve_default(p4, 30, 5, &a, &sa);
+  solve_default(p5, 30, 5, &b, &sb);
+  double dl = 0.0, lmax = 0.0;
+  for (int i = 0; i < a.nnodes * 6; ++i) {
+    dl = fmax(dl, fabs(a.lam_f[i] - b.lam_f[i]));
+    lmax = fmax(lmax, fabs(b.lam_f[i]));
+  }
+  printf("obj_scale 1e4 / 1e5: objective %.10e / %.10e, costates differ by "
+         "%.2e of %.2e\n",
+         sa.objective, sb.objective, dl, lmax);
+  EXPECT(fabs(sa.objective - sb.objective) <= 1e-6 * sb.objective,
+         "the objective depends on obj_scale");
+  EXPECT(lmax > 0.0 && dl <= 1e-3 * lmax, "the costates depend on obj_scale");
+  rc_solution_free(&a);
+  rc_solution_free(&b);
+  rc_problem_free(&p4);
+  rc_problem_free(&p5);
+}
+
 /* reduced on a 60 s job of 25 waypoints (tests/data/crane_wp25.csv, stop
  * mode), 240 x 5: with projection the load stays on the path at the nodes to
  * rounding and on the dense grid to interpolation accuracy; the plain
@@ -690,6 +725,7 @@ int main(void) {
   test_unreachable();
   test_rest_end();
   test_objective();
+  test_objective_scale();
   test_reduced_long();
   if (failures)
     printf("%d failure(s)\n", failures);
