@@ -3,7 +3,12 @@
  * Ipopt, map the NLP solution back to a trajectory and report.
  *
  * Formulations with sampled_reference (e.g. the crane's exact inverse) are
- * not solved: their reference is sampled at the mesh nodes.
+ * not solved: their reference is sampled at the mesh nodes.  A problem with
+ * objective_scale S hands Ipopt S * objective; the objective and the
+ * multipliers reported are divided by S again (those of the problem as
+ * defined), and a warm start's multipliers are multiplied by S.  A problem
+ * that set `infeasible` (proved before solving) ends infeasible at the
+ * starting point without Ipopt.
  */
 #include <math.h>
 #include <stdio.h>
