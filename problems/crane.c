@@ -179,11 +179,13 @@ enum {
   P_END,
   P_GUESS,
   P_PROJECT,
+  P_UREF,
   NPARAM
 };
 
 /* Tracking weight and objective scale: docs/crane-jobs.md, "Objective". */
-#define CRANE_EPS_DEFAULT 3e-11
+#define CRANE_EPS_DEFAULT 3e-11     /* uref=zero */
+#define CRANE_EPS_FLAT_DEFAULT 1e-6 /* uref=flat */
 #define CRANE_OBJ_SCALE_DEFAULT 1e5
 
 static const rc_param_def crane_params[NPARAM] = {
@@ -202,10 +204,11 @@ static const rc_param_def crane_params[NPARAM] = {
      "default path: start z [m] (below the rail, > 0)"},
     {"x_end", RC_PARAM_REAL, 4.0, NULL, "default path: end x [m]"},
     {"z_end", RC_PARAM_REAL, 1.0, NULL, "default path: end z [m] (> 0)"},
-    {"eps", RC_PARAM_REAL, CRANE_EPS_DEFAULT, NULL,
+    {"eps", RC_PARAM_REAL, NAN, NULL,
      "track: control weight in (1/T) int |(x,z)-p|^2/Lref^2 + eps "
-     "((u1/U1)^2 + (u2/U2)^2) dt (Lref, U1, U2: path and flat-inverse "
-     "scales, docs/crane-jobs.md) [-]"},
+     "(((u1-uref1)/U1)^2 + ((u2-uref2)/U2)^2) dt (Lref, U1, U2: path and "
+     "flat-inverse scales, docs/crane-jobs.md; default 3e-11 with "
+     "uref=zero, 1e-6 with uref=flat) [-]"},
     {"u1max", RC_PARAM_REAL, HUGE_VAL, NULL,
      "track: bound |u1| <= u1max [N] (inf: none)"},
     {"u2max", RC_PARAM_REAL, HUGE_VAL, NULL,
@@ -252,6 +255,10 @@ static const rc_param_def crane_params[NPARAM] = {
      "reduced: 1 projects the states onto the hidden constraints at every "
      "collocation point (no drift on long horizons), 0 the plain index-1 "
      "transcription [-]"},
+    {"uref", RC_PARAM_TEXT, 0.0, "zero",
+     "track: control term eps |u - uref|^2 with uref = zero (SPEC's eps "
+     "|u|^2) or flat (the flat inverse's controls: exact tracking is then "
+     "the optimum wherever the limits allow it) [-]"},
 };
 
 enum { F_FLAT = 0, F_TRACK, F_SERVO, F_REDUCED, NFORM };
@@ -300,6 +307,7 @@ typedef struct crane {
   double wq, wu1, wu2;       /* objective weights 1/(T Lref^2), eps/(T U^2) */
   double lref, u1ref, u2ref; /* the objective's scales */
   int guess_rest;
+  int uref_flat;           /* control term about the flat controls */
   double start_x, start_z; /* path at t0 (rest guess) */
   rowset rows, inv;
   double w_lo[NWMAX], w_hi[NWMAX];
@@ -486,16 +494,23 @@ static int rows_eval(const crane *cr, double t, const double *w,
     case ROW_G:
       *o = K.G;
       break;
-    case ROW_L: { /* wq (ex^2 + ez^2) + wu1 u1^2 + wu2 u2^2 */
+    case ROW_L: { /* wq (ex^2 + ez^2) + wu1 du1^2 + wu2 du2^2, du = u - uref */
       const double q = cr->wq, a1 = cr->wu1, a2 = cr->wu2;
-      o->v =
-          q * (ex * ex + ez * ez) + a1 * w[IU1] * w[IU1] + a2 * w[IU2] * w[IU2];
+      double du1 = w[IU1], du2 = w[IU2];
+      if (cr->uref_flat) { /* uref = the flat inverse's controls at t */
+        rc_crane_flat f;
+        if (rc_crane_flat_eval(&cr->par, &cr->path, t, &f))
+          return -1; /* excluded by the flatness check at create */
+        du1 -= f.u1;
+        du2 -= f.u2;
+      }
+      o->v = q * (ex * ex + ez * ez) + a1 * du1 * du1 + a2 * du2 * du2;
       if (order >= 1) {
         o->g[ID] = 2.0 * q * ex;
         o->g[IR] = 2.0 * q * (ex * s + ez * c);
         o->g[ITH] = 2.0 * q * r * (ex * c - ez * s);
-        o->g[IU1] = 2.0 * a1 * w[IU1];
-        o->g[IU2] = 2.0 * a2 * w[IU2];
+        o->g[IU1] = 2.0 * a1 * du1;
+        o->g[IU2] = 2.0 * a2 * du2;
       }
       if (order >= 2) {
         sym(o, ID, ID, 2.0 * q);
@@ -846,7 +861,7 @@ static rc_err check_params(const double *v, rc_error *err) {
       return rc_error_set(err, RC_ERR_INPUT,
                           "crane: %s = %g: expected a value > 0",
                           crane_params[positive[i]].name, v[positive[i]]);
-  static const int nonneg[] = {P_C1, P_C2, P_EPS, P_RMIN, P_TAUMIN};
+  static const int nonneg[] = {P_C1, P_C2, P_RMIN, P_TAUMIN};
   for (size_t i = 0; i < sizeof nonneg / sizeof *nonneg; ++i)
     if (!(v[nonneg[i]] >= 0.0 && isfinite(v[nonneg[i]])))
       return rc_error_set(err, RC_ERR_INPUT,
@@ -1247,6 +1262,13 @@ static rc_err crane_create(const rc_model *model, int formulation,
     return rc;
   static const char *const END_CHOICES[] = {"rest", "flat", "free", NULL};
   static const char *const GUESS_CHOICES[] = {"flat", "rest", NULL};
+  static const char *const UREF_CHOICES[] = {"zero", "flat", NULL};
+  const char *uref_text =
+      pv->text && pv->text[P_UREF] ? pv->text[P_UREF] : "zero";
+  const int uref = text_choice(uref_text, UREF_CHOICES);
+  if (uref < 0)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: uref = '%s': expected zero or flat", uref_text);
   const char *end_text = pv->text && pv->text[P_END] ? pv->text[P_END] : "rest";
   const char *guess_text =
       pv->text && pv->text[P_GUESS] ? pv->text[P_GUESS] : "flat";
@@ -1260,13 +1282,21 @@ static rc_err crane_create(const rc_model *model, int formulation,
     return rc_error_set(err, RC_ERR_INPUT,
                         "crane: guess = '%s': expected flat or rest",
                         guess_text);
+  const int eps_set = pv->is_set && pv->is_set[P_EPS];
+  const double eps = eps_set     ? v[P_EPS]
+                     : uref == 1 ? CRANE_EPS_FLAT_DEFAULT
+                                 : CRANE_EPS_DEFAULT;
+  if (!(eps >= 0.0 && isfinite(eps)))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: eps = %g: expected a finite value >= 0", eps);
   crane *cr = calloc(1, sizeof *cr);
   if (!cr)
     return rc_error_set(err, RC_ERR_NOMEM, "crane: out of memory");
   cr->par = (rc_crane_params){v[P_M1], v[P_M2], v[P_MG], v[P_J],
                               v[P_C1], v[P_C2], v[P_C3], v[P_G]};
-  cr->eps = v[P_EPS];
+  cr->eps = eps;
   cr->guess_rest = guess == 1;
+  cr->uref_flat = uref == 1;
   double tf = v[P_TF];
   const char *file = pv->text ? pv->text[P_PATH] : NULL;
   if (file && *file) {

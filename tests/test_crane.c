@@ -303,11 +303,11 @@ static void fd_block(const rc_problem *pb, const char *what,
          "%s/%s: derivative check failed", pb->formulation, what);
 }
 
-static void test_fd(const char *form) {
+static void test_fd(const char *form, const char *extra) {
   rc_problem *pb = NULL;
   rc_error err;
-  const char *sets[] = {"eps=0.01"};
-  if (make(form, 1, sets, &pb, &err) != RC_OK) {
+  const char *sets[] = {"eps=0.01", extra};
+  if (make(form, extra ? 2 : 1, sets, &pb, &err) != RC_OK) {
     EXPECT(0, "create %s: %s", form, err.message);
     return;
   }
@@ -653,11 +653,12 @@ static void test_objective_scale(void) {
  * rounding and on the dense grid to interpolation accuracy; the plain
  * transcription (project=0) drifts.  Errors against the flat inverse on a
  * dense grid of 12001 points. */
-static double reduced_path_error(int nset, const char *const *sets,
-                                 double *u1err, double *wall) {
+static double reduced_path_error(const char *form, int nset,
+                                 const char *const *sets, double *u1err,
+                                 double *wall) {
   rc_problem *pb = NULL;
   rc_error err;
-  if (make("reduced", nset, sets, &pb, &err) != RC_OK) {
+  if (make(form, nset, sets, &pb, &err) != RC_OK) {
     EXPECT(0, "reduced: %s", err.message);
     return HUGE_VAL;
   }
@@ -690,8 +691,8 @@ static void test_reduced_long(void) {
   const char *proj[] = {path, "guess=rest"};
   const char *plain[] = {path, "project=0"};
   double u1p, u1n, wp, wn;
-  const double ep = reduced_path_error(2, proj, &u1p, &wp);
-  const double en = reduced_path_error(2, plain, &u1n, &wn);
+  const double ep = reduced_path_error("reduced", 2, proj, &u1p, &wp);
+  const double en = reduced_path_error("reduced", 2, plain, &u1n, &wn);
   printf("reduced 60 s, 25 waypoints, 240 x 5: projected path error %.2e m "
          "(u1 %.1e rel, %.2f s, from rest guess), plain %.2e m (u1 %.1e "
          "rel)\n",
@@ -699,6 +700,14 @@ static void test_reduced_long(void) {
   EXPECT(ep < 2e-6 && u1p < 1e-3, "projected reduced drifts: %g m, u1 %g", ep,
          u1p);
   EXPECT(en > 1e-4, "plain reduced does not drift (%g m)", en);
+  /* track about the flat controls on the same job */
+  const char *tr[] = {path, "uref=flat"};
+  double u1t, wt;
+  const double et = reduced_path_error("track", 2, tr, &u1t, &wt);
+  printf("track uref=flat, same job: path error %.2e m, u1 %.1e rel, %.2f "
+         "s\n",
+         et, u1t, wt);
+  EXPECT(et < 2e-6 && u1t < 1e-3, "track uref=flat: %g m, u1 %g", et, u1t);
 }
 
 int main(void) {
@@ -711,8 +720,10 @@ int main(void) {
     check_reference(forms[i], 0, NULL);
     check_reference(forms[i], 1, gsets);
     check_accelerations(forms[i]);
-    test_fd(forms[i]);
+    test_fd(forms[i], NULL);
   }
+  test_fd("track", "uref=flat"); /* the control term about the flat u */
+  test_fd("reduced", "project=0");
   /* the user path really sets the horizon */
   rc_problem *pb = NULL;
   rc_error err;
