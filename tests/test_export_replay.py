@@ -359,7 +359,8 @@ def case_replay_limits(radcol):
     if not j:
         return
     bv = j["bound_violation"]
-    check(set(bv) == {"u1"}, "bounded variables %s, expected u1 only"
+    check(set(bv) == {"u1", "tau"},
+          "bounded variables %s, expected u1 (u1max) and tau (taumin = 0)"
           % sorted(bv))
     check(j["path_violation"] == [], "crane/track has no path constraints")
     with h5py.File("rep.h5", "r") as f:
