@@ -39,6 +39,7 @@ static const char usage[] =
     "                    [--tf T] [--set NAME=VALUE]... [--mesh FILE.h5]\n"
     "                    [--guess FILE.h5] [--ipopt KEY=VALUE]... [--tol TOL]\n"
     "                    [--max-iter N] [--refine TOL] [--plugin LIB.so]\n"
+    "                    [--solver auto|ipopt|newton]\n"
     "                    [-o FILE.h5] [--json] [--quiet]\n\n"
     "Transcribe PROBLEM by Radau IIA collocation, solve the NLP with Ipopt,\n"
     "measure errors against the problem's reference and write an HDF5 file.\n\n"
@@ -64,6 +65,10 @@ static const char usage[] =
     "  --ipopt KEY=VALUE    raw Ipopt option, repeatable; default: none\n"
     "  --tol TOL            Ipopt tolerance > 0; default: 1e-10\n"
     "  --max-iter N         Ipopt iteration limit >= 0; default: 3000\n"
+    "  --solver S           auto, ipopt or newton: newton integrates a square\n"
+    "                       system (an initial-value DAE, docs/performance.md)\n"
+    "                       element by element; auto uses it where it applies\n"
+    "                       and falls back to Ipopt; default: auto\n"
     "  -o, --output FILE.h5 result file; default:\n"
     "                       results/<problem>-<formulation>.h5 (results/ is\n"
     "                       created if missing)\n"
@@ -105,6 +110,7 @@ typedef struct solve_args {
   double refine_tol;  /* --refine */
   long max_refinements, max_elements;
   int have_refine, have_max_refinements, have_max_elements, refine_no_duals;
+  rc_solver_kind solver; /* --solver */
 } solve_args;
 
 typedef struct progress_state {
@@ -221,6 +227,17 @@ static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
         st = rc_cli_int(cmd, "--max-elements", v, 1, MAX_ELEMENTS,
                         "an integer >= 1", &a->max_elements);
       a->have_max_elements = 1;
+    } else if (OPT("--solver")) {
+      if (!st && strcmp(v, "auto") == 0)
+        a->solver = RC_SOLVER_AUTO;
+      else if (!st && strcmp(v, "ipopt") == 0)
+        a->solver = RC_SOLVER_IPOPT;
+      else if (!st && strcmp(v, "newton") == 0)
+        a->solver = RC_SOLVER_NEWTON;
+      else if (!st) {
+        rc_cli_error(cmd, "--solver %s: expected auto, ipopt or newton", v);
+        st = RC_CLI_BAD_INPUT;
+      }
     } else if (strcmp(arg, "--refine-no-duals") == 0) {
       a->refine_no_duals = 1;
     } else if (arg[0] == '-' && arg[1] != '\0') {
@@ -317,6 +334,7 @@ static void print_json(const rc_problem *pb, const rc_mesh *mesh,
   rc_json_int(&j, "nnz_hes", st->nnz_hes);
   rc_json_string(&j, "status", shown_status(pb, st->status));
   rc_json_string(&j, "message", st->message[0] ? st->message : NULL);
+  rc_json_string(&j, "solver", st->solver[0] ? st->solver : NULL);
   rc_json_int(&j, "iterations", st->iterations);
   rc_json_number(&j, "objective", st->objective);
   rc_json_number(&j, "constraint_violation", st->constraint_violation);
@@ -345,9 +363,10 @@ static void print_text(const rc_problem *pb, const rc_mesh *mesh,
   printf("  NLP         %d variables, %d constraints, nnz jac %d, nnz hes "
          "%d\n",
          st->nvars, st->ncons, st->nnz_jac, st->nnz_hes);
-  printf("  Ipopt       %d iterations, objective %.12g, constraint "
+  printf("  solver      %s: %d iterations, objective %.12g, constraint "
          "violation %.3g\n",
-         st->iterations, st->objective, st->constraint_violation);
+         st->solver[0] ? st->solver : "none", st->iterations, st->objective,
+         st->constraint_violation);
   printf("  time        wall %.3f s, ipopt %.3f s, eval %.3f s\n",
          rc_cli_elapsed(), st->ipopt_s, st->eval_s);
   rc_cli_print_diagnostics(pb, d, "nodes");
@@ -448,6 +467,7 @@ static int run_solve(int argc, char **argv) {
   if (a.have_max_iter)
     opt.max_iter = (int)a.max_iter;
   opt.warm_start = a.warm_start;
+  opt.solver = a.solver;
   opt.nipopt = a.nipopt;
   opt.ipopt_kv = a.ipopt;
   progress_state ps = {0.0, 0};
@@ -507,6 +527,12 @@ static int run_solve(int argc, char **argv) {
     goto done;
   }
   have_sol = 1;
+  if (st.newton_fallback_element >= 0 && opt.solver == RC_SOLVER_AUTO)
+    fprintf(stderr,
+            "note: %s/%s: Newton did not converge at element %d; solved by "
+            "Ipopt instead (solver \"%s\")\n",
+            pb->model, pb->formulation, st.newton_fallback_element,
+            st.solver);
   if (rc_diagnose(pb, &sol, opt.dense_per_element, &diag, &err) == RC_OK) {
     have_diag = 1;
   } else {
