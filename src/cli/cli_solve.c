@@ -138,7 +138,7 @@ static void refine_progress(void *ctx, const rc_refine_row *r,
   (void)ctx;
   fprintf(stderr,
           "refine %2d: %6d elements, stages %d..%d, %8d variables, estimate "
-          "%.2e, reference error %.2e, %3d Ipopt iterations, %.2f s; %s\n",
+          "%.2e, reference error %.2e, %3d solver iterations, %.2f s; %s\n",
           r->iteration, r->elements, r->stages_min, r->stages_max, r->nvars,
           r->est_error, r->ref_error, r->ipopt_iterations, r->wall_s, note);
 }
