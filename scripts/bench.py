@@ -515,38 +515,53 @@ def section_square(a, workdir):
 
 # ---- latency of a small solve ---------------------------------------------------
 
-def run_latency(a, workdir, runs):
-    """Median wall and user + sys of `radcol LATENCY_CMD` over runs."""
+def run_latency(a, workdir, runs, binary=None, baseline=None):
+    """Median wall and user + sys of `radcol LATENCY_CMD` over runs; with a
+    baseline binary, the two alternate run by run (same load) and the
+    baseline's figures come back under "baseline"."""
     import resource
     out = os.path.join(workdir, "lat.h5")
-    walls, cpus = [], []
+    bins = [binary or a.radcol] + ([baseline] if baseline else [])
+    walls, cpus = [[] for _ in bins], [[] for _ in bins]
     for _ in range(runs):
-        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        t0 = time.perf_counter()
-        p = subprocess.run([a.radcol] + LATENCY_CMD + ["-o", out],
-                           capture_output=True, text=True, timeout=60)
-        walls.append(time.perf_counter() - t0)
-        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpus.append(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
-        if p.returncode != 0:
-            sys.exit(f"bench.py: latency run failed ({p.returncode}): {p.stderr[-300:]}")
-    walls.sort()
-    cpus.sort()
-    return {"runs": runs, "wall_median": walls[runs // 2], "wall_min": walls[0],
-            "wall_max": walls[-1], "cpu_median": cpus[runs // 2],
-            "load": os.getloadavg()}
+        for k, b in enumerate(bins):
+            r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t0 = time.perf_counter()
+            p = subprocess.run([b] + LATENCY_CMD + ["-o", out],
+                               capture_output=True, text=True, timeout=60)
+            walls[k].append(time.perf_counter() - t0)
+            r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpus[k].append(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
+            if p.returncode != 0:
+                sys.exit(f"bench.py: latency run of {b} failed ({p.returncode}): "
+                         f"{p.stderr[-300:]}")
+    res = []
+    for w, c in zip(walls, cpus):
+        w.sort()
+        c.sort()
+        res.append({"runs": runs, "wall_median": w[runs // 2], "wall_min": w[0],
+                    "wall_max": w[-1], "cpu_median": c[runs // 2],
+                    "load": os.getloadavg()})
+    if baseline:
+        res[0]["baseline"] = res[1]
+    return res[0]
 
 
 def section_latency(a, workdir):
-    d = run_latency(a, workdir, a.latency_runs)
+    d = run_latency(a, workdir, a.latency_runs, baseline=a.baseline)
     cmd = "radcol " + " ".join(LATENCY_CMD) + " -o FILE"
     print(f"latency: {cmd}: median wall {1e3 * d['wall_median']:.1f} ms "
           f"(min {1e3 * d['wall_min']:.1f}, max {1e3 * d['wall_max']:.1f}), median "
           f"cpu {1e3 * d['cpu_median']:.1f} ms, load {d['load'][0]:.1f}")
+    if "baseline" in d:
+        b = d["baseline"]
+        print(f"  baseline {a.baseline}: median wall {1e3 * b['wall_median']:.1f} ms, "
+              f"median cpu {1e3 * b['cpu_median']:.1f} ms")
     lines = [
         "# Small-solve latency",
         "",
-        f"Written by `scripts/bench.py --only latency` "
+        f"Written by `scripts/bench.py --only latency"
+        f"{' --baseline OLD/radcol' if 'baseline' in d else ''}` "
         f"({time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC): `{cmd}`, "
         f"{d['runs']} runs, whole process (Python's perf_counter around the "
         "child; cpu = user + sys from getrusage).  Load average during the "
@@ -554,10 +569,16 @@ def section_latency(a, workdir):
         "on 2 cores, so wall is inflated by the other jobs; cpu is what an idle "
         "machine would take, plus the fsync of the result file.",
         "",
-        "| runs | median wall ms | min wall ms | max wall ms | median cpu ms |",
-        "|---|---|---|---|---|",
-        f"| {d['runs']} | {1e3 * d['wall_median']:.1f} | {1e3 * d['wall_min']:.1f} | "
-        f"{1e3 * d['wall_max']:.1f} | {1e3 * d['cpu_median']:.1f} |",
+        "| binary | runs | median wall ms | min wall ms | max wall ms | median cpu ms |",
+        "|---|---|---|---|---|---|",
+        f"| --radcol | {d['runs']} | {1e3 * d['wall_median']:.1f} | "
+        f"{1e3 * d['wall_min']:.1f} | {1e3 * d['wall_max']:.1f} | "
+        f"{1e3 * d['cpu_median']:.1f} |",
+    ] + ([
+        f"| --baseline (run alternately) | {d['baseline']['runs']} | "
+        f"{1e3 * d['baseline']['wall_median']:.1f} | "
+        f"{1e3 * d['baseline']['wall_min']:.1f} | {1e3 * d['baseline']['wall_max']:.1f} | "
+        f"{1e3 * d['baseline']['cpu_median']:.1f} |"] if "baseline" in d else []) + [
         "",
         "The profile behind these figures is in docs/performance.md.",
     ]
@@ -620,6 +641,9 @@ def main():
     ap.add_argument("--quick", action="store_true",
                     help="reduced set in under a minute that prints the ratios "
                          "(vs IDA, Newton vs Ipopt, latency) and writes no file")
+    ap.add_argument("--baseline", metavar="RADCOL",
+                    help="latency: another radcol binary (e.g. a build of an older "
+                         "commit) run alternately with --radcol under the same load")
     ap.add_argument("--latency-runs", type=int, default=10,
                     help="runs of the latency command (median kept; default 10)")
     ap.add_argument("--max-elements", type=int, default=100000,
