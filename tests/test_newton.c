@@ -12,11 +12,15 @@
  * - A bound the square system's solution leaves (pendulum accel with x <=
  *   half its largest value) is caught after the solve and sends auto to Ipopt.
  * - solver newton on an optimal control problem (crane track) is bad input.
+ * - The consistency check every solve runs (rc_make_consistent) solves no NLP
+ *   when the start is already consistent (0 iterations, nothing moved), and
+ *   still solves it, moving x0, when the start is not.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "radcol/init.h"
 #include "radcol/params.h"
 #include "radcol/solve.h"
 #include "test_util.h"
@@ -266,6 +270,51 @@ static void refused(void) {
   rc_params_free(&pv);
 }
 
+static void init_fast_path(void) {
+  rc_param_values pv;
+  memset(&pv, 0, sizeof pv);
+  rc_problem *pb = make("pendulum", "accel", "tf=5", &pv);
+  if (!pb)
+    return;
+  rc_init_options io;
+  rc_init_options_default(&io);
+  io.feas_tol = 1e-10;
+  rc_init_report rep;
+  rc_error err = {RC_OK, ""};
+  double x0[16];
+  int changed = -1;
+  rc_err rc = rc_make_consistent(pb, &io, x0, &changed, &rep, &err);
+  EXPECT(rc == RC_OK, "make_consistent: %s", err.message);
+  if (rc == RC_OK) {
+    EXPECT(rep.consistent && changed == 0 && rep.iterations == 0 &&
+               rep.status == RC_STATUS_CONVERGED,
+           "consistent start: consistent %d, changed %d, iterations %d, "
+           "status %s (expected 1, 0, 0, converged)",
+           rep.consistent, changed, rep.iterations, rc_status_name(rep.status));
+    rc_init_report_free(&rep);
+  }
+  /* x0 off the circle: the NLP runs and moves the fixed values */
+  double xbad[16];
+  for (int i = 0; i < pb->nx && i < 16; ++i)
+    xbad[i] = pb->x0[i];
+  xbad[0] = 1.1 * xbad[0] + 0.05;
+  rc_problem moved = *pb;
+  moved.x0 = xbad;
+  moved.destroy = NULL;
+  changed = -1;
+  rc = rc_make_consistent(&moved, &io, x0, &changed, &rep, &err);
+  EXPECT(rc == RC_OK, "make_consistent (moved x0): %s", err.message);
+  if (rc == RC_OK) {
+    EXPECT(rep.consistent && changed == 1 && rep.iterations > 0,
+           "inconsistent start: consistent %d, changed %d, iterations %d "
+           "(expected 1, 1, > 0)",
+           rep.consistent, changed, rep.iterations);
+    rc_init_report_free(&rep);
+  }
+  rc_problem_free(&pb);
+  rc_params_free(&pv);
+}
+
 int main(void) {
   same_as_ipopt("pendulum", "accel", "tf=5", 30, 3);
   same_as_ipopt("pendulum", "accel", "tf=5", 10, 8);
@@ -274,5 +323,6 @@ int main(void) {
   square_rule();
   fallback();
   refused();
+  init_fast_path();
   return RC_TEST_EXIT();
 }
