@@ -63,8 +63,9 @@
 #include "timing.h"
 
 /* Contraction above which the Jacobian is refreshed at the current iterate
- * (measured on pendulum accel, n = 30 and 1000: 0.5 took 30-60 % more
- * iterations, 0.03 about 40 % more Jacobians for 0-30 % fewer iterations). */
+ * (measured on pendulum accel, n = 30 and 1000: 0.5 took 33-120 % more
+ * iterations, 0.03 up to 43 % more Jacobians for up to 35 % fewer
+ * iterations; docs/performance.md). */
 #define NEWTON_THETA_REFRESH 0.1
 
 typedef struct newton_ctx {
