@@ -18,13 +18,14 @@
  * node, interior stages included) of |z - z_ref|, where z_ref is the
  * problem's reference (the angle ODE integrated by GSL rk8pd at 1e-13,
  * independent of both methods).  Time: wall clock of the solve only
- * (IDA: create, init, integrate, free; radcol: rc_solve, i.e. transcription,
- * Ipopt and MUMPS), the minimum over --repeat runs (the machine may be
- * loaded; the minimum is the least disturbed run).  Reference evaluation and
- * error computation are outside the timed region.
+ * (IDA: create, init, integrate, free; radcol: rc_solve, i.e. Newton element
+ * by element, or transcription, Ipopt and MUMPS), the minimum over --repeat
+ * runs (the machine may be loaded; the minimum is the least disturbed run).
+ * Reference evaluation and error computation are outside the timed region.
  *
  * Usage: radcol_bench_ida [--repeat R] SPEC...
- *   SPEC = ida:RTOL:ATOL | radcol:S:N
+ *   SPEC = ida:RTOL:ATOL | radcol:S:N[:auto|ipopt|newton]  (default auto:
+ *   the Newton path, pendulum/accel being a square system)
  * prints one JSON object per SPEC on stdout.
  */
 #include <ida/ida.h>
@@ -213,8 +214,8 @@ static void run_ida(const rc_problem *pb, bench_ctx *bc, double rtol,
   free(ref);
 }
 
-static void run_radcol(const rc_problem *pb, int s, int n, int repeat,
-                       run_out *o) {
+static void run_radcol(const rc_problem *pb, int s, int n,
+                       rc_solver_kind solver, int repeat, run_out *o) {
   memset(o, 0, sizeof *o);
   o->time_s = INFINITY;
   rc_mesh mesh = {0};
@@ -223,6 +224,7 @@ static void run_radcol(const rc_problem *pb, int s, int n, int repeat,
     return;
   rc_options opt;
   rc_options_default(&opt);
+  opt.solver = solver;
   rc_solution sol = {0};
   for (int r = 0; r < repeat; ++r) {
     rc_solve_stats st;
@@ -255,7 +257,7 @@ static void run_radcol(const rc_problem *pb, int s, int n, int repeat,
 static int usage(void) {
   fprintf(stderr,
           "usage: radcol_bench_ida [--repeat R] SPEC...\n"
-          "  SPEC = ida:RTOL:ATOL | radcol:S:N\n"
+          "  SPEC = ida:RTOL:ATOL | radcol:S:N[:auto|ipopt|newton]\n"
           "  one JSON line per SPEC: method, setting, time_s (min of R), "
           "error (max |z - ref| at the method's points)\n");
   return 2;
@@ -293,11 +295,28 @@ int main(int argc, char **argv) {
              "\"resevals\": %ld, \"jacevals\": %ld}\n",
              p1, p2, o.ok, o.time_s, o.error, o.steps, o.resevals, o.jacevals);
     } else if (sscanf(argv[a], "radcol:%lf:%lf", &p1, &p2) == 2) {
-      run_radcol(pb, (int)p1, (int)p2, repeat, &o);
-      printf("{\"method\": \"radcol\", \"s\": %d, \"n\": %d, \"ok\": %d, "
+      const char *sv = strchr(strchr(argv[a], ':') + 1, ':');
+      sv = sv ? strchr(sv + 1, ':') : NULL;
+      rc_solver_kind kind = RC_SOLVER_AUTO;
+      if (sv && strcmp(sv + 1, "ipopt") == 0)
+        kind = RC_SOLVER_IPOPT;
+      else if (sv && strcmp(sv + 1, "newton") == 0)
+        kind = RC_SOLVER_NEWTON;
+      else if (sv && strcmp(sv + 1, "auto") != 0) {
+        fprintf(stderr,
+                "bad SPEC '%s': expected solver auto, ipopt or newton\n",
+                argv[a]);
+        rc_problem_free(&pb);
+        rc_params_free(&pv);
+        return 2;
+      }
+      run_radcol(pb, (int)p1, (int)p2, kind, repeat, &o);
+      printf("{\"method\": \"radcol\", \"s\": %d, \"n\": %d, "
+             "\"solver\": \"%s\", \"ok\": %d, "
              "\"time_s\": %.6e, \"error\": %.6e, \"iterations\": %ld, "
              "\"nodes\": %d}\n",
-             (int)p1, (int)p2, o.ok, o.time_s, o.error, o.steps, o.points);
+             (int)p1, (int)p2, rc_solver_kind_name(kind), o.ok, o.time_s,
+             o.error, o.steps, o.points);
     } else {
       fprintf(stderr, "bad SPEC '%s': expected ida:RTOL:ATOL or radcol:S:N\n",
               argv[a]);

@@ -22,7 +22,8 @@ Results are read only through the documented HDF5 layout
 Modes:
   default           run every case (--jobs N in parallel), then collect
   --emit-jobs FILE  write the command list (one shell command a line, for GNU
-                    parallel or a Slurm array) and exit
+                    parallel or a Slurm array; the binary is ${RADCOL:-radcol})
+                    and exit
   --collect DIR     only gather existing HDF5 files of DIR and write the report
 
 Theory (SPEC section 3; at element ends): index 0 and 1: every variable
@@ -455,7 +456,14 @@ def main():
     if "problem" not in study or not study.get("formulations"):
         ap.error("a run needs --problem and --formulations (or a study file)")
     jobs = build_jobs(args, study)
-    text = "\n".join(" ".join(shlex.quote(c) for c in j) for j in jobs) + "\n"
+    # The binary is a placeholder, so committed job files name no build
+    # directory of the machine they were made on.
+    text = ("# radcol commands of this study, one a line; run from the "
+            "repository root with\n# RADCOL=BUILD/radcol (default: radcol on "
+            "PATH), e.g. RADCOL=build/radcol sh jobs.txt\n" +
+            "\n".join(" ".join(["${RADCOL:-radcol}"] +
+                               [shlex.quote(c) for c in j[1:]])
+                      for j in jobs) + "\n")
     if args.emit_jobs:
         with open(args.emit_jobs, "w") as f:
             f.write(text)

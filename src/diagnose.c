@@ -62,14 +62,13 @@ static void track_max(double *m, double e) {
     *m = e;
 }
 
-/* Betts defect of element k. */
+/* Betts defect of element k; gx, gw the s + 3 Gauss-Legendre nodes and
+ * weights on [0, 1]. */
 static int element_defect(const rc_problem *pb, const rc_solution *sol, int k,
                           const double *xscale, double yscale, double *work,
-                          double *out) {
+                          const double *gx, const double *gw, double *out) {
   const int nx = pb->nx, nw = rc_problem_nw(pb), nF = rc_problem_nF(pb);
   const int s = sol->mesh.stages[k];
-  rc_radau R;
-  rc_radau_init(s, &R);
   /* node indices of the element's s + 1 state nodes */
   const int off = rc_solution_element_offset(sol, k) + 1;
   const int n0 = k == 0 ? 0 : off - 1;
@@ -81,8 +80,6 @@ static int element_defect(const rc_problem *pb, const rc_solution *sol, int k,
   double bw[RC_RADAU_MAX_STAGES + 1];
   rc_bary_weights(s + 1, tn, bw);
   const int m = s + 3;
-  double gx[64], gw[64];
-  rc_gauss_legendre(m, gx, gw);
   double *w = work, *F = work + nw, *dx = work + nw + nF;
   double *acc = dx + nx; /* nx + ny accumulators */
   memset(acc, 0, sizeof *acc * (size_t)(nx + pb->ny));
@@ -285,9 +282,19 @@ rc_err rc_diagnose(const rc_problem *pb, const rc_solution *sol,
       rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory for defects");
       goto fail;
     }
-    for (int k = 0; k < ne; ++k)
-      if (element_defect(pb, sol, k, xscale, 1.0 + ymax, ework, &d->elem_defect[k]) != 0)
+    /* nodes per stage count, computed once (not per element) */
+    double gx[64], gw[64];
+    int gl_m = 0;
+    for (int k = 0; k < ne; ++k) {
+      const int m = sol->mesh.stages[k] + 3;
+      if (m != gl_m) {
+        rc_gauss_legendre(m, gx, gw);
+        gl_m = m;
+      }
+      if (element_defect(pb, sol, k, xscale, 1.0 + ymax, ework, gx, gw,
+                         &d->elem_defect[k]) != 0)
         d->elem_defect[k] = NAN;
+    }
     free(ework);
   }
   free(work);

@@ -616,7 +616,16 @@ static rc_err solve_once(const rc_problem *pb, const rc_init_options *opt,
     }
     for (int k = 0; k < n.ncon; ++k)
       rep->kept[k] = n.row_of_con[k] >= 0;
-    if (n.m > 0 && n.nfree > 0) {
+    /* A start that already satisfies every row inside its bounds is the
+     * minimiser (objective 0 at a feasible point): no NLP to solve. */
+    int feasible = pass == 0 && all_residuals(&n, rep) == 0;
+    for (int k = 0; feasible && k < n.ncon; ++k)
+      feasible = fabs(rep->residual[k]) <= opt->feas_tol;
+    for (int i = 0; feasible && i < n.nfree; ++i)
+      feasible = x[i] >= n.x_lo[i] && x[i] <= n.x_hi[i];
+    if (feasible) {
+      rep->status = RC_STATUS_CONVERGED;
+    } else if (n.m > 0 && n.nfree > 0) {
       if ((need_inv(&n) && !pb->invariants.hessian) ||
           (need_pt(&n) && !pb->point.hessian)) {
         rc = rc_error_set(err, RC_ERR_INPUT,

@@ -561,6 +561,7 @@ static void write_diagnostics(wctx *c, hid_t file,
     attr_int(c, g, gp, "nnz_jac", st->nnz_jac);
     attr_int(c, g, gp, "nnz_hes", st->nnz_hes);
     attr_str(c, g, gp, "message", st->message);
+    attr_str(c, g, gp, "solver", st->solver[0] ? st->solver : "none");
   } else {
     attr_str(c, g, gp, "status", rc_status_name(RC_STATUS_NOT_RUN));
   }

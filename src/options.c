@@ -15,6 +15,20 @@ void rc_options_default(rc_options *opt) {
   opt->print_level = 0;
   opt->warm_start = 0;
   opt->dense_per_element = 8;
+  opt->solver = RC_SOLVER_AUTO;
+  opt->newton_max_iter = 10;
+}
+
+const char *rc_solver_kind_name(rc_solver_kind kind) {
+  switch (kind) {
+  case RC_SOLVER_AUTO:
+    return "auto";
+  case RC_SOLVER_IPOPT:
+    return "ipopt";
+  case RC_SOLVER_NEWTON:
+    return "newton";
+  }
+  return NULL;
 }
 
 rc_err rc_options_validate(const rc_options *opt, rc_error *err) {
@@ -38,6 +52,16 @@ rc_err rc_options_validate(const rc_options *opt, rc_error *err) {
     return rc_error_set(err, RC_ERR_INPUT,
                         "dense points per element %d: expected 1..1000",
                         opt->dense_per_element);
+  if (!rc_solver_kind_name(opt->solver))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "solver %d: expected auto (%d), ipopt (%d) or newton "
+                        "(%d)",
+                        (int)opt->solver, RC_SOLVER_AUTO, RC_SOLVER_IPOPT,
+                        RC_SOLVER_NEWTON);
+  if (opt->newton_max_iter < 1 || opt->newton_max_iter > 1000)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "newton_max_iter %d: expected 1..1000",
+                        opt->newton_max_iter);
   for (int i = 0; i < opt->nipopt; ++i) {
     const char *kv = opt->ipopt_kv[i];
     const char *eq = kv ? strchr(kv, '=') : NULL;

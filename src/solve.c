@@ -9,13 +9,21 @@
  * defined), and a warm start's multipliers are multiplied by S.  A problem
  * that set `infeasible` (proved before solving) ends infeasible at the
  * starting point without Ipopt.
+ *
+ * Dispatch (opt->solver).  A square system (rc_square_system) is solved by
+ * Newton element by element (newton.c) under RC_SOLVER_AUTO and
+ * RC_SOLVER_NEWTON; under AUTO a Newton failure falls back to Ipopt from the
+ * same guess, and stats->solver says "ipopt (newton fallback at element K)".
+ * RC_SOLVER_NEWTON on a problem that is not square is bad input.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ipopt_adapter.h"
+#include "newton.h"
 #include "radcol/solve.h"
 #include "timing.h"
 #include "transcription.h"
@@ -128,21 +136,60 @@ static rc_err sample_reference(const rc_problem *pb, const rc_mesh *mesh,
   return RC_OK;
 }
 
-rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh,
-                const rc_options *opt, const rc_solution *guess,
-                rc_solution *sol, rc_solve_stats *stats, rc_error *err) {
-  memset(sol, 0, sizeof *sol);
-  memset(stats, 0, sizeof *stats);
-  stats->status = RC_STATUS_FAILED;
+/* Writes the reason into why (when given) and returns 0. */
+static int why_not(char *why, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int why_not(char *why, size_t len, const char *fmt, ...) {
+  if (why && len > 0) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, len, fmt, ap);
+    va_end(ap);
+  }
+  return 0;
+}
+
+int rc_square_system(const rc_problem *pb, char *why, size_t len) {
+  if (why && len > 0)
+    why[0] = '\0';
+  if (pb->sampled_reference)
+    return why_not(why, len, "it is solved by sampling its reference");
+  if (pb->has_lagrange || pb->has_mayer)
+    return why_not(why, len, "it has an objective (a %s term)",
+                   pb->has_lagrange ? "Lagrange" : "Mayer");
+  if (pb->nb > 0)
+    return why_not(why, len, "it has %d boundary constraints", pb->nb);
+  if (pb->free_tf)
+    return why_not(why, len, "the final time is free");
+  for (int i = 0; i < pb->nx; ++i) {
+    if (!pb->fix_x0 || !pb->fix_x0[i])
+      return why_not(why, len, "the initial value of %s is free",
+                     pb->var_names[i]);
+    if (pb->fix_xf && pb->fix_xf[i])
+      return why_not(why, len, "the final value of %s is fixed",
+                     pb->var_names[i]);
+  }
+  const int nq = pb->nx + pb->ny + pb->nu;
+  for (int i = nq; i < rc_problem_nw(pb); ++i)
+    if (!(pb->w_lo[i] == pb->w_hi[i] && isfinite(pb->w_lo[i])))
+      return why_not(why, len, "parameter %s is free", pb->var_names[i]);
+  for (int i = 0; i < pb->nc; ++i)
+    if (!(pb->c_lo[i] == pb->c_hi[i] && isfinite(pb->c_lo[i])))
+      return why_not(why, len, "path constraint %d is an inequality", i);
+  if (pb->nu != pb->nc)
+    return why_not(why, len,
+                   "its %d controls are not matched by as many path "
+                   "equalities (%d)",
+                   pb->nu, pb->nc);
+  return 1;
+}
+
+static rc_err solve_nlp(const rc_problem *pb, const rc_mesh *mesh,
+                        const rc_options *opt, const rc_solution *guess,
+                        rc_solution *sol, rc_solve_stats *stats,
+                        rc_error *err) {
   const double wall0 = rc_now_s();
   rc_err rc;
-  if ((rc = rc_problem_validate(pb, err)) != RC_OK ||
-      (rc = rc_options_validate(opt, err)) != RC_OK ||
-      (rc = rc_mesh_validate(mesh, err)) != RC_OK)
-    return rc;
-  if (pb->sampled_reference)
-    return sample_reference(pb, mesh, sol, stats, err);
-
   rc_nlp *nlp = NULL;
   if ((rc = rc_nlp_create(pb, mesh, &nlp, err)) != RC_OK)
     return rc;
@@ -248,5 +295,65 @@ done:
   free(glo);
   free(ghi);
   rc_nlp_free(&nlp);
+  return rc;
+}
+
+rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh,
+                const rc_options *opt, const rc_solution *guess,
+                rc_solution *sol, rc_solve_stats *stats, rc_error *err) {
+  memset(sol, 0, sizeof *sol);
+  memset(stats, 0, sizeof *stats);
+  stats->status = RC_STATUS_FAILED;
+  stats->newton_fallback_element = -1;
+  stats->objective_scale = 1.0;
+  rc_err rc;
+  if ((rc = rc_problem_validate(pb, err)) != RC_OK ||
+      (rc = rc_options_validate(opt, err)) != RC_OK ||
+      (rc = rc_mesh_validate(mesh, err)) != RC_OK)
+    return rc;
+  if (pb->sampled_reference) {
+    snprintf(stats->solver, sizeof stats->solver, "sampled reference");
+    if (opt->solver == RC_SOLVER_NEWTON)
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "solver newton: %s/%s is not solved (its reference "
+                          "is sampled on the mesh)",
+                          pb->model, pb->formulation);
+    return sample_reference(pb, mesh, sol, stats, err);
+  }
+  char why[160];
+  const int square = rc_square_system(pb, why, sizeof why);
+  if (opt->solver == RC_SOLVER_NEWTON && !square)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "solver newton: %s/%s is not a square system (%s); "
+                        "Newton solves initial-value problems only, expected "
+                        "solver auto or ipopt",
+                        pb->model, pb->formulation, why);
+  int fallback = -1;
+  char newton_msg[RC_MESSAGE_MAX] = "";
+  if (square && opt->solver != RC_SOLVER_IPOPT) {
+    if ((rc = rc_newton_solve(pb, mesh, opt, guess, sol, stats, err)) != RC_OK)
+      return rc;
+    if (stats->status == RC_STATUS_CONVERGED || opt->solver == RC_SOLVER_NEWTON)
+      return RC_OK;
+    fallback = stats->newton_fallback_element;
+    memcpy(newton_msg, stats->message, sizeof newton_msg);
+    rc_solution_free(sol);
+    memset(sol, 0, sizeof *sol);
+    memset(stats, 0, sizeof *stats);
+    stats->status = RC_STATUS_FAILED;
+    stats->objective_scale = 1.0;
+  }
+  rc = solve_nlp(pb, mesh, opt, guess, sol, stats, err);
+  stats->newton_fallback_element = fallback;
+  if (fallback < 0) {
+    snprintf(stats->solver, sizeof stats->solver, "ipopt");
+  } else {
+    snprintf(stats->solver, sizeof stats->solver,
+             "ipopt (newton fallback at element %d)", fallback);
+    char m[RC_MESSAGE_MAX];
+    snprintf(m, sizeof m, "%.300s; before Ipopt: %.150s", stats->message,
+             newton_msg);
+    memcpy(stats->message, m, sizeof m);
+  }
   return rc;
 }

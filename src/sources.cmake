@@ -13,6 +13,7 @@ set(RADCOL_LIB_SOURCES
   src/params.c
   src/transcription.c
   src/ipopt_adapter.c
+  src/newton.c
   src/solve.c
   src/diagnose.c
   src/refine.c

@@ -323,23 +323,38 @@ static int hes_walk(rc_nlp *nlp, const double *x, double obj_factor,
 /* ---- setup ------------------------------------------------------------------
  */
 
-static int cmp_ll(const void *a, const void *b) {
-  const long long x = *(const long long *)a, y = *(const long long *)b;
-  return (x > y) - (x < y);
-}
-
-static long long find_key(const long long *u, long long n, long long key) {
-  long long lo = 0, hi = n - 1;
-  while (lo <= hi) {
-    const long long mid = lo + (hi - lo) / 2;
-    if (u[mid] < key)
-      lo = mid + 1;
-    else if (u[mid] > key)
-      hi = mid - 1;
-    else
-      return mid;
+/* Sorts the n non-negative keys ascending and carries idx along: LSD radix
+ * sort on 11-bit digits (stable; as many passes as the largest key needs),
+ * tk and ti scratch of n entries.  Replaces qsort plus a binary search per
+ * contribution, which took about 10% of a 10^4-element crane/track solve. */
+static void radix_sort(long long n, long long *key, int *idx, long long *tk,
+                       int *ti) {
+  long long maxk = 0;
+  for (long long e = 0; e < n; ++e)
+    if (key[e] > maxk)
+      maxk = key[e];
+  long long *k0 = key, *k1 = tk;
+  int *i0 = idx, *i1 = ti;
+  for (int shift = 0; shift < 63 && (maxk >> shift) > 0; shift += 11) {
+    long long cnt[2049] = {0};
+    for (long long e = 0; e < n; ++e)
+      cnt[((k0[e] >> shift) & 2047) + 1]++;
+    for (int d = 0; d < 2048; ++d)
+      cnt[d + 1] += cnt[d];
+    for (long long e = 0; e < n; ++e) {
+      const long long p = cnt[(k0[e] >> shift) & 2047]++;
+      k1[p] = k0[e];
+      i1[p] = i0[e];
+    }
+    long long *kt = k0;
+    k0 = k1, k1 = kt;
+    int *it = i0;
+    i0 = i1, i1 = it;
   }
-  return -1;
+  if (k0 != key) {
+    memcpy(key, k0, sizeof *key * (size_t)n);
+    memcpy(idx, i0, sizeof *idx * (size_t)n);
+  }
 }
 
 /* Count, record, sort and merge the contributions of one walk into a
@@ -362,39 +377,46 @@ static rc_err build_pattern(rc_nlp *nlp, walk_fn walk, int *nnz, int **row,
     return rc_error_set(err, RC_ERR_INPUT,
                         "NLP too large: %lld derivative entries (limit 2e9)",
                         ncontrib);
-  long long *keys = malloc(sizeof *keys * (size_t)(ncontrib ? ncontrib : 1));
-  long long *uniq = malloc(sizeof *uniq * (size_t)(ncontrib ? ncontrib : 1));
-  *slot = malloc(sizeof **slot * (size_t)(ncontrib ? ncontrib : 1));
-  if (!keys || !uniq || !*slot) {
+  const size_t nalloc = (size_t)(ncontrib ? ncontrib : 1);
+  long long *keys = malloc(sizeof *keys * nalloc);
+  long long *tk = malloc(sizeof *tk * nalloc);
+  int *idx = malloc(sizeof *idx * nalloc), *ti = malloc(sizeof *ti * nalloc);
+  *slot = malloc(sizeof **slot * nalloc);
+  if (!keys || !tk || !idx || !ti || !*slot) {
     free(keys);
-    free(uniq);
+    free(tk);
+    free(idx);
+    free(ti);
     return rc_error_set(err, RC_ERR_NOMEM,
                         "out of memory for %lld derivative entries", ncontrib);
   }
   sk = (walk_sink){.mode = WALK_RECORD, .nvar = nlp->nvar, .keys = keys};
   walk(nlp, &sk);
-  memcpy(uniq, keys, sizeof *keys * (size_t)ncontrib);
-  qsort(uniq, (size_t)ncontrib, sizeof *uniq, cmp_ll);
+  /* sort (key, contribution) pairs; equal keys merge into one slot */
+  for (long long e = 0; e < ncontrib; ++e)
+    idx[e] = (int)e;
+  radix_sort(ncontrib, keys, idx, tk, ti);
+  free(tk);
+  free(ti);
   long long m = 0;
-  for (long long e = 0; e < ncontrib; ++e)
-    if (m == 0 || uniq[e] != uniq[m - 1])
-      uniq[m++] = uniq[e];
-  for (long long e = 0; e < ncontrib; ++e)
-    (*slot)[e] = (int)find_key(uniq, m, keys[e]);
+  for (long long e = 0; e < ncontrib; ++e) {
+    if (m == 0 || keys[e] != keys[m - 1])
+      keys[m++] = keys[e];
+    (*slot)[idx[e]] = (int)(m - 1);
+  }
+  free(idx);
   *nnz = (int)m;
   *row = malloc(sizeof **row * (size_t)(m ? m : 1));
   *col = malloc(sizeof **col * (size_t)(m ? m : 1));
   if (!*row || !*col) {
     free(keys);
-    free(uniq);
     return rc_error_set(err, RC_ERR_NOMEM, "out of memory for the NLP pattern");
   }
   for (long long e = 0; e < m; ++e) {
-    (*row)[e] = (int)(uniq[e] / nlp->nvar);
-    (*col)[e] = (int)(uniq[e] % nlp->nvar);
+    (*row)[e] = (int)(keys[e] / nlp->nvar);
+    (*col)[e] = (int)(keys[e] % nlp->nvar);
   }
   free(keys);
-  free(uniq);
   return RC_OK;
 }
 

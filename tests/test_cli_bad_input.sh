@@ -234,7 +234,7 @@ solve_default_output)
 solve_not_converged)
   # Exit 1 when Ipopt stops early, and the file is still written.
   need_pendulum
-  run 1 solve pendulum -f accel -n 6 -s 2 --max-iter 0 --quiet --json -o mi.h5
+  run 1 solve pendulum -f accel -n 6 -s 2 --max-iter 0 --solver ipopt --quiet --json -o mi.h5
   [ -f mi.h5 ] || fail "mi.h5 was not written for a non-converged solve"
   grep -q '"status": "max_iter"' out.txt || fail "status is not max_iter"
   ;;

@@ -58,7 +58,7 @@ pendulum) twice solve pendulum -f accel -n 20 -s 3 --quiet ;;
 pendulum_index3) twice solve pendulum -f index3 -n 20 -s 3 --quiet ;;
 crane_track) twice solve crane -f track -n 10 -s 3 --quiet ;;
 double_pendulum) twice solve double-pendulum -n 10 -s 3 --tf 1 --quiet ;;
-max_iter) twice solve pendulum -n 10 --max-iter 3 --quiet ;;
+max_iter) twice solve pendulum -n 10 --max-iter 3 --solver ipopt --quiet ;;
 simulate) twice simulate pendulum -f ode --method rk4 --step 0.01 ;;
 *) fail "unknown case" ;;
 esac

@@ -154,7 +154,9 @@ static int make_sample(sample *s) {
                               456,
                               789,
                               "solved to the acceptable level",
-                              1.0};
+                              1.0,
+                              "ipopt",
+                              -1};
   rc_diagnostics *d = &s->diag;
   d->nvar = NVAR;
   d->has_reference = 1;

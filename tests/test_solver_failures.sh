@@ -72,7 +72,7 @@ PYEOF
 
 case "$CASE" in
 infeasible) expect infeasible 1 faults --plugin "$PLUGIN" -f infeasible -n 8 ;;
-max_iter) expect max_iter 1 pendulum -n 10 --max-iter 2 ;;
+max_iter) expect max_iter 1 pendulum -n 10 --max-iter 2 --solver ipopt ;;
 nan) expect failed 1 faults --plugin "$PLUGIN" -f nan -n 8 ;;
 fatal)
   expect failed 1 faults --plugin "$PLUGIN" -f fatal -n 8

@@ -68,7 +68,9 @@ typedef struct rc_init_report {
   char (*con_names)[32]; /* ncon: inv_names, then "g1".. (algebraic rows) */
   double max_residual;
   int consistent;   /* every |residual| <= feas_tol */
-  rc_status status; /* Ipopt's outcome (RC_STATUS_NOT_RUN: nothing free) */
+  rc_status status; /* Ipopt's outcome (RC_STATUS_NOT_RUN: nothing free;
+                       RC_STATUS_CONVERGED, 0 iterations: the start was
+                       already consistent, no NLP solved) */
   int iterations;
   double objective; /* sum wt_i (z_i - zhat_i)^2 */
   int nconflict;

@@ -15,6 +15,17 @@ extern "C" {
 typedef void (*rc_progress_fn)(void *ctx, int iter, double objective,
                                double inf_pr, double inf_du);
 
+/* Which solver rc_solve uses.  RC_SOLVER_AUTO: Newton on a square system
+ * (rc_square_system in solve.h), Ipopt otherwise and as the fallback when
+ * Newton fails in an element.  RC_SOLVER_NEWTON: Newton only (a problem that
+ * is not a square system is refused as bad input; a Newton failure is
+ * reported as a failed solve).  RC_SOLVER_IPOPT: always the NLP. */
+typedef enum rc_solver_kind {
+  RC_SOLVER_AUTO = 0,
+  RC_SOLVER_IPOPT = 1,
+  RC_SOLVER_NEWTON = 2
+} rc_solver_kind;
+
 typedef struct rc_options {
   double tol;             /* Ipopt tol; default 1e-10 */
   double acceptable_tol;  /* default 1e-6 */
@@ -27,7 +38,12 @@ typedef struct rc_options {
   const char *const *ipopt_kv; /* ... as "key=value" (borrowed) */
   rc_progress_fn progress; /* called once per Ipopt iteration, or NULL */
   void *progress_ctx;
+  rc_solver_kind solver; /* default RC_SOLVER_AUTO */
+  int newton_max_iter;   /* Newton iterations per element and attempt; 10 */
 } rc_options;
+
+/* "auto", "ipopt", "newton"; NULL for a value outside the enum. */
+const char *rc_solver_kind_name(rc_solver_kind kind);
 
 void rc_options_default(rc_options *opt);
 rc_err rc_options_validate(const rc_options *opt, rc_error *err);

@@ -91,6 +91,13 @@ typedef struct rc_solve_stats {
   int nvars, ncons, nnz_jac, nnz_hes;
   char message[RC_MESSAGE_MAX]; /* how the solve ended, in words */
   double objective_scale; /* S: the NLP minimised S * objective (1: none) */
+  /* Which solver produced the result: "newton", "ipopt", "ipopt (newton
+   * fallback at element K)" or "sampled reference".  With "newton",
+   * iterations counts Newton iterations over all elements, ipopt_s is the
+   * Newton solver's own time (factorisations, solves) and nnz_jac the entries
+   * of the dense element Jacobians (nnz_hes 0: no Hessian is used). */
+  char solver[64];
+  int newton_fallback_element; /* element where Newton failed, or -1 */
 } rc_solve_stats;
 
 #ifdef __cplusplus

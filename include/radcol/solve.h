@@ -10,6 +10,8 @@
 #ifndef RADCOL_SOLVE_H
 #define RADCOL_SOLVE_H
 
+#include <stddef.h>
+
 #include "radcol/errors.h"
 #include "radcol/mesh.h"
 #include "radcol/options.h"
@@ -28,6 +30,17 @@ extern "C" {
 rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh,
                 const rc_options *opt, const rc_solution *guess,
                 rc_solution *sol, rc_solve_stats *stats, rc_error *err);
+
+/* Is pb a square system, an initial-value DAE that rc_solve can integrate
+ * element by element by Newton (options.h, rc_solver_kind)?  Returns 1, or
+ * 0 with the first reason it is not written into why (len bytes; why may be
+ * NULL).  The rule: no Lagrange or Mayer term, no boundary constraint, every
+ * x(t0) fixed and no x(tf) fixed, tf not free, every parameter fixed by
+ * equal finite bounds, every path constraint an equality (c_lo == c_hi) and
+ * as many path equalities as controls (nu == nc), and not a
+ * sampled-reference formulation.  Finite simple bounds are allowed: the
+ * Newton solution is checked against them afterwards. */
+int rc_square_system(const rc_problem *pb, char *why, size_t len);
 
 typedef struct rc_diagnostics {
   int nvar;           /* nx + ny + nu + nout: variables and outputs */

@@ -39,6 +39,7 @@ static const char usage[] =
     "                    [--tf T] [--set NAME=VALUE]... [--mesh FILE.h5]\n"
     "                    [--guess FILE.h5] [--ipopt KEY=VALUE]... [--tol TOL]\n"
     "                    [--max-iter N] [--refine TOL] [--plugin LIB.so]\n"
+    "                    [--solver auto|ipopt|newton]\n"
     "                    [-o FILE.h5] [--json] [--quiet]\n\n"
     "Transcribe PROBLEM by Radau IIA collocation, solve the NLP with Ipopt,\n"
     "measure errors against the problem's reference and write an HDF5 file.\n\n"
@@ -66,6 +67,11 @@ static const char usage[] =
     "  --ipopt KEY=VALUE    raw Ipopt option, repeatable; default: none\n"
     "  --tol TOL            Ipopt tolerance > 0; default: 1e-10\n"
     "  --max-iter N         Ipopt iteration limit >= 0; default: 3000\n"
+    "  --solver S           auto, ipopt or newton: newton integrates a square\n"
+    "                       system (an initial-value DAE, "
+    "docs/performance.md)\n"
+    "                       element by element; auto uses it where it applies\n"
+    "                       and falls back to Ipopt; default: auto\n"
     "  -o, --output FILE.h5 result file; default:\n"
     "                       results/<problem>-<formulation>.h5 (results/ is\n"
     "                       created if missing)\n"
@@ -107,6 +113,7 @@ typedef struct solve_args {
   double refine_tol;  /* --refine */
   long max_refinements, max_elements;
   int have_refine, have_max_refinements, have_max_elements, refine_no_duals;
+  rc_solver_kind solver; /* --solver */
 } solve_args;
 
 typedef struct progress_state {
@@ -134,7 +141,7 @@ static void refine_progress(void *ctx, const rc_refine_row *r,
   (void)ctx;
   fprintf(stderr,
           "refine %2d: %6d elements, stages %d..%d, %8d variables, estimate "
-          "%.2e, reference error %.2e, %3d Ipopt iterations, %.2f s; %s\n",
+          "%.2e, reference error %.2e, %3d solver iterations, %.2f s; %s\n",
           r->iteration, r->elements, r->stages_min, r->stages_max, r->nvars,
           r->est_error, r->ref_error, r->ipopt_iterations, r->wall_s, note);
 }
@@ -223,6 +230,17 @@ static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
         st = rc_cli_int(cmd, "--max-elements", v, 1, MAX_ELEMENTS,
                         "an integer >= 1", &a->max_elements);
       a->have_max_elements = 1;
+    } else if (OPT("--solver")) {
+      if (!st && strcmp(v, "auto") == 0)
+        a->solver = RC_SOLVER_AUTO;
+      else if (!st && strcmp(v, "ipopt") == 0)
+        a->solver = RC_SOLVER_IPOPT;
+      else if (!st && strcmp(v, "newton") == 0)
+        a->solver = RC_SOLVER_NEWTON;
+      else if (!st) {
+        rc_cli_error(cmd, "--solver %s: expected auto, ipopt or newton", v);
+        st = RC_CLI_BAD_INPUT;
+      }
     } else if (strcmp(arg, "--refine-no-duals") == 0) {
       a->refine_no_duals = 1;
     } else if (arg[0] == '-' && arg[1] != '\0') {
@@ -371,6 +389,7 @@ static void print_json(const rc_problem *pb, const rc_mesh *mesh,
   rc_json_int(&j, "nnz_hes", st->nnz_hes);
   rc_json_string(&j, "status", shown_status(pb, st->status));
   rc_json_string(&j, "message", st->message[0] ? st->message : NULL);
+  rc_json_string(&j, "solver", st->solver[0] ? st->solver : NULL);
   rc_json_int(&j, "iterations", st->iterations);
   rc_json_number(&j, "objective", st->objective);
   rc_json_number(&j, "objective_scale", st->objective_scale);
@@ -401,10 +420,10 @@ static void print_text(const rc_problem *pb, const rc_mesh *mesh,
   printf("  NLP         %d variables, %d constraints, nnz jac %d, nnz hes "
          "%d\n",
          st->nvars, st->ncons, st->nnz_jac, st->nnz_hes);
-  printf("  Ipopt       %d iterations, objective %.12g (NLP scale %g), "
+  printf("  solver      %s: %d iterations, objective %.12g (NLP scale %g), "
          "constraint violation %.3g\n",
-         st->iterations, st->objective, st->objective_scale,
-         st->constraint_violation);
+         st->solver[0] ? st->solver : "none", st->iterations, st->objective,
+         st->objective_scale, st->constraint_violation);
   printf("  time        wall %.3f s, ipopt %.3f s, eval %.3f s\n",
          rc_cli_elapsed(), st->ipopt_s, st->eval_s);
   rc_cli_print_diagnostics(pb, d, "nodes");
@@ -505,6 +524,7 @@ static int run_solve(int argc, char **argv) {
   if (a.have_max_iter)
     opt.max_iter = (int)a.max_iter;
   opt.warm_start = a.warm_start;
+  opt.solver = a.solver;
   opt.nipopt = a.nipopt;
   opt.ipopt_kv = a.ipopt;
   progress_state ps = {0.0, 0};
@@ -564,6 +584,11 @@ static int run_solve(int argc, char **argv) {
     goto done;
   }
   have_sol = 1;
+  if (st.newton_fallback_element >= 0 && opt.solver == RC_SOLVER_AUTO)
+    fprintf(stderr,
+            "note: %s/%s: Newton did not converge at element %d; solved by "
+            "Ipopt instead (solver \"%s\")\n",
+            pb->model, pb->formulation, st.newton_fallback_element, st.solver);
   if (rc_diagnose(pb, &sol, opt.dense_per_element, &diag, &err) == RC_OK) {
     have_diag = 1;
   } else {
