@@ -38,6 +38,7 @@
 #include "radcol/refine.h"
 #include "radcol/solve.h"
 #include "timing.h"
+#include "transcription.h"
 
 void rc_refine_options_default(rc_refine_options *ro) {
   memset(ro, 0, sizeof *ro);
@@ -292,25 +293,13 @@ rc_err rc_refine_mesh(const rc_mesh *mesh, const double *est,
  */
 
 void rc_refine_nlp_size(const rc_problem *pb, const rc_mesh *mesh,
-                        rc_nlp_size *size) {
-  const long nx = pb->nx, nyu = pb->ny + pb->nu;
-  const long nstage = rc_mesh_nodes(mesh) - 1;
-  long nnz_d = 0; /* collocation rows: nx (s + 1) entries per stage */
-  for (int k = 0; k < mesh->n; ++k)
-    nnz_d += nx * (long)(mesh->stages[k] + 1) * mesh->stages[k];
-  const long t0 = pb->t0_algebraic ? 1 : 0;
-  size->nvars =
-      (nstage + 1) * nx + (nstage + t0) * nyu + pb->np + (pb->free_tf ? 1 : 0);
-  size->ncons = (nstage + t0) * (pb->ny + pb->nc) + nstage * nx + pb->nb;
-  size->nnz_jac = nnz_d + (nstage + t0) * (long)pb->point.jac.nnz +
-                  (long)pb->boundary.jac.nnz;
-  size->nnz_hes = (nstage + t0) * (long)pb->point.hes.nnz +
-                  (long)pb->boundary.hes.nnz + size->nvars;
-  const double kkt =
-      (double)(size->nnz_jac + size->nnz_hes + size->nvars + size->ncons);
-  size->bytes =
-      8.0 * (10.0 * kkt + 30.0 * (double)(size->nvars + size->ncons)) +
-      4.0 * kkt;
+                        const rc_options *opt, rc_nlp_size *size) {
+  rc_options def;
+  if (!opt) {
+    rc_options_default(&def);
+    opt = &def;
+  }
+  rc_nlp_count(pb, mesh, opt->dense_bounds, size); /* transcription.c */
 }
 
 /* ---- the loop -------------------------------------------------------------
@@ -346,8 +335,8 @@ static void fill_row(rc_refine_row *r, int it, const rc_solution *sol,
 }
 
 static double nlp_bytes(const rc_problem *pb, const rc_mesh *mesh,
-                        rc_nlp_size *sz) {
-  rc_refine_nlp_size(pb, mesh, sz);
+                        const rc_options *opt, rc_nlp_size *sz) {
+  rc_refine_nlp_size(pb, mesh, opt, sz);
   return sz->bytes;
 }
 
@@ -370,7 +359,7 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
       (rc = rc_options_validate(opt, err)) != RC_OK)
     return rc;
   rc_nlp_size sz;
-  rc_refine_nlp_size(pb, initial, &sz);
+  rc_refine_nlp_size(pb, initial, opt, &sz);
   if (sz.bytes > ro->max_memory_bytes)
     return rc_error_set(err, RC_ERR_INPUT,
                         "initial mesh of %d elements: estimated %.3g bytes "
@@ -461,7 +450,7 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
                "mesh would have %d; max estimate %.3g, expected <= tolerance "
                "%.3g",
                ro->max_elements, next.n, row->est_error, ro->tol);
-    } else if (nlp_bytes(pb, &next, &sz) > ro->max_memory_bytes) {
+    } else if (nlp_bytes(pb, &next, opt, &sz) > ro->max_memory_bytes) {
       snprintf(why, sizeof why,
                "stopped at the memory cap of %.3g bytes: the next mesh (%d "
                "elements, %ld variables) needs about %.3g; max estimate %.3g, "

@@ -86,7 +86,9 @@ rc_err rc_refine_mesh(const rc_mesh *mesh, const double *est,
                       const rc_refine_options *ro, rc_mesh *out, int *nraised,
                       int *nsplit, int *nmerged, rc_error *err);
 
-/* NLP size of pb on mesh without building it, and an estimate of the memory
+/* NLP size of pb on mesh with options opt (NULL: defaults; opt->dense_bounds
+ * adds rows) without building it (rc_nlp_count, the count the transcription
+ * itself uses), and an estimate of the memory
  * a solve needs (Ipopt vectors plus a MUMPS factor of the KKT matrix with a
  * fill factor of 10): bytes = 8 (10 nnz_kkt + 30 (nvars + ncons)) + 4 nnz_kkt
  * with nnz_kkt = nnz_jac + nnz_hes + nvars + ncons. */
@@ -95,7 +97,7 @@ typedef struct rc_nlp_size {
   double bytes;
 } rc_nlp_size;
 void rc_refine_nlp_size(const rc_problem *pb, const rc_mesh *mesh,
-                        rc_nlp_size *size);
+                        const rc_options *opt, rc_nlp_size *size);
 
 /* The refinement loop.  initial: the first mesh; guess: the first solve's
  * starting point (as for rc_solve; may be NULL); opt: solver options for

@@ -39,6 +39,7 @@ static const char usage[] =
     "                    [--tf T] [--set NAME=VALUE]... [--mesh FILE.h5]\n"
     "                    [--guess FILE.h5] [--ipopt KEY=VALUE]... [--tol TOL]\n"
     "                    [--max-iter N] [--refine TOL] [--plugin LIB.so]\n"
+    "                    [--dense-bounds on|off]\n"
     "                    [-o FILE.h5] [--json] [--quiet]\n\n"
     "Transcribe PROBLEM by Radau IIA collocation, solve the NLP with Ipopt,\n"
     "measure errors against the problem's reference and write an HDF5 file.\n\n"
@@ -64,6 +65,12 @@ static const char usage[] =
     "  --ipopt KEY=VALUE    raw Ipopt option, repeatable; default: none\n"
     "  --tol TOL            Ipopt tolerance > 0; default: 1e-10\n"
     "  --max-iter N         Ipopt iteration limit >= 0; default: 3000\n"
+    "  --dense-bounds on|off  on: simple bounds on states, algebraic\n"
+    "                       variables and controls hold on the whole dense\n"
+    "                       output (the Bernstein coefficients of every\n"
+    "                       element's polynomial are bounded: sufficient,\n"
+    "                       conservative by O(h^2), docs/dense-bounds.md);\n"
+    "                       off: at the collocation nodes only; default: on\n"
     "  -o, --output FILE.h5 result file; default:\n"
     "                       results/<problem>-<formulation>.h5 (results/ is\n"
     "                       created if missing)\n"
@@ -105,6 +112,7 @@ typedef struct solve_args {
   double refine_tol;  /* --refine */
   long max_refinements, max_elements;
   int have_refine, have_max_refinements, have_max_elements, refine_no_duals;
+  int dense_bounds; /* --dense-bounds: -1 default, 0 off, 1 on */
 } solve_args;
 
 typedef struct progress_state {
@@ -221,6 +229,12 @@ static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
         st = rc_cli_int(cmd, "--max-elements", v, 1, MAX_ELEMENTS,
                         "an integer >= 1", &a->max_elements);
       a->have_max_elements = 1;
+    } else if (OPT("--dense-bounds")) {
+      if (!st && strcmp(v, "on") != 0 && strcmp(v, "off") != 0) {
+        rc_cli_error(cmd, "--dense-bounds %s: expected on or off", v);
+        st = RC_CLI_BAD_INPUT;
+      }
+      a->dense_bounds = !st && strcmp(v, "on") == 0;
     } else if (strcmp(arg, "--refine-no-duals") == 0) {
       a->refine_no_duals = 1;
     } else if (arg[0] == '-' && arg[1] != '\0') {
@@ -358,6 +372,7 @@ static int run_solve(int argc, char **argv) {
   const char *cmd = "solve";
   solve_args a;
   memset(&a, 0, sizeof a);
+  a.dense_bounds = -1;
   rc_param_values pv;
   memset(&pv, 0, sizeof pv);
   rc_problem *pb = NULL;
@@ -448,6 +463,8 @@ static int run_solve(int argc, char **argv) {
   if (a.have_max_iter)
     opt.max_iter = (int)a.max_iter;
   opt.warm_start = a.warm_start;
+  if (a.dense_bounds >= 0)
+    opt.dense_bounds = a.dense_bounds;
   opt.nipopt = a.nipopt;
   opt.ipopt_kv = a.ipopt;
   progress_state ps = {0.0, 0};
