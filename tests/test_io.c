@@ -205,7 +205,7 @@ static int make_sample(sample *s) {
       &s->model, &s->pv,    &s->pb,
       &s->sol,   &s->stats, &s->diag,
       2,         s->rows,   "radcol solve io_test_model --set \"g\"=9.80665",
-      "solve"};
+      "solve",   NULL};
   return 0;
 }
 

@@ -6,6 +6,7 @@
 #ifndef RADCOL_IO_H
 #define RADCOL_IO_H
 
+#include "radcol/dense_check.h"
 #include "radcol/errors.h"
 #include "radcol/mesh.h"
 #include "radcol/problem.h"
@@ -45,6 +46,7 @@ typedef struct rc_result_record {
   const rc_refine_row *refine;
   const char *command_line;
   const char *kind; /* "solve", "init", "simulate" */
+  const rc_dense_violation *dense; /* /diagnostics/dense_violation, or NULL */
 } rc_result_record;
 
 rc_err rc_write_result(const char *path, const rc_result_record *rec,

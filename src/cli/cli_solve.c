@@ -307,7 +307,7 @@ static int success(const rc_problem *pb, rc_status s) {
 
 static void print_json(const rc_problem *pb, const rc_mesh *mesh,
                        const rc_solve_stats *st, const rc_diagnostics *d,
-                       const char *output) {
+                       const rc_dense_violation *dv, const char *output) {
   rc_json j;
   rc_json_init(&j, stdout);
   rc_json_begin_object(&j, NULL);
@@ -340,6 +340,7 @@ static void print_json(const rc_problem *pb, const rc_mesh *mesh,
   rc_json_number(&j, "eval_s", st->eval_s);
   rc_json_string(&j, "output", output);
   rc_cli_json_diagnostics(&j, pb, d);
+  rc_cli_json_dense(&j, dv);
   rc_json_string(&j, "note", pb->note);
   rc_json_end_object(&j);
   rc_json_finish(&j);
@@ -347,7 +348,7 @@ static void print_json(const rc_problem *pb, const rc_mesh *mesh,
 
 static void print_text(const rc_problem *pb, const rc_mesh *mesh,
                        const rc_solve_stats *st, const rc_diagnostics *d,
-                       const char *output) {
+                       const rc_dense_violation *dv, const char *output) {
   printf("%s/%s: %s (%s)\n", pb->model, pb->formulation,
          shown_status(pb, st->status),
          pb->sampled_reference && st->status == RC_STATUS_NOT_RUN
@@ -365,6 +366,7 @@ static void print_text(const rc_problem *pb, const rc_mesh *mesh,
   printf("  time        wall %.3f s, ipopt %.3f s, eval %.3f s\n",
          rc_cli_elapsed(), st->ipopt_s, st->eval_s);
   rc_cli_print_diagnostics(pb, d, "nodes");
+  rc_cli_print_dense(dv);
   printf("  output      %s\n", output);
 }
 
@@ -385,6 +387,9 @@ static int run_solve(int argc, char **argv) {
   rc_refine_row *refine_rows = NULL;
   rc_diagnostics diag;
   memset(&diag, 0, sizeof diag);
+  rc_dense_violation dense;
+  memset(&dense, 0, sizeof dense);
+  int have_dense = 0;
   rc_error err = {RC_OK, ""};
   char *output = NULL, *cmdline = NULL;
   const rc_model *model = NULL;
@@ -531,6 +536,14 @@ static int run_solve(int argc, char **argv) {
             err.message);
     rc_error_clear(&err);
   }
+  if (rc_dense_check(pb, &sol, opt.dense_per_element, &dense, &err) ==
+      RC_OK) {
+    have_dense = 1;
+  } else {
+    fprintf(stderr, "warning: radcol solve: dense-grid check failed: %s\n",
+            err.message);
+    rc_error_clear(&err);
+  }
   cmdline = rc_cli_command_line();
   rc_result_record rec;
   memset(&rec, 0, sizeof rec);
@@ -540,6 +553,7 @@ static int run_solve(int argc, char **argv) {
   rec.sol = &sol;
   rec.stats = &st;
   rec.diag = have_diag ? &diag : NULL;
+  rec.dense = have_dense ? &dense : NULL;
   rec.command_line = cmdline ? cmdline : "radcol solve";
   rec.kind = "solve";
   rec.nrefine = nrefine;
@@ -552,10 +566,12 @@ static int run_solve(int argc, char **argv) {
   }
   if (a.json)
     print_json(pb, sol.mesh.n > 0 ? &sol.mesh : &mesh, &st,
-               have_diag ? &diag : NULL, output);
+               have_diag ? &diag : NULL, have_dense ? &dense : NULL, output);
   else
     print_text(pb, sol.mesh.n > 0 ? &sol.mesh : &mesh, &st,
-               have_diag ? &diag : NULL, output);
+               have_diag ? &diag : NULL, have_dense ? &dense : NULL, output);
+  if (have_dense)
+    rc_cli_warn_dense(cmd, pb, &dense);
   status = success(pb, st.status) ? RC_CLI_OK : RC_CLI_NOT_CONVERGED;
   if (status)
     fprintf(stderr,
@@ -577,6 +593,8 @@ done:
     status = RC_CLI_OK; /* --help */
   if (have_diag)
     rc_diagnostics_free(&diag);
+  if (have_dense)
+    rc_dense_violation_free(&dense);
   if (have_sol)
     rc_solution_free(&sol);
   if (have_guess)
