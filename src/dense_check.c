@@ -72,6 +72,7 @@ void rc_dense_violation_free(rc_dense_violation *dv) {
   free(dv->relative);
   free(dv->element);
   free(dv->elem_relative);
+  free(dv->elem_node_relative);
   memset(dv, 0, sizeof *dv);
 }
 
@@ -124,13 +125,14 @@ rc_err rc_dense_check(const rc_problem *pb, const rc_solution *sol,
   dv->relative = zalloc((size_t)n, sizeof *dv->relative);
   dv->element = zalloc((size_t)n, sizeof *dv->element);
   dv->elem_relative = zalloc((size_t)ne, sizeof *dv->elem_relative);
+  dv->elem_node_relative = zalloc((size_t)ne, sizeof *dv->elem_node_relative);
   double *t = zalloc((size_t)nd, sizeof *t);
   int *elem = zalloc((size_t)nd, sizeof *elem);
   double *viol = zalloc((size_t)nd * (size_t)n, sizeof *viol);
   double *work = zalloc((size_t)(nw + nF + ninv), sizeof *work);
   if (!dv->name || !dv->kind || !dv->index || !dv->max || !dv->time ||
-      !dv->scale || !dv->relative || !dv->element || !dv->elem_relative || !t ||
-      !elem || !viol || !work) {
+      !dv->scale || !dv->relative || !dv->element || !dv->elem_relative ||
+      !dv->elem_node_relative || !t || !elem || !viol || !work) {
     free(t), free(elem), free(viol), free(work);
     rc_dense_violation_free(dv);
     return rc_error_set(err, RC_ERR_NOMEM,
@@ -254,6 +256,33 @@ rc_err rc_dense_check(const rc_problem *pb, const rc_solution *sol,
       dv->worst_relative = dv->relative[e];
       dv->worst = e;
     }
+  }
+  /* the same at the stage nodes, with the same scales */
+  for (int k = 0; k < ne; ++k) {
+    const int off = rc_solution_element_offset(sol, k);
+    for (int j = 1; j <= sol->mesh.stages[k]; ++j) {
+      const double tn = sol->t[off + j];
+      const double *wn = sol->w + (size_t)(off + j) * nw;
+      const int fok = ny + nc == 0 || pb->point.eval(pb, tn, wn, F) == 0;
+      for (int e = 0; e < n; ++e) {
+        const int i = dv->index[e];
+        double v = 0.0;
+        if (dv->kind[e] == RC_DENSE_BOUND)
+          v = excess(wn[i], pb->w_lo[i], pb->w_hi[i]);
+        else if (dv->kind[e] == RC_DENSE_ALGEBRAIC)
+          v = fok && !isnan(F[nx + i]) ? fabs(F[nx + i]) : INFINITY;
+        else if (dv->kind[e] == RC_DENSE_PATH)
+          v = fok ? excess(F[nx + ny + i], pb->c_lo[i], pb->c_hi[i]) : INFINITY;
+        else
+          continue; /* invariants: reported, not imposed */
+        const double r = v / dv->scale[e];
+        if (r > dv->elem_node_relative[k])
+          dv->elem_node_relative[k] = r;
+      }
+    }
+    const double between = dv->elem_relative[k] - dv->elem_node_relative[k];
+    if (between > dv->worst_between)
+      dv->worst_between = between;
   }
   free(t), free(elem), free(viol), free(work);
   rc_error_clear(err);

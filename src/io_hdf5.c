@@ -624,6 +624,7 @@ static void write_refinement(wctx *c, hid_t file, int n,
     RC_COL_INT(ipopt_iterations)
     RC_COL_REAL(wall_s)
     RC_COL_INT(status)
+    RC_COL_REAL(dense_violation)
 #undef RC_COL_INT
 #undef RC_COL_REAL
     for (int i = 0; i < n; ++i)

@@ -68,12 +68,19 @@ typedef struct rc_dense_violation {
   double *relative; /* n: max / scale */
   int *element;     /* n: element holding that time (-1 when max is 0) */
   int nelem;
-  double *elem_relative; /* nelem: largest relative violation of a bound,
-                            algebraic equation or path constraint on the
-                            element's grid points */
-  double worst_relative; /* max of elem_relative (0: none) */
-  int worst;             /* entry of worst_relative, -1 if none */
-  int ndense;            /* grid points */
+  double *elem_relative;      /* nelem: largest relative violation of a bound,
+                                 algebraic equation or path constraint on the
+                                 element's grid points */
+  double *elem_node_relative; /* nelem: the same at the element's stage
+                                 nodes (sol->w), where the NLP imposes the
+                                 constraints: what the solver's tolerance
+                                 leaves (e.g. Ipopt's bound relaxation) */
+  double worst_relative;      /* max of elem_relative (0: none) */
+  double worst_between;       /* max over elements of elem_relative -
+                                 elem_node_relative: the violation the mesh
+                                 causes, which refinement can remove */
+  int worst;                  /* entry of worst_relative, -1 if none */
+  int ndense;                 /* grid points */
 } rc_dense_violation;
 
 /* Points of the dense grid: mesh.n * dense_per_element + 1. */

@@ -31,6 +31,9 @@ typedef struct rc_refine_row {
   int ipopt_iterations;
   double wall_s;
   int status;        /* rc_status of that solve */
+  double dense_violation; /* largest relative dense-grid violation between
+                             the nodes (rc_dense_violation.worst_between;
+                             NaN: not checked) */
 } rc_refine_row;
 
 /* Everything a result file records. Borrowed pointers; any may be NULL except

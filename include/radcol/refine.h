@@ -25,6 +25,11 @@
  *   most max_stages, raise the degree to s_new; otherwise split into
  *   max(ceil((s_k + P_k) / min_stages), 2) equal elements of min_stages
  *   stages, P_k = ceil(log(e_k / tol) / log(s_k)).
+ * Dense grid: an element where a bound, algebraic equation or path
+ *   constraint is violated on the dense grid between the nodes by more than
+ *   tol (relative, radcol/dense_check.h: elem_relative - elem_node_relative)
+ *   is split in two, and the loop stops only when both the estimate and this
+ *   violation are <= tol (rc_refine_row.dense_violation).
  * Merge: two neighbours with the same stage count, both estimates below
  *   merge_factor * tol, become one element (their union) when the merged
  *   element's predicted error (2^(s+1) times the larger) stays below

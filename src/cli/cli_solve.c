@@ -27,8 +27,8 @@
 #include "radcol/mesh.h"
 #include "radcol/options.h"
 #include "radcol/refine.h"
-#include "radcol/solve.h"
 #include "radcol/simulate.h"
+#include "radcol/solve.h"
 
 #define DEFAULT_ELEMENTS 40
 #define DEFAULT_STAGES 3
@@ -140,9 +140,11 @@ static void refine_progress(void *ctx, const rc_refine_row *r,
   (void)ctx;
   fprintf(stderr,
           "refine %2d: %6d elements, stages %d..%d, %8d variables, estimate "
-          "%.2e, reference error %.2e, %3d Ipopt iterations, %.2f s; %s\n",
+          "%.2e, dense violation %.2e, reference error %.2e, %3d Ipopt "
+          "iterations, %.2f s; %s\n",
           r->iteration, r->elements, r->stages_min, r->stages_max, r->nvars,
-          r->est_error, r->ref_error, r->ipopt_iterations, r->wall_s, note);
+          r->est_error, r->dense_violation, r->ref_error, r->ipopt_iterations,
+          r->wall_s, note);
 }
 
 static void free_args(solve_args *a) {
@@ -189,8 +191,8 @@ static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
       a->have_s = 1;
     } else if (OPT("--tf")) {
       if (!st)
-        st = rc_cli_tf_option(cmd, v, a->owned, &a->nowned, a->sets,
-                              &a->nsets, &a->tf_value);
+        st = rc_cli_tf_option(cmd, v, a->owned, &a->nowned, a->sets, &a->nsets,
+                              &a->tf_value);
     } else if (OPT("--set")) {
       a->sets[a->nsets++] = v;
     } else if (OPT("--mesh")) {
@@ -405,8 +407,8 @@ static int run_solve(int argc, char **argv) {
     goto done;
   /* Inconsistent initial values: start from the nearest consistent point
    * (radcol init's machinery), with a warning naming what moved. */
-  if ((status = rc_cli_init_for_solve(cmd, model, f, a.nsets, a.sets, &pv,
-                                      &pb, a.quiet)))
+  if ((status = rc_cli_init_for_solve(cmd, model, f, a.nsets, a.sets, &pv, &pb,
+                                      a.quiet)))
     goto done;
 
   /* Mesh. */
@@ -536,8 +538,7 @@ static int run_solve(int argc, char **argv) {
             err.message);
     rc_error_clear(&err);
   }
-  if (rc_dense_check(pb, &sol, opt.dense_per_element, &dense, &err) ==
-      RC_OK) {
+  if (rc_dense_check(pb, &sol, opt.dense_per_element, &dense, &err) == RC_OK) {
     have_dense = 1;
   } else {
     fprintf(stderr, "warning: radcol solve: dense-grid check failed: %s\n",
@@ -580,7 +581,8 @@ static int run_solve(int argc, char **argv) {
             pb->model, pb->formulation, shown_status(pb, st.status),
             rc_status_message(st.status), output);
   if (!status && a.have_refine && !pb->sampled_reference &&
-      !(nrefine > 0 && refine_rows[nrefine - 1].est_error <= ro.tol)) {
+      !(nrefine > 0 && refine_rows[nrefine - 1].est_error <= ro.tol &&
+        !(refine_rows[nrefine - 1].dense_violation > ro.tol))) {
     fprintf(stderr,
             "radcol solve: --refine %g not reached: %s; the result is in "
             "%s\n",

@@ -89,8 +89,8 @@ static int sorted_imposed(const rc_dense_violation *dv, int *order) {
     if (dv->kind[e] != RC_DENSE_INVARIANT)
       order[m++] = e;
   for (int a = 1; a < m; ++a)
-    for (int b = a; b > 0 && dv->relative[order[b]] > dv->relative[order[b - 1]];
-         --b) {
+    for (int b = a;
+         b > 0 && dv->relative[order[b]] > dv->relative[order[b - 1]]; --b) {
       const int tmp = order[b];
       order[b] = order[b - 1];
       order[b - 1] = tmp;
@@ -139,8 +139,8 @@ void rc_cli_warn_dense(const char *cmd, const rc_problem *pb,
             "the nodes by %.3g (%.2g relative to %.3g) at t = %.6g (element "
             "%d)\n",
             cmd, pb->model, pb->formulation, rc_dense_kind_name(dv->kind[e]),
-            dv->name[e], dv->max[e], dv->relative[e], dv->scale[e],
-            dv->time[e], dv->element[e]);
+            dv->name[e], dv->max[e], dv->relative[e], dv->scale[e], dv->time[e],
+            dv->element[e]);
   }
   free(order);
 }
