@@ -10,8 +10,7 @@
 #include "radcol/dense_check.h"
 #include "radcol/solve.h"
 
-/* Name of diagnostics entry i: a variable (i < nx+ny+nu) or a derived output.
- */
+/* Name of diagnostics entry i: a variable (i < nx+ny+nu) or a derived output. */
 const char *rc_cli_diag_name(const rc_problem *pb, int i);
 
 /* "max_error": {"<var>": {"nodes", "dense", "ends"}} (absent without a
