@@ -507,6 +507,13 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
                "next mesh: %d elements (%d raised, %d split, %d merged)",
                next.n, nr, ns, nm);
     }
+    if (stop && !dense_ok) { /* a cap stopped it before the dense criterion */
+      const size_t len = strlen(why);
+      snprintf(why + len, sizeof why - len,
+               "; dense-grid violation between the nodes %.3g, expected <= "
+               "tolerance %.3g",
+               row->dense_violation, ro->tol);
+    }
     if (ro->progress)
       ro->progress(ro->progress_ctx, row, why);
     if (stop) {
