@@ -135,8 +135,8 @@ void rc_cli_warn_dense(const char *cmd, const rc_problem *pb,
     if (!(dv->relative[e] > RC_CLI_DENSE_WARN))
       break;
     fprintf(stderr,
-            "warning: radcol %s: %s/%s: %s constraint %s is violated between "
-            "the nodes by %.3g (%.2g relative to %.3g) at t = %.6g (element "
+            "warning: radcol %s: %s/%s: %s constraint %s is violated on the "
+            "dense output by %.3g (%.2g relative to %.3g) at t = %.6g (element "
             "%d)\n",
             cmd, pb->model, pb->formulation, rc_dense_kind_name(dv->kind[e]),
             dv->name[e], dv->max[e], dv->relative[e], dv->scale[e], dv->time[e],
