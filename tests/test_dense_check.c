@@ -19,6 +19,7 @@
  *    a fine grid of our own, not only the dense-check grid) and
  *    rc_dense_check says so; off: the check reports a violation of the
  *    bound, with its time inside the junction element.
+ *    A state bound likewise (the degree-s state polynomial).
  * 2. The conservatism of the Bernstein condition vanishes with h: the
  *    objective error against J* falls with the mesh, at least like h^2.
  * 3. rc_dense_check on a hand-built solution: the violation, its time,
@@ -210,6 +211,46 @@ static void check_bounds_on_off(void) {
   }
 }
 
+/* A state bound x >= 0.7 (the unbounded optimum ends at 1/cosh(1) = 0.648):
+ * with dense bounds on, the degree-s state polynomial of every element stays
+ * above it, also between the nodes (checked on 2000 points); off, it dips
+ * below by about 1e-6 between the nodes - between the 8-point grid's points
+ * too, so the grid check does not see it: the Bernstein rows hold where a
+ * sampled check cannot look. */
+static void check_state_bound(void) {
+  static const double lo[] = {0.7, -HUGE_VAL};
+  rc_problem pb = lq_problem(1);
+  pb.w_lo = lo;
+  for (int on = 1; on >= 0; --on) {
+    rc_solution sol;
+    rc_solve_stats st;
+    if (!solve_lq(&pb, 5, 3, on, &sol, &st))
+      return;
+    double xmin = INFINITY, w[2];
+    for (int q = 0; q <= 2000; ++q) {
+      rc_solution_eval(&sol, T_END * q / 2000.0, w, NULL);
+      xmin = fmin(xmin, w[0]);
+    }
+    rc_dense_violation dv;
+    rc_error err;
+    EXPECT(rc_dense_check(&pb, &sol, 8, &dv, &err) == RC_OK, "check");
+    printf("state bound x >= 0.7, dense bounds %s: min dense x %.10f, check "
+           "max %.3e (relative %.3e), objective %.10f\n",
+           on ? "on " : "off", xmin, dv.max[0], dv.relative[0], st.objective);
+    if (on)
+      EXPECT(xmin >= 0.7 - 1e-8 && dv.worst_relative <= 1e-8,
+             "state bound: min dense x %.10g, check %.3e", xmin,
+             dv.worst_relative);
+    else
+      EXPECT(xmin < 0.7 - 1e-7,
+             "state bound off: expected a dip below 0.7 "
+             "between the nodes, min %.10g",
+             xmin);
+    rc_dense_violation_free(&dv);
+    rc_solution_free(&sol);
+  }
+}
+
 /* The objective error against J* falls like h^2 or faster with the bounds
  * on, and so does the price of the Bernstein condition, J_on - J_off (both
  * from n = 8 to n = 64; not monotone in between: the error depends on where
@@ -383,6 +424,7 @@ static void check_node0(void) {
 int main(void) {
   check_hand_built();
   check_bounds_on_off();
+  check_state_bound();
   check_conservatism();
   check_refine();
   check_node0();
