@@ -373,6 +373,43 @@ static void check_refine(void) {
   rc_mesh_free(&mesh);
 }
 
+/* --refine with dense bounds on and a tight tolerance (1e-11): the loop
+ * reaches it, estimate and dense violation alike, in a few solves.  (Ipopt
+ * relaxes the Bernstein rows like any constraint, by up to 1e-8 relative, so
+ * at this tolerance the polynomial may dip 1e-11 below the bound between the
+ * nodes and the dense criterion splits for it: docs/dense-bounds.md.) */
+static void check_refine_tight(void) {
+  rc_problem pb = lq_problem(1);
+  rc_mesh mesh;
+  rc_error err;
+  rc_mesh_uniform(5, 3, &mesh, &err);
+  rc_options opt;
+  rc_options_default(&opt);
+  rc_refine_options ro;
+  rc_refine_options_default(&ro);
+  ro.tol = 1e-11;
+  rc_solution sol;
+  rc_solve_stats st;
+  rc_refine_row *rows = NULL;
+  int nrows = 0;
+  EXPECT(rc_solve_refined(&pb, &mesh, NULL, &opt, &ro, &sol, &st, &rows, &nrows,
+                          &err) == RC_OK,
+         "refine: %s", err.message);
+  for (int i = 0; i < nrows; ++i) {
+    printf("refine (on, 1e-11) %d: %d elements, estimate %.3e, dense "
+           "violation %.3e\n",
+           rows[i].iteration, rows[i].elements, rows[i].est_error,
+           rows[i].dense_violation);
+  }
+  EXPECT(nrows > 0 && nrows <= 8 && rows[nrows - 1].est_error <= ro.tol &&
+             rows[nrows - 1].dense_violation <= ro.tol,
+         "tolerance not reached in at most 8 solves (%d): %s", nrows,
+         st.message);
+  free(rows);
+  rc_solution_free(&sol);
+  rc_mesh_free(&mesh);
+}
+
 /* Node-0 rule: u(t0) is not an NLP value (t0_algebraic = 0), the file holds
  * the element-0 polynomial extrapolated there; "nodes" includes it, "ends"
  * is tau_1..tau_n.  The errors are recomputed here from the nodes and the
@@ -427,6 +464,7 @@ int main(void) {
   check_state_bound();
   check_conservatism();
   check_refine();
+  check_refine_tight();
   check_node0();
   if (failures)
     printf("%d failures\n", failures);
