@@ -255,7 +255,7 @@ static const rc_param_def crane_params[NPARAM] = {
      "reduced: 1 projects the states onto the hidden constraints at every "
      "collocation point (no drift on long horizons), 0 the plain index-1 "
      "transcription [-]"},
-    {"uref", RC_PARAM_TEXT, 0.0, "zero",
+    {"uref", RC_PARAM_TEXT, 0.0, "flat",
      "track: control term eps |u - uref|^2 with uref = zero (SPEC's eps "
      "|u|^2) or flat (the flat inverse's controls: exact tracking is then "
      "the optimum wherever the limits allow it) [-]"},

@@ -2,14 +2,19 @@
  * diagnose.c - what a solution is worth: errors against the problem's
  * reference, hidden-constraint residuals, and a per-element defect estimate.
  *
- * Grids.  "nodes" are the mesh nodes of result.h; "ends" the element ends
- * (node 0 and every element's last stage); the dense grid has
- * dense_per_element uniformly spaced points per element (left end included)
- * plus tf, evaluated by the dense output of rc_solution_eval.
+ * Grids.  "nodes" are all the mesh nodes of result.h, node 0 included;
+ * "ends" the element ends tau_1..tau_n (every element's last stage; t0 is
+ * not an element end here); the dense grid has dense_per_element uniformly
+ * spaced points per element (left end included) plus tf (rc_dense_grid,
+ * radcol/dense_check.h), evaluated by the dense output of rc_solution_eval.
  *
  * Errors are max |solution - reference| per variable and per derived output,
- * skipping NaN reference entries.  y and u at t0 are not NLP values unless the
- * formulation imposes g at t0, so node 0 is then left out for them.
+ * skipping NaN reference entries.  Node 0 counts for every variable: where
+ * the formulation does not impose g at t0, y and u at t0 are the element-0
+ * polynomial extrapolated (result.h), which is the value the file holds and
+ * a user reads, so its error is part of "nodes" (and of "dense", whose first
+ * point is t0).  "ends" leaves t0 out for every variable, so it measures the
+ * superconvergent element-end values only.  Invariants likewise count node 0.
  *
  * Element defect (Betts and Huffman 1998; Betts, Practical Methods, sec. 4.7):
  * with the dense output x~, y~, u~ on element k,
@@ -25,6 +30,7 @@
 #include <string.h>
 
 #include "radau.h"
+#include "radcol/dense_check.h"
 #include "radcol/solve.h"
 
 void rc_diagnostics_free(rc_diagnostics *d) {
@@ -162,14 +168,7 @@ rc_err rc_diagnose(const rc_problem *pb, const rc_solution *sol,
   int st;
 
   /* dense grid */
-  for (int k = 0, q = 0; k < ne; ++k)
-    for (int i = 0; i < dense_per_element; ++i, ++q) {
-      const double a = sol->mesh.frac[k] +
-                       (sol->mesh.frac[k + 1] - sol->mesh.frac[k]) * i /
-                           dense_per_element;
-      d->t_dense[q] = sol->t0 + (sol->tf - sol->t0) * a;
-    }
-  d->t_dense[nd - 1] = sol->tf;
+  rc_dense_grid(sol, dense_per_element, d->t_dense, NULL);
   for (int q = 0; q < nd && rc == RC_OK; ++q)
     rc = rc_solution_eval(sol, d->t_dense[q], d->w_dense + (size_t)q * nw, err);
   if (rc != RC_OK)
@@ -207,7 +206,7 @@ rc_err rc_diagnose(const rc_problem *pb, const rc_solution *sol,
       /* is node n an element end? */
       int is_end;
       if (n == 0) {
-        is_end = 1;
+        is_end = 0; /* t0: a node, not an element end */
       } else {
         if (node_in_elem == 0)
           ++elem;
@@ -220,9 +219,6 @@ rc_err rc_diagnose(const rc_problem *pb, const rc_solution *sol,
       const double *r = d->ref_nodes + (size_t)n * nvar;
       for (int i = 0; i < nvar; ++i) {
         if (isnan(r[i]))
-          continue;
-        const int yu = i >= pb->nx && i < nxyu;
-        if (n == 0 && yu && !pb->t0_algebraic)
           continue;
         const double e = fabs(v[i] - r[i]);
         track_max(&d->err_nodes[i], e);
@@ -244,7 +240,7 @@ rc_err rc_diagnose(const rc_problem *pb, const rc_solution *sol,
     double *h = work;
     for (int i = 0; i < ninv; ++i)
       d->inv_nodes[i] = d->inv_dense[i] = 0.0;
-    for (int n = (pb->t0_algebraic ? 0 : 1); n < nn; ++n) {
+    for (int n = 0; n < nn; ++n) {
       if ((st = pb->invariants.eval(pb, sol->t[n], sol->w + (size_t)n * nw, h)) != 0)
         continue;
       for (int i = 0; i < ninv; ++i)

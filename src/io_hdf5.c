@@ -538,6 +538,37 @@ static void write_replay(wctx *c, hid_t diag, const rc_result_record *rec) {
   gclose(g);
 }
 
+/* /diagnostics/dense_violation (radcol/dense_check.h). */
+static void write_dense_violation(wctx *c, hid_t g,
+                                  const rc_dense_violation *dv) {
+  const char *gp = "/diagnostics/dense_violation";
+  const long n = dv->n;
+  const char **names = malloc(sizeof *names * (size_t)(n > 0 ? n : 1));
+  const char **kinds = malloc(sizeof *kinds * (size_t)(n > 0 ? n : 1));
+  if ((!names || !kinds) && c->rc == RC_OK)
+    c->rc = rc_error_set(c->err, RC_ERR_NOMEM, "%s: out of memory", c->path);
+  for (long e = 0; names && kinds && e < n; ++e) {
+    names[e] = dv->name[e];
+    kinds[e] = rc_dense_kind_name(dv->kind[e]);
+  }
+  hid_t h = grp(c, g, "/diagnostics", "dense_violation");
+  attr_int(c, h, gp, "points", dv->ndense);
+  attr_real(c, h, gp, "worst_relative", dv->worst_relative);
+  if (names && kinds) {
+    ds_strs(c, h, gp, "names", n, names);
+    ds_strs(c, h, gp, "kind", n, kinds);
+  }
+  ds_real(c, h, gp, "max", n, dv->max);
+  ds_real(c, h, gp, "time", n, dv->time);
+  ds_real(c, h, gp, "scale", n, dv->scale);
+  ds_real(c, h, gp, "relative", n, dv->relative);
+  ds_int(c, h, gp, "element", n, dv->element);
+  ds_real(c, h, gp, "element_relative", dv->nelem, dv->elem_relative);
+  gclose(h);
+  free(names);
+  free(kinds);
+}
+
 static void write_diagnostics(wctx *c, hid_t file,
                               const rc_result_record *rec) {
   const rc_problem *pb = rec->pb;
@@ -614,6 +645,8 @@ static void write_diagnostics(wctx *c, hid_t file,
   }
   if (rec->replay)
     write_replay(c, g, rec);
+  if (rec->dense)
+    write_dense_violation(c, g, rec->dense);
   gclose(g);
 }
 
@@ -648,6 +681,7 @@ static void write_refinement(wctx *c, hid_t file, int n,
     RC_COL_INT(ipopt_iterations)
     RC_COL_REAL(wall_s)
     RC_COL_INT(status)
+    RC_COL_REAL(dense_violation)
 #undef RC_COL_INT
 #undef RC_COL_REAL
     for (int i = 0; i < n; ++i)

@@ -15,6 +15,7 @@ void rc_options_default(rc_options *opt) {
   opt->print_level = 0;
   opt->warm_start = 0;
   opt->dense_per_element = 8;
+  opt->dense_bounds = 1;
   opt->solver = RC_SOLVER_AUTO;
   opt->newton_max_iter = 10;
 }

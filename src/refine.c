@@ -35,9 +35,11 @@
 #include <string.h>
 
 #include "radau.h"
+#include "radcol/dense_check.h"
 #include "radcol/refine.h"
 #include "radcol/solve.h"
 #include "timing.h"
+#include "transcription.h"
 
 void rc_refine_options_default(rc_refine_options *ro) {
   memset(ro, 0, sizeof *ro);
@@ -288,29 +290,48 @@ rc_err rc_refine_mesh(const rc_mesh *mesh, const double *est,
   return rc;
 }
 
+/* ---- dense-grid criterion -------------------------------------------------
+ */
+
+/* Elements where the dense grid shows a constraint violated between the
+ * nodes by more than tol (relative, rc_dense_violation: elem_relative minus
+ * elem_node_relative, so a violation the solver's tolerance leaves at the
+ * nodes is not the mesh's) are split in two: mark[k] = +inf, the rule of a
+ * non-finite estimate; every other element keeps est[k].  Returns the largest
+ * such violation (0: none), or +inf when the check cannot run. */
+static double mark_dense_violations(const rc_problem *pb,
+                                    const rc_solution *sol,
+                                    int dense_per_element, double tol,
+                                    const double *est, double *mark) {
+  const int ne = sol->mesh.n;
+  for (int k = 0; k < ne; ++k)
+    mark[k] = est[k];
+  rc_dense_violation dv;
+  if (rc_dense_check(pb, sol, dense_per_element, &dv, NULL) != RC_OK)
+    return INFINITY;
+  double worst = 0.0;
+  for (int k = 0; k < ne; ++k) {
+    const double v = dv.elem_relative[k] - dv.elem_node_relative[k];
+    if (!(v <= tol))
+      mark[k] = INFINITY;
+    if (!(v <= worst))
+      worst = isnan(v) ? INFINITY : v;
+  }
+  rc_dense_violation_free(&dv);
+  return worst;
+}
+
 /* ---- NLP size and memory --------------------------------------------------
  */
 
 void rc_refine_nlp_size(const rc_problem *pb, const rc_mesh *mesh,
-                        rc_nlp_size *size) {
-  const long nx = pb->nx, nyu = pb->ny + pb->nu;
-  const long nstage = rc_mesh_nodes(mesh) - 1;
-  long nnz_d = 0; /* collocation rows: nx (s + 1) entries per stage */
-  for (int k = 0; k < mesh->n; ++k)
-    nnz_d += nx * (long)(mesh->stages[k] + 1) * mesh->stages[k];
-  const long t0 = pb->t0_algebraic ? 1 : 0;
-  size->nvars =
-      (nstage + 1) * nx + (nstage + t0) * nyu + pb->np + (pb->free_tf ? 1 : 0);
-  size->ncons = (nstage + t0) * (pb->ny + pb->nc) + nstage * nx + pb->nb;
-  size->nnz_jac = nnz_d + (nstage + t0) * (long)pb->point.jac.nnz +
-                  (long)pb->boundary.jac.nnz;
-  size->nnz_hes = (nstage + t0) * (long)pb->point.hes.nnz +
-                  (long)pb->boundary.hes.nnz + size->nvars;
-  const double kkt =
-      (double)(size->nnz_jac + size->nnz_hes + size->nvars + size->ncons);
-  size->bytes =
-      8.0 * (10.0 * kkt + 30.0 * (double)(size->nvars + size->ncons)) +
-      4.0 * kkt;
+                        const rc_options *opt, rc_nlp_size *size) {
+  rc_options def;
+  if (!opt) {
+    rc_options_default(&def);
+    opt = &def;
+  }
+  rc_nlp_count(pb, mesh, opt->dense_bounds, size); /* transcription.c */
 }
 
 /* ---- the loop -------------------------------------------------------------
@@ -343,11 +364,12 @@ static void fill_row(rc_refine_row *r, int it, const rc_solution *sol,
   r->ipopt_iterations = st->iterations;
   r->wall_s = wall;
   r->status = (int)st->status;
+  r->dense_violation = NAN;
 }
 
 static double nlp_bytes(const rc_problem *pb, const rc_mesh *mesh,
-                        rc_nlp_size *sz) {
-  rc_refine_nlp_size(pb, mesh, sz);
+                        const rc_options *opt, rc_nlp_size *sz) {
+  rc_refine_nlp_size(pb, mesh, opt, sz);
   return sz->bytes;
 }
 
@@ -370,7 +392,7 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
       (rc = rc_options_validate(opt, err)) != RC_OK)
     return rc;
   rc_nlp_size sz;
-  rc_refine_nlp_size(pb, initial, &sz);
+  rc_refine_nlp_size(pb, initial, opt, &sz);
   if (sz.bytes > ro->max_memory_bytes)
     return rc_error_set(err, RC_ERR_INPUT,
                         "initial mesh of %d elements: estimated %.3g bytes "
@@ -390,7 +412,7 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
   rc_solution prev;
   memset(&prev, 0, sizeof prev);
   int have_prev = 0, n = 0;
-  double *est = NULL;
+  double *est = NULL, *mark = NULL;
   char why[RC_MESSAGE_MAX] = "";
   for (int it = 0;; ++it) {
     const double t_start = rc_now_s();
@@ -408,8 +430,10 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
     have_prev = 1;
     *stats = st;
     free(est);
+    free(mark);
     est = malloc(sizeof *est * (size_t)cur.mesh.n);
-    if (!est) {
+    mark = malloc(sizeof *mark * (size_t)cur.mesh.n);
+    if (!est || !mark) {
       rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory for %d estimates",
                         cur.mesh.n);
       break;
@@ -428,7 +452,11 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
              rc_now_s() - t_start);
     if (have_d)
       rc_diagnostics_free(&d);
+    if (!sampled)
+      hist[n].dense_violation = mark_dense_violations(
+          pb, &cur, opt->dense_per_element, ro->tol, est, mark);
     const rc_refine_row *row = &hist[n++];
+    const int dense_ok = sampled || row->dense_violation <= ro->tol;
 
     /* Stop, or build and check the next mesh. */
     int stop = 1, nr = 0, ns = 0, nm = 0;
@@ -442,17 +470,17 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
                "%.3g above tolerance %.3g",
                it, rc_status_name(st.status), st.message, row->est_error,
                ro->tol);
-    } else if (row->est_error <= ro->tol) {
+    } else if (row->est_error <= ro->tol && dense_ok) {
       snprintf(why, sizeof why,
-               "tolerance %.3g reached after %d solves: max estimate %.3g on "
-               "%d elements",
-               ro->tol, n, row->est_error, row->elements);
+               "tolerance %.3g reached after %d solves: max estimate %.3g, "
+               "dense-grid violation %.3g on %d elements",
+               ro->tol, n, row->est_error, row->dense_violation, row->elements);
     } else if (it >= ro->max_refinements) {
       snprintf(why, sizeof why,
                "stopped at the cap of %d refinements (--max-refinements): max "
                "estimate %.3g, expected <= tolerance %.3g",
                ro->max_refinements, row->est_error, ro->tol);
-    } else if ((rc = rc_refine_mesh(&cur.mesh, est, ro, &next, &nr, &ns, &nm,
+    } else if ((rc = rc_refine_mesh(&cur.mesh, mark, ro, &next, &nr, &ns, &nm,
                                     err)) != RC_OK) {
       break;
     } else if (next.n > ro->max_elements) {
@@ -461,7 +489,7 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
                "mesh would have %d; max estimate %.3g, expected <= tolerance "
                "%.3g",
                ro->max_elements, next.n, row->est_error, ro->tol);
-    } else if (nlp_bytes(pb, &next, &sz) > ro->max_memory_bytes) {
+    } else if (nlp_bytes(pb, &next, opt, &sz) > ro->max_memory_bytes) {
       snprintf(why, sizeof why,
                "stopped at the memory cap of %.3g bytes: the next mesh (%d "
                "elements, %ld variables) needs about %.3g; max estimate %.3g, "
@@ -479,6 +507,13 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
                "next mesh: %d elements (%d raised, %d split, %d merged)",
                next.n, nr, ns, nm);
     }
+    if (stop && !dense_ok) { /* a cap stopped it before the dense criterion */
+      const size_t len = strlen(why);
+      snprintf(why + len, sizeof why - len,
+               "; dense-grid violation between the nodes %.3g, expected <= "
+               "tolerance %.3g",
+               row->dense_violation, ro->tol);
+    }
     if (ro->progress)
       ro->progress(ro->progress_ctx, row, why);
     if (stop) {
@@ -490,6 +525,7 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
     memset(&next, 0, sizeof next);
   }
   free(est);
+  free(mark);
   rc_mesh_free(&mesh);
   rc_mesh_free(&next);
   if (rc != RC_OK) {

@@ -191,7 +191,7 @@ static rc_err solve_nlp(const rc_problem *pb, const rc_mesh *mesh,
   const double wall0 = rc_now_s();
   rc_err rc;
   rc_nlp *nlp = NULL;
-  if ((rc = rc_nlp_create(pb, mesh, &nlp, err)) != RC_OK)
+  if ((rc = rc_nlp_create(pb, mesh, opt->dense_bounds, &nlp, err)) != RC_OK)
     return rc;
   const size_t nv = (size_t)nlp->nvar, nc = (size_t)nlp->ncon;
   double *x = calloc(nv ? nv : 1, sizeof *x);

@@ -16,6 +16,7 @@ set(RADCOL_LIB_SOURCES
   src/newton.c
   src/solve.c
   src/diagnose.c
+  src/dense_check.c
   src/refine.c
   src/check.c
   src/simulate.c

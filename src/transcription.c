@@ -15,6 +15,10 @@
  * d2/dtf2 = 0).  The boundary block enters with its own multipliers and
  * obj_factor on phi.
  *
+ * Dense-bound rows (transcription.h): row (k, b, m) is sum_l M_ml V_l with V
+ * the element's node values of entry i = bnd_idx[b] and M the Bernstein
+ * conversion matrix; its Jacobian is M itself, its Hessian zero.
+ *
  * Assembly.  jac_walk and hes_walk enumerate every contribution in one fixed
  * order; in RECORD mode they store (row, col) keys, which rc_nlp_create sorts
  * and merges into the NLP pattern, remembering each contribution's slot; in
@@ -216,6 +220,24 @@ static int jac_walk(rc_nlp *nlp, const double *x, walk_sink *sk) {
     if (nlp->free_tf && n > 0)
       for (int i = 0; i < nx; ++i)
         sink_add(sk, row0 + i, nlp->tf_off, values ? -sigma * Fv[i] : 0.0);
+  }
+  for (int k = 0; k < nlp->mesh->n && nlp->nbnd > 0; ++k) {
+    const int s = nlp->mesh->stages[k];
+    const double *Mx = nlp->bern_x + nlp->bern_at[s];
+    const double *Mu = nlp->bern_u + nlp->bern_at[s];
+    for (int b = 0; b < nlp->nbnd; ++b) {
+      const int i = nlp->bnd_idx[b], r0 = nlp->dense_off[k] + b * (s - 1);
+      for (int m = 0; m < s - 1; ++m) {
+        if (i < nx)
+          for (int l = 0; l <= s; ++l)
+            sink_add(sk, r0 + m, nlp->x_off[state_node(nlp, k, l)] + i,
+                     Mx[m * (s + 1) + l]);
+        else
+          for (int j = 1; j <= s; ++j)
+            sink_add(sk, r0 + m, var_of(nlp, nlp->elem_first[k] + j - 1, i),
+                     Mu[m * s + j - 1]);
+      }
+    }
   }
   if (pb->nb > 0) {
     const rc_pattern *Q = &pb->boundary.jac;
@@ -431,6 +453,11 @@ void rc_nlp_free(rc_nlp **pnlp) {
   free(nlp->node_stage);
   free(nlp->elem_first);
   free(nlp->radau);
+  free(nlp->bnd_idx);
+  free(nlp->dense_off);
+  free(nlp->bern_x);
+  free(nlp->bern_u);
+  free(nlp->bern_at);
   free(nlp->jac_row);
   free(nlp->jac_col);
   free(nlp->hes_row);
@@ -458,8 +485,153 @@ static void *xcalloc(size_t n, size_t size) {
   return calloc(n ? n : 1, size);
 }
 
-rc_err rc_nlp_create(const rc_problem *pb, const rc_mesh *mesh, rc_nlp **out,
-                     rc_error *err) {
+/* ---- sizes and dense-bound tables ------------------------------------------
+ */
+
+int rc_nlp_dense_bounded(const rc_problem *pb, int i) {
+  if (i < 0 || i >= pb->nx + pb->ny + pb->nu)
+    return 0;
+  const double lo = pb->w_lo[i], hi = pb->w_hi[i];
+  return (lo > -RC_INF_BOUND || hi < RC_INF_BOUND) && lo < hi;
+}
+
+void rc_nlp_count(const rc_problem *pb, const rc_mesh *mesh, int dense_bounds,
+                  rc_nlp_size *size) {
+  const long nx = pb->nx, nyu = pb->ny + pb->nu;
+  const long nstage = rc_mesh_nodes(mesh) - 1;
+  const long t0 = pb->t0_algebraic && (nyu > 0 || pb->nc > 0) ? 1 : 0;
+  long nbx = 0, nbyu = 0;
+  for (int i = 0; dense_bounds && i < pb->nx + pb->ny + pb->nu; ++i)
+    if (rc_nlp_dense_bounded(pb, i)) {
+      if (i < pb->nx)
+        ++nbx;
+      else
+        ++nbyu;
+    }
+  long nnz_d = 0, nbern = 0, nnz_bern = 0;
+  for (int k = 0; k < mesh->n; ++k) {
+    const long s = mesh->stages[k];
+    nnz_d += nx * (s + 1) * s; /* collocation rows: nx (s + 1) per stage */
+    nbern += (s - 1) * (nbx + nbyu);
+    nnz_bern += (s - 1) * (nbx * (s + 1) + nbyu * s);
+  }
+  size->nvars =
+      (nstage + 1) * nx + (nstage + t0) * nyu + pb->np + (pb->free_tf ? 1 : 0);
+  size->ncons =
+      (nstage + t0) * (pb->ny + pb->nc) + nstage * nx + nbern + pb->nb;
+  size->nnz_jac = nnz_d + (nstage + t0) * (long)pb->point.jac.nnz + nnz_bern +
+                  (long)pb->boundary.jac.nnz + (pb->free_tf ? nstage * nx : 0);
+  size->nnz_hes = (nstage + t0) * (long)pb->point.hes.nnz +
+                  (long)pb->boundary.hes.nnz + size->nvars;
+  const double kkt =
+      (double)(size->nnz_jac + size->nnz_hes + size->nvars + size->ncons);
+  size->bytes =
+      8.0 * (10.0 * kkt + 30.0 * (double)(size->nvars + size->ncons)) +
+      4.0 * kkt;
+}
+
+/* Bernstein coefficients of the degree-deg polynomial through the values V_l
+ * at the deg + 1 distinct nodes theta_l in [0, 1]: beta = M V with M the
+ * inverse of A[l][m] = binom(deg, m) theta_l^m (1 - theta_l)^(deg - m)
+ * (Gauss-Jordan with partial pivoting in long double).  Returns 0, or -1 for
+ * a singular A (impossible for distinct nodes). */
+static int bernstein_inverse(int deg, const double *theta, double *M) {
+  enum { NMAX = RC_MAX_STAGES + 1 };
+  const int n = deg + 1;
+  long double A[NMAX][2 * NMAX];
+  for (int l = 0; l < n; ++l) {
+    long double binom = 1.0L;
+    for (int m = 0; m < n; ++m) {
+      A[l][m] = binom * powl(theta[l], m) * powl(1.0L - theta[l], deg - m);
+      A[l][n + m] = l == m ? 1.0L : 0.0L;
+      binom = binom * (deg - m) / (m + 1);
+    }
+  }
+  for (int c = 0; c < n; ++c) {
+    int piv = c;
+    for (int r = c + 1; r < n; ++r)
+      if (fabsl(A[r][c]) > fabsl(A[piv][c]))
+        piv = r;
+    if (A[piv][c] == 0.0L)
+      return -1;
+    if (piv != c)
+      for (int q = 0; q < 2 * n; ++q) {
+        const long double tmp = A[c][q];
+        A[c][q] = A[piv][q];
+        A[piv][q] = tmp;
+      }
+    const long double d = A[c][c];
+    for (int q = 0; q < 2 * n; ++q)
+      A[c][q] /= d;
+    for (int r = 0; r < n; ++r)
+      if (r != c && A[r][c] != 0.0L) {
+        const long double f = A[r][c];
+        for (int q = 0; q < 2 * n; ++q)
+          A[r][q] -= f * A[c][q];
+      }
+  }
+  for (int m = 0; m < n; ++m)
+    for (int l = 0; l < n; ++l)
+      M[m * n + l] = (double)A[m][n + l];
+  return 0;
+}
+
+/* Bounded entries and the Bernstein rows of every stage count in the mesh. */
+static rc_err dense_bound_setup(rc_nlp *nlp, rc_error *err) {
+  const rc_problem *pb = nlp->pb;
+  const rc_mesh *mesh = nlp->mesh;
+  const int nxyu = nlp->nx + nlp->ny + nlp->nu;
+  nlp->bnd_idx = xcalloc((size_t)nxyu, sizeof(int));
+  nlp->dense_off = xcalloc((size_t)mesh->n, sizeof(int));
+  nlp->bern_at = xcalloc(RC_MAX_STAGES + 1, sizeof(int));
+  if (!nlp->bnd_idx || !nlp->dense_off || !nlp->bern_at)
+    return rc_error_set(err, RC_ERR_NOMEM,
+                        "out of memory for the dense-bound rows");
+  nlp->nbnd = 0;
+  for (int i = 0; nlp->dense_bounds && i < nxyu; ++i)
+    if (rc_nlp_dense_bounded(pb, i))
+      nlp->bnd_idx[nlp->nbnd++] = i;
+  if (nlp->nbnd == 0)
+    return RC_OK;
+  int used[RC_MAX_STAGES + 1] = {0};
+  size_t total = 0;
+  for (int k = 0; k < mesh->n; ++k)
+    used[mesh->stages[k]] = 1;
+  for (int s = 2; s <= RC_MAX_STAGES; ++s)
+    if (used[s]) {
+      nlp->bern_at[s] = (int)total;
+      total += (size_t)(s - 1) * (size_t)(s + 1);
+    }
+  nlp->bern_x = xcalloc(total, sizeof(double));
+  nlp->bern_u = xcalloc(total, sizeof(double));
+  if (!nlp->bern_x || !nlp->bern_u)
+    return rc_error_set(err, RC_ERR_NOMEM,
+                        "out of memory for the dense-bound rows");
+  double M[(RC_MAX_STAGES + 1) * (RC_MAX_STAGES + 1)];
+  for (int s = 2; s <= RC_MAX_STAGES; ++s) {
+    if (!used[s])
+      continue;
+    const rc_radau *R = &nlp->radau[s];
+    if (bernstein_inverse(s, R->tau, M) != 0)
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "Bernstein conversion for %d stages is singular", s);
+    double *Mx = nlp->bern_x + nlp->bern_at[s];
+    for (int m = 1; m < s; ++m) /* interior coefficients 1..s-1 */
+      for (int l = 0; l <= s; ++l)
+        Mx[(m - 1) * (s + 1) + l] = M[m * (s + 1) + l];
+    if (bernstein_inverse(s - 1, R->c, M) != 0)
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "Bernstein conversion for %d stages is singular", s);
+    double *Mu = nlp->bern_u + nlp->bern_at[s];
+    for (int m = 0; m < s - 1; ++m) /* all but the last (= the last stage) */
+      for (int j = 0; j < s; ++j)
+        Mu[m * s + j] = M[m * s + j];
+  }
+  return RC_OK;
+}
+
+rc_err rc_nlp_create(const rc_problem *pb, const rc_mesh *mesh,
+                     int dense_bounds, rc_nlp **out, rc_error *err) {
   *out = NULL;
   rc_err rc = rc_mesh_validate(mesh, err);
   if (rc != RC_OK)
@@ -479,6 +651,7 @@ rc_err rc_nlp_create(const rc_problem *pb, const rc_mesh *mesh, rc_nlp **out,
   nlp->nz = rc_problem_nz(pb);
   nlp->t0_alg = pb->t0_algebraic && (pb->ny + pb->nu > 0 || pb->nc > 0);
   nlp->free_tf = pb->free_tf;
+  nlp->dense_bounds = dense_bounds != 0;
   nlp->nnodes = rc_mesh_nodes(mesh);
 
   const size_t nn = (size_t)nlp->nnodes;
@@ -528,6 +701,11 @@ rc_err rc_nlp_create(const rc_problem *pb, const rc_mesh *mesh, rc_nlp **out,
     }
   }
 
+  if ((rc = dense_bound_setup(nlp, err)) != RC_OK) {
+    rc_nlp_free(&nlp);
+    return rc;
+  }
+
   /* variables and constraints, node by node */
   const int nyu = nlp->ny + nlp->nu;
   long long v = 0, c = 0;
@@ -556,6 +734,8 @@ rc_err rc_nlp_create(const rc_problem *pb, const rc_mesh *mesh, rc_nlp **out,
       nlp->con_off[node] = (int)c;
       c += nlp->nx + nlp->ny + pb->nc;
     }
+    nlp->dense_off[k] = (int)c;
+    c += (long long)(mesh->stages[k] - 1) * nlp->nbnd;
   }
   nlp->p_off = (int)v;
   v += nlp->np;
@@ -568,6 +748,15 @@ rc_err rc_nlp_create(const rc_problem *pb, const rc_mesh *mesh, rc_nlp **out,
     return rc_error_set(err, RC_ERR_INPUT,
                         "NLP too large: %lld variables, %lld constraints", v,
                         c);
+  }
+  rc_nlp_size sz;
+  rc_nlp_count(pb, mesh, nlp->dense_bounds, &sz);
+  if (sz.nvars != v || sz.ncons != c) {
+    rc_nlp_free(&nlp);
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "internal: NLP layout has %lld variables and %lld "
+                        "constraints, rc_nlp_count %ld and %ld",
+                        v, c, sz.nvars, sz.ncons);
   }
   nlp->nvar = (int)v;
   nlp->ncon = (int)c;
@@ -636,6 +825,16 @@ void rc_nlp_bounds(const rc_nlp *nlp, double *x_lo, double *x_hi, double *g_lo,
     for (int i = 0; i < pb->nc; ++i, ++r) {
       g_lo[r] = clip_inf(pb->c_lo[i]);
       g_hi[r] = clip_inf(pb->c_hi[i]);
+    }
+  }
+  for (int k = 0; k < nlp->mesh->n && nlp->nbnd > 0; ++k) {
+    const int s = nlp->mesh->stages[k];
+    for (int b = 0; b < nlp->nbnd; ++b) {
+      const int i = nlp->bnd_idx[b], r0 = nlp->dense_off[k] + b * (s - 1);
+      for (int m = 0; m < s - 1; ++m) {
+        g_lo[r0 + m] = clip_inf(pb->w_lo[i]);
+        g_hi[r0 + m] = clip_inf(pb->w_hi[i]);
+      }
     }
   }
   for (int i = 0; i < pb->nb; ++i) {
@@ -739,6 +938,27 @@ int rc_nlp_constraints(rc_nlp *nlp, const double *x, double *g) {
       row += nx;
     }
     memcpy(row, F + nx, sizeof *row * (size_t)(ny + nc));
+  }
+  for (int k = 0; k < nlp->mesh->n && nlp->nbnd > 0; ++k) {
+    const int s = nlp->mesh->stages[k];
+    const double *Mx = nlp->bern_x + nlp->bern_at[s];
+    const double *Mu = nlp->bern_u + nlp->bern_at[s];
+    for (int b = 0; b < nlp->nbnd; ++b) {
+      const int i = nlp->bnd_idx[b];
+      double *row = g + nlp->dense_off[k] + b * (s - 1);
+      for (int m = 0; m < s - 1; ++m) {
+        double acc = 0.0;
+        if (i < nx)
+          for (int l = 0; l <= s; ++l)
+            acc +=
+                Mx[m * (s + 1) + l] * x[nlp->x_off[state_node(nlp, k, l)] + i];
+        else
+          for (int j = 1; j <= s; ++j)
+            acc += Mu[m * s + j - 1] *
+                   x[var_of(nlp, nlp->elem_first[k] + j - 1, i)];
+        row[m] = acc;
+      }
+    }
   }
   if (pb->nb > 0) {
     gather_z(nlp, x, nlp->z);

@@ -16,8 +16,25 @@
  *   node n:  X (nx), Y U (ny + nu)        n = 1 .. nnodes-1
  *   then p (np), then tf (if free).
  * Constraint order follows the variables: [g, c at t0 if t0_algebraic], then
- * per stage node (collocation, g, c), then b.  The KKT matrix is therefore
- * banded apart from the p and tf columns (an arrow).
+ * per stage node (collocation, g, c), after the last stage of each element
+ * that element's dense-bound rows (below), then b.  The KKT matrix is
+ * therefore banded apart from the p and tf columns (an arrow).
+ *
+ * Dense bounds (dense_bounds on; docs/dense-bounds.md).  A simple bound
+ * lo_i <= w_i <= hi_i (x, y or u, at least one side finite, lo_i < hi_i)
+ * holds on the whole of element k when the Bernstein coefficients of the
+ * element's dense-output polynomial do (convex hull property).  The
+ * coefficients are linear in the node values:
+ *   state  x~ of degree s through {X_k0, X_k1..X_ks} at {0, c_1..c_s}:
+ *          beta = Mx (X_k0..X_ks),  Mx = inverse of [B^s_m(theta_l)]_{l,m};
+ *          beta_0 = X_k0 and beta_s = X_ks are bounded already, so the rows
+ *          are beta_1..beta_{s-1};
+ *   y, u   of degree s-1 through the stage values at {c_1..c_s}:
+ *          beta = Mu (W_k1..W_ks),  Mu = inverse of [B^{s-1}_m(c_j)]_{j,m};
+ *          beta_{s-1} = W_ks is bounded already, the rows are
+ *          beta_0..beta_{s-2} (beta_0 is the extrapolated start value).
+ * Either way s - 1 rows lo_i <= beta_m <= hi_i per bounded entry and element
+ * (none for s = 1), with a constant Jacobian (Mx or Mu) and no Hessian.
  *
  * Every derivative is assembled from the problem's pointwise blocks.  At setup
  * the transcription enumerates every contribution (row, column) of the NLP
@@ -33,6 +50,7 @@
 #include "radau.h"
 #include "radcol/mesh.h"
 #include "radcol/problem.h"
+#include "radcol/refine.h"
 #include "radcol/result.h"
 
 typedef struct rc_nlp {
@@ -53,6 +71,16 @@ typedef struct rc_nlp {
   int *node_stage;   /* nnodes: stage 1..s (0 for node 0) */
   int *elem_first;   /* n: node index of stage 1 of element k */
   rc_radau *radau;   /* RC_MAX_STAGES + 1 tables, [s] valid if used */
+
+  /* dense bounds: Bernstein rows (see above) */
+  int dense_bounds;
+  int nbnd;       /* bounded entries of (x, y, u) */
+  int *bnd_idx;   /* nbnd point-vector indices, ascending (states first) */
+  int *dense_off; /* mesh->n: first Bernstein row of element k */
+  double *bern_x; /* per s: (s - 1) x (s + 1) rows 1..s-1 of Mx, at
+                     bern_at[s] */
+  double *bern_u; /* per s: (s - 1) x s rows 0..s-2 of Mu, at bern_at[s] */
+  int *bern_at;   /* RC_MAX_STAGES + 1 offsets into bern_x / bern_u */
 
   /* assembled patterns and contribution -> slot maps */
   int nnz_jac, nnz_hes;
@@ -81,8 +109,18 @@ typedef struct rc_nlp {
 
 } rc_nlp;
 
-rc_err rc_nlp_create(const rc_problem *pb, const rc_mesh *mesh, rc_nlp **out,
-                     rc_error *err);
+/* Sizes of the NLP of pb on mesh (dense_bounds: with the Bernstein rows).
+ * nvars and ncons are exact (rc_nlp_create uses them); nnz_jac and nnz_hes
+ * count contributions before duplicates merge (upper bounds), and bytes is
+ * the memory estimate of radcol/refine.h.  The one place the NLP is counted. */
+void rc_nlp_count(const rc_problem *pb, const rc_mesh *mesh, int dense_bounds,
+                  rc_nlp_size *size);
+
+/* Does entry i of (x, y, u) get dense-bound rows? (a finite bound, lo < hi) */
+int rc_nlp_dense_bounded(const rc_problem *pb, int i);
+
+rc_err rc_nlp_create(const rc_problem *pb, const rc_mesh *mesh,
+                     int dense_bounds, rc_nlp **out, rc_error *err);
 void rc_nlp_free(rc_nlp **nlp);
 
 /* Caching of point evaluations (off after rc_nlp_create).  With caching on,

@@ -137,6 +137,10 @@ refine_zero)
   need_pendulum
   bad 2 "0" solve pendulum --refine 0 -o out.h5
   ;;
+dense_bounds_bad)
+  need_pendulum
+  bad 2 "maybe" solve pendulum --dense-bounds maybe -o out.h5
+  ;;
 plugin_missing)
   need_pendulum
   bad 2 "libx.so" solve pendulum --plugin ./libx.so -o out.h5

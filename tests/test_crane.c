@@ -555,10 +555,11 @@ static void test_rest_end(void) {
  * here), integrated by 8-point Gauss-Legendre on every element of the dense
  * output. */
 static void test_objective(void) {
-  const char *sets[] = {"eps=1e-8"};
+  /* SPEC's control term eps |u|^2 (uref=zero): the cost is not ~0 */
+  const char *sets[] = {"eps=1e-8", "uref=zero"};
   rc_problem *pb = NULL;
   rc_error err;
-  if (make("track", 1, sets, &pb, &err) != RC_OK) {
+  if (make("track", 2, sets, &pb, &err) != RC_OK) {
     EXPECT(0, "eps=1e-8: %s", err.message);
     return;
   }
@@ -617,12 +618,12 @@ static void test_objective(void) {
  * reported objective and the costates (collocation duals / b_j, unscaled by
  * the engine) are those of the same unscaled problem. */
 static void test_objective_scale(void) {
-  const char *s4[] = {"eps=1e-8", "obj_scale=1e4"};
-  const char *s5[] = {"eps=1e-8", "obj_scale=1e5"};
+  const char *s4[] = {"eps=1e-8", "obj_scale=1e4", "uref=zero"};
+  const char *s5[] = {"eps=1e-8", "obj_scale=1e5", "uref=zero"};
   rc_problem *p4 = NULL, *p5 = NULL;
   rc_error err;
-  if (make("track", 2, s4, &p4, &err) != RC_OK ||
-      make("track", 2, s5, &p5, &err) != RC_OK) {
+  if (make("track", 3, s4, &p4, &err) != RC_OK ||
+      make("track", 3, s5, &p5, &err) != RC_OK) {
     EXPECT(0, "obj_scale: %s", err.message);
     rc_problem_free(&p4);
     return;

@@ -11,7 +11,12 @@
  *      b   = x1(tf) x2(t0) + p^2 phi = tf x1(tf) + p x2(tf)^2
  *    The NLP Jacobian and Lagrangian Hessian assembled by the transcription
  *    are compared entry by entry (dense, so a missing pattern entry fails)
- *    with central differences of the NLP constraint and gradient functions.
+ *    with central differences of the NLP constraint and gradient functions,
+ *    with and without the dense-bound (Bernstein) rows of x1, y and u.
+ *    The Bernstein rows are also checked for what they mean: with the end
+ *    coefficients added, the Bernstein polynomial of each row block must
+ *    reproduce the dense output (rc_solution_eval) inside the element, and
+ *    the rows must be time-ordered (each after its element's last stage).
  * 2. x' = -x, x(0) = 1 on [0, 1]: the error at tf against exp(-1) decreases
  *    with order 2s - 1 (s = 1..4).
  * 3. min 1/2 int_0^T (x^2 + u^2), x' = u, x(0) = 1, T = 1: the analytic
@@ -28,12 +33,14 @@
 
 #include "test_util.h"
 
-
 /* ---- toy problem -------------------------------------------------------- */
-/* w = (x1, x2, y, u, p); F = (f1, f2, g, c, L); z = (x1a, x2a, x1b, x2b, p, tf) */
+/* w = (x1, x2, y, u, p); F = (f1, f2, g, c, L); z = (x1a, x2a, x1b, x2b, p, tf)
+ */
 static const char *const toy_names[] = {"x1", "x2", "y", "u", "p"};
-static const double toy_lo[] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL, -2, -HUGE_VAL};
-static const double toy_hi[] = {HUGE_VAL, HUGE_VAL, HUGE_VAL, 2, HUGE_VAL};
+/* x1 and u bounded on both sides, y from above only, x2 and p free: every
+ * kind of dense-bound row (state, algebraic, control; one- and two-sided). */
+static const double toy_lo[] = {-5, -HUGE_VAL, -HUGE_VAL, -2, -HUGE_VAL};
+static const double toy_hi[] = {5, HUGE_VAL, 10, 2, HUGE_VAL};
 static const double toy_clo[] = {-10}, toy_chi[] = {10};
 static const double toy_blo[] = {-10}, toy_bhi[] = {10};
 static const double toy_x0[] = {0.3, -0.2};
@@ -70,7 +77,8 @@ static int toy_JF(const rc_problem *pb, double t, const double *w, double *v) {
   v[13] = 2 * w[3];
   return 0;
 }
-/* lower triangle: (1,0) x2x1, (3,0) ux1, (3,2) uy, (3,3) uu, (4,1) px2, (0,0) */
+/* lower triangle: (1,0) x2x1, (3,0) ux1, (3,2) uy, (3,3) uu, (4,1) px2, (0,0)
+ */
 static const int hf_row[] = {0, 1, 3, 3, 3, 4};
 static const int hf_col[] = {0, 0, 0, 2, 3, 1};
 static int toy_HF(const rc_problem *pb, double t, const double *w,
@@ -144,10 +152,112 @@ static rc_problem toy_problem(int t0_alg, int free_tf) {
   pb.free_tf = free_tf, pb.tf_lo = 0.5, pb.tf_hi = 3;
   pb.x0 = toy_x0, pb.fix_x0 = toy_fix0;
   pb.t0_algebraic = t0_alg;
-  pb.point = (rc_block){5, {14, jf_row, jf_col}, {6, hf_row, hf_col}, toy_F, toy_JF, toy_HF};
-  pb.boundary = (rc_block){2, {7, jb_row, jb_col}, {5, hb_row, hb_col}, toy_B, toy_JB, toy_HB};
+  pb.point = (rc_block){
+      5, {14, jf_row, jf_col}, {6, hf_row, hf_col}, toy_F, toy_JF, toy_HF};
+  pb.boundary = (rc_block){
+      2, {7, jb_row, jb_col}, {5, hb_row, hb_col}, toy_B, toy_JB, toy_HB};
   pb.guess = toy_guess;
   return pb;
+}
+
+/* The Bernstein rows of nlp at x mean what transcription.h says: for each
+ * element k and bounded entry i, the row values plus the end coefficients
+ * (state: X_k0 and X_ks; y, u: the last stage value) are the Bernstein
+ * coefficients of the dense output, so sum_m beta_m B_m(theta) equals
+ * rc_solution_eval at t = tau_k + theta h_k.  Also: the row count matches
+ * rc_nlp_count, and every row of element k lies after the rows of its last
+ * stage and before the rows of element k + 1 (time order). */
+static void check_bernstein_rows(const rc_problem *pb, rc_nlp *nlp,
+                                 const double *x, int dense_bounds) {
+  rc_error err;
+  rc_nlp_size sz;
+  rc_nlp_count(pb, nlp->mesh, dense_bounds, &sz);
+  EXPECT(sz.nvars == nlp->nvar && sz.ncons == nlp->ncon,
+         "rc_nlp_count %ld x %ld, NLP %d x %d", sz.nvars, sz.ncons, nlp->nvar,
+         nlp->ncon);
+  EXPECT(nlp->nbnd == (dense_bounds ? 3 : 0), "bounded entries %d", nlp->nbnd);
+  if (!dense_bounds)
+    return;
+  double *g = calloc((size_t)nlp->ncon, sizeof *g);
+  rc_solution sol;
+  EXPECT(rc_solution_alloc(pb, nlp->mesh, pb->t0, rc_nlp_tf(nlp, x), 0, &sol,
+                           &err) == RC_OK,
+         "alloc");
+  rc_nlp_to_solution(nlp, x, NULL, NULL, NULL, &sol);
+  rc_nlp_constraints(nlp, x, g);
+  const int nw = nlp->nw;
+  double w[8];
+  double worst = 0.0;
+  for (int k = 0; k < nlp->mesh->n; ++k) {
+    const int s = nlp->mesh->stages[k];
+    const int last = nlp->elem_first[k] + s - 1;
+    if (s > 1)
+      EXPECT(nlp->dense_off[k] >=
+                     nlp->con_off[last] + nlp->nx + nlp->ny + pb->nc &&
+                 (k + 1 == nlp->mesh->n ||
+                  nlp->dense_off[k] + (s - 1) * nlp->nbnd <=
+                      nlp->con_off[last + 1]),
+             "element %d: dense rows at %d not between its last stage and "
+             "the next element",
+             k, nlp->dense_off[k]);
+    const double ta = sol.t[nlp->elem_first[k] - 1], tb = sol.t[last];
+    for (int b = 0; b < nlp->nbnd; ++b) {
+      const int i = nlp->bnd_idx[b], st = i < nlp->nx;
+      const int deg = st ? s : s - 1;
+      double beta[32];
+      const double *rows = g + nlp->dense_off[k] + b * (s - 1);
+      if (st) {
+        beta[0] = sol.w[(size_t)(nlp->elem_first[k] - 1) * nw + i];
+        for (int m = 1; m < s; ++m)
+          beta[m] = rows[m - 1];
+        beta[s] = sol.w[(size_t)last * nw + i];
+      } else {
+        for (int m = 0; m < s - 1; ++m)
+          beta[m] = rows[m];
+        beta[s - 1] = sol.w[(size_t)last * nw + i];
+      }
+      for (int q = 0; q <= 6; ++q) {
+        const double th = q / 6.0 * 0.999 + 0.0005;
+        double bern = 0.0, binom = 1.0;
+        for (int m = 0; m <= deg; ++m) {
+          bern += beta[m] * binom * pow(th, m) * pow(1 - th, deg - m);
+          binom = binom * (deg - m) / (m + 1);
+        }
+        rc_solution_eval(&sol, ta + th * (tb - ta), w, NULL);
+        const double e = fabs(bern - w[i]) / (1 + fabs(w[i]));
+        worst = fmax(worst, e);
+        /* the Lagrange -> Bernstein conversion loses about 2^s in rounding */
+        EXPECT(e < 1e-14 * ldexp(1.0, s),
+               "element %d entry %d theta %.3f: Bernstein form %.15g, dense "
+               "output %.15g",
+               k, i, th, bern, w[i]);
+      }
+    }
+  }
+  printf("  Bernstein rows reproduce the dense output to %.1e\n", worst);
+  rc_solution_free(&sol);
+  free(g);
+}
+
+/* The Bernstein rows for high stage counts (conditioning of the conversion):
+ * the toy problem on 2 elements of s stages at a perturbed guess. */
+static void check_bernstein_high(int s) {
+  rc_problem pb = toy_problem(0, 0);
+  rc_error err;
+  rc_mesh mesh;
+  EXPECT(rc_mesh_uniform(2, s, &mesh, &err) == RC_OK, "mesh");
+  rc_nlp *nlp;
+  EXPECT(rc_nlp_create(&pb, &mesh, 1, &nlp, &err) == RC_OK, "create: %s",
+         err.message);
+  double *x = calloc((size_t)nlp->nvar, sizeof *x);
+  rc_nlp_default_guess(nlp, x, &err);
+  for (int i = 0; i < nlp->nvar; ++i)
+    x[i] += 0.3 * sin(3.7 * i);
+  printf("s = %d:", s);
+  check_bernstein_rows(&pb, nlp, x, 1);
+  free(x);
+  rc_nlp_free(&nlp);
+  rc_mesh_free(&mesh);
 }
 
 /* Lagrangian gradient sigma grad f + J^T lambda at x. */
@@ -161,10 +271,11 @@ static void lag_grad(rc_nlp *nlp, const double *x, double sigma,
     out[nlp->jac_col[e]] += jv[e] * lam[nlp->jac_row[e]];
 }
 
-static void check_assembly(int t0_alg, int free_tf) {
+static void check_assembly(int t0_alg, int free_tf, int dense_bounds) {
   rc_problem pb = toy_problem(t0_alg, free_tf);
   rc_error err;
-  EXPECT(rc_problem_validate(&pb, &err) == RC_OK, "toy invalid: %s", err.message);
+  EXPECT(rc_problem_validate(&pb, &err) == RC_OK, "toy invalid: %s",
+         err.message);
   rc_check_options co;
   rc_check_options_default(&co);
   rc_check_report rep;
@@ -176,14 +287,18 @@ static void check_assembly(int t0_alg, int free_tf) {
   rc_mesh mesh;
   EXPECT(rc_mesh_from_arrays(3, frac, stages, &mesh, &err) == RC_OK, "mesh");
   rc_nlp *nlp;
-  EXPECT(rc_nlp_create(&pb, &mesh, &nlp, &err) == RC_OK, "create: %s", err.message);
+  EXPECT(rc_nlp_create(&pb, &mesh, dense_bounds, &nlp, &err) == RC_OK,
+         "create: %s", err.message);
   const int nv = nlp->nvar, nc = nlp->ncon;
   double *x = calloc(nv, sizeof *x), *xp = calloc(nv, sizeof *xp);
   double *gp = calloc(nc, sizeof *gp), *gm = calloc(nc, sizeof *gm);
-  double *jv = calloc(nlp->nnz_jac, sizeof *jv), *hv = calloc(nlp->nnz_hes, sizeof *hv);
+  double *jv = calloc(nlp->nnz_jac, sizeof *jv),
+         *hv = calloc(nlp->nnz_hes, sizeof *hv);
   double *lam = calloc(nc, sizeof *lam);
-  double *Jd = calloc((size_t)nv * nc, sizeof *Jd), *Hd = calloc((size_t)nv * nv, sizeof *Hd);
-  double *lp = calloc(nv, sizeof *lp), *lm = calloc(nv, sizeof *lm), *tmp = calloc(nv, sizeof *tmp);
+  double *Jd = calloc((size_t)nv * nc, sizeof *Jd),
+         *Hd = calloc((size_t)nv * nv, sizeof *Hd);
+  double *lp = calloc(nv, sizeof *lp), *lm = calloc(nv, sizeof *lm),
+         *tmp = calloc(nv, sizeof *tmp);
   double *jw = calloc(nlp->nnz_jac, sizeof *jw);
   rc_nlp_default_guess(nlp, x, &err);
   unsigned long long seed = 88172645463325252ULL;
@@ -220,7 +335,8 @@ static void check_assembly(int t0_alg, int free_tf) {
       const double e = fabs(fd - Jd[(size_t)r * nv + v]) / (1 + fabs(fd));
       if (e > worst_j)
         worst_j = e;
-      EXPECT(e < 1e-6, "t0_alg=%d free_tf=%d: Jacobian (%d,%d) fd %.10g got %.10g",
+      EXPECT(e < 1e-6,
+             "t0_alg=%d free_tf=%d: Jacobian (%d,%d) fd %.10g got %.10g",
              t0_alg, free_tf, r, v, fd, Jd[(size_t)r * nv + v]);
     }
     for (int r = v; r < nv; ++r) {
@@ -228,8 +344,9 @@ static void check_assembly(int t0_alg, int free_tf) {
       const double e = fabs(fd - Hd[(size_t)r * nv + v]) / (1 + fabs(fd));
       if (e > worst_h)
         worst_h = e;
-      EXPECT(e < 1e-6, "t0_alg=%d free_tf=%d: Hessian (%d,%d) fd %.10g got %.10g",
-             t0_alg, free_tf, r, v, fd, Hd[(size_t)r * nv + v]);
+      EXPECT(e < 1e-6,
+             "t0_alg=%d free_tf=%d: Hessian (%d,%d) fd %.10g got %.10g", t0_alg,
+             free_tf, r, v, fd, Hd[(size_t)r * nv + v]);
     }
   }
   /* objective gradient */
@@ -243,7 +360,8 @@ static void check_assembly(int t0_alg, int free_tf) {
     xp[v] = x[v] - h;
     rc_nlp_objective(nlp, xp, &fm);
     const double fd = (fp - fm) / (2 * h);
-    EXPECT(fabs(fd - tmp[v]) < 1e-6 * (1 + fabs(fd)), "gradient %d: fd %g got %g", v, fd, tmp[v]);
+    EXPECT(fabs(fd - tmp[v]) < 1e-6 * (1 + fabs(fd)),
+           "gradient %d: fd %g got %g", v, fd, tmp[v]);
   }
   /* With caching on (as during a solve), every function gives bit-identical
    * values along a sequence of points announced by rc_nlp_new_point (so a
@@ -253,8 +371,10 @@ static void check_assembly(int t0_alg, int free_tf) {
     const size_t sz = sizeof(double);
     double f1[NREP], f2;
     double *g1 = calloc((size_t)NREP * nc, sz), *g2 = calloc(nc, sz);
-    double *j1 = calloc((size_t)NREP * nlp->nnz_jac, sz), *j2 = calloc(nlp->nnz_jac, sz);
-    double *h1 = calloc((size_t)NREP * nlp->nnz_hes, sz), *h2 = calloc(nlp->nnz_hes, sz);
+    double *j1 = calloc((size_t)NREP * nlp->nnz_jac, sz),
+           *j2 = calloc(nlp->nnz_jac, sz);
+    double *h1 = calloc((size_t)NREP * nlp->nnz_hes, sz),
+           *h2 = calloc(nlp->nnz_hes, sz);
     double *d1 = calloc((size_t)NREP * nv, sz), *d2 = calloc(nv, sz);
     double *xs = calloc((size_t)NREP * nv, sz);
     for (int rep = 0; rep < NREP; ++rep)
@@ -286,15 +406,20 @@ static void check_assembly(int t0_alg, int free_tf) {
              !memcmp(h1 + rep * nlp->nnz_hes, h2, sz * nlp->nnz_hes);
     }
     rc_nlp_set_caching(nlp, 0);
-    EXPECT(same, "t0_alg=%d free_tf=%d: cached evaluations differ from uncached",
+    EXPECT(same,
+           "t0_alg=%d free_tf=%d: cached evaluations differ from uncached",
            t0_alg, free_tf);
-    free(g1), free(g2), free(j1), free(j2), free(h1), free(h2), free(d1), free(d2);
+    free(g1), free(g2), free(j1), free(j2), free(h1), free(h2), free(d1),
+        free(d2);
     free(xs);
   }
-  printf("assembly t0_alg=%d free_tf=%d: nvar %d ncon %d nnz_jac %d nnz_hes %d, "
-         "max rel err J %.2e H %.2e\n",
-         t0_alg, free_tf, nv, nc, nlp->nnz_jac, nlp->nnz_hes, worst_j, worst_h);
-  free(x), free(xp), free(gp), free(gm), free(jv), free(hv), free(lam), free(Jd);
+  check_bernstein_rows(&pb, nlp, x, dense_bounds);
+  printf("assembly t0_alg=%d free_tf=%d dense_bounds=%d: nvar %d ncon %d "
+         "nnz_jac %d nnz_hes %d, max rel err J %.2e H %.2e\n",
+         t0_alg, free_tf, dense_bounds, nv, nc, nlp->nnz_jac, nlp->nnz_hes,
+         worst_j, worst_h);
+  free(x), free(xp), free(gp), free(gm), free(jv), free(hv), free(lam),
+      free(Jd);
   free(Hd), free(lp), free(lm), free(tmp), free(jw);
   rc_nlp_free(&nlp);
   rc_mesh_free(&mesh);
@@ -316,8 +441,8 @@ static int decay_J(const rc_problem *pb, double t, const double *w, double *v) {
   v[0] = -1;
   return 0;
 }
-static int decay_H(const rc_problem *pb, double t, const double *w, const double *mu,
-                   double *v) {
+static int decay_H(const rc_problem *pb, double t, const double *w,
+                   const double *mu, double *v) {
   (void)pb, (void)t, (void)w, (void)mu, (void)v;
   return 0;
 }
@@ -333,8 +458,10 @@ static double decay_error(int n, int s) {
   pb.nx = 1, pb.autonomous = 1, pb.var_names = decay_names;
   pb.w_lo = decay_lo, pb.w_hi = decay_hi, pb.t0 = 0, pb.tf = 1;
   pb.x0 = decay_x0, pb.fix_x0 = decay_fix;
-  pb.point = (rc_block){1, {1, d_jr, d_jc}, {0, NULL, NULL}, decay_F, decay_J, decay_H};
-  pb.boundary = (rc_block){0, {0, NULL, NULL}, {0, NULL, NULL}, no_B, NULL, NULL};
+  pb.point = (rc_block){1,       {1, d_jr, d_jc}, {0, NULL, NULL},
+                        decay_F, decay_J,         decay_H};
+  pb.boundary =
+      (rc_block){0, {0, NULL, NULL}, {0, NULL, NULL}, no_B, NULL, NULL};
   rc_mesh mesh;
   rc_error err;
   rc_mesh_uniform(n, s, &mesh, &err);
@@ -349,18 +476,21 @@ static double decay_error(int n, int s) {
     rc_mesh_free(&mesh);
     return NAN;
   }
-  EXPECT(st.status == RC_STATUS_CONVERGED, "decay n=%d s=%d: %s", n, s, st.message);
+  EXPECT(st.status == RC_STATUS_CONVERGED, "decay n=%d s=%d: %s", n, s,
+         st.message);
   const double e = fabs(sol.w[sol.nnodes - 1] - exp(-1.0));
   rc_solution_free(&sol);
   rc_mesh_free(&mesh);
   return e;
 }
 
-/* ---- LQ optimal control --------------------------------------------------- */
+/* ---- LQ optimal control ---------------------------------------------------
+ */
 static const char *const lq_names[] = {"x", "u"};
 static const int lq_jr[] = {0, 1, 1}, lq_jc[] = {1, 0, 1};
 static const int lq_hr[] = {0, 1}, lq_hc[] = {0, 1};
-static const double lq_lo[] = {-HUGE_VAL, -HUGE_VAL}, lq_hi[] = {HUGE_VAL, HUGE_VAL};
+static const double lq_lo[] = {-HUGE_VAL, -HUGE_VAL},
+                    lq_hi[] = {HUGE_VAL, HUGE_VAL};
 static int lq_F(const rc_problem *pb, double t, const double *w, double *F) {
   (void)pb, (void)t;
   F[0] = w[1];
@@ -372,8 +502,8 @@ static int lq_J(const rc_problem *pb, double t, const double *w, double *v) {
   v[0] = 1, v[1] = w[0], v[2] = w[1];
   return 0;
 }
-static int lq_H(const rc_problem *pb, double t, const double *w, const double *mu,
-                double *v) {
+static int lq_H(const rc_problem *pb, double t, const double *w,
+                const double *mu, double *v) {
   (void)pb, (void)t, (void)w;
   v[0] = mu[1], v[1] = mu[1];
   return 0;
@@ -386,8 +516,10 @@ static void check_lq(void) {
   pb.nx = 1, pb.nu = 1, pb.has_lagrange = 1, pb.autonomous = 1;
   pb.var_names = lq_names, pb.w_lo = lq_lo, pb.w_hi = lq_hi;
   pb.t0 = 0, pb.tf = 1, pb.x0 = decay_x0, pb.fix_x0 = decay_fix;
-  pb.point = (rc_block){2, {3, lq_jr, lq_jc}, {2, lq_hr, lq_hc}, lq_F, lq_J, lq_H};
-  pb.boundary = (rc_block){0, {0, NULL, NULL}, {0, NULL, NULL}, no_B, NULL, NULL};
+  pb.point =
+      (rc_block){2, {3, lq_jr, lq_jc}, {2, lq_hr, lq_hc}, lq_F, lq_J, lq_H};
+  pb.boundary =
+      (rc_block){0, {0, NULL, NULL}, {0, NULL, NULL}, no_B, NULL, NULL};
   rc_mesh mesh;
   rc_error err;
   rc_mesh_uniform(10, 4, &mesh, &err);
@@ -395,9 +527,11 @@ static void check_lq(void) {
   rc_options_default(&opt);
   rc_solution sol;
   rc_solve_stats st;
-  EXPECT(rc_solve(&pb, &mesh, &opt, NULL, &sol, &st, &err) == RC_OK, "lq: %s", err.message);
+  EXPECT(rc_solve(&pb, &mesh, &opt, NULL, &sol, &st, &err) == RC_OK, "lq: %s",
+         err.message);
   const double J = 0.5 * tanh(1.0);
-  EXPECT(fabs(st.objective - J) < 1e-10, "lq objective %.15g, analytic %.15g", st.objective, J);
+  EXPECT(fabs(st.objective - J) < 1e-10, "lq objective %.15g, analytic %.15g",
+         st.objective, J);
   double emax = 0;
   for (int n = 0; n < sol.nnodes; ++n)
     emax = fmax(emax, fabs(sol.w[2 * n] - cosh(1 - sol.t[n]) / cosh(1.0)));
@@ -409,7 +543,8 @@ static void check_lq(void) {
   for (int n = 1; n < sol.nnodes; ++n)
     cmax = fmax(cmax, fabs(sol.lam_f[n] - sol.w[2 * n + 1]));
   EXPECT(cmax < 1e-6, "lq costate density vs u: %g", cmax);
-  printf("lq: objective error %.2e, state error %.2e, costate error %.2e, %d iterations\n",
+  printf("lq: objective error %.2e, state error %.2e, costate error %.2e, %d "
+         "iterations\n",
          fabs(st.objective - J), emax, cmax, st.iterations);
   rc_solution_free(&sol);
   rc_mesh_free(&mesh);
@@ -427,23 +562,28 @@ static void check_names(void) {
     EXPECT(strcmp(rc_status_name(st[i]), want[i]) == 0, "status %d is named %s",
            (int)st[i], rc_status_name(st[i]));
   EXPECT(strcmp(rc_err_name(RC_ERR_IO), "io") == 0, "RC_ERR_IO name");
-  EXPECT(strcmp(rc_status_name((rc_status)99), "unknown") == 0, "unknown status");
-  EXPECT(strcmp(rc_err_message((rc_err)99), "unknown error") == 0, "unknown error");
+  EXPECT(strcmp(rc_status_name((rc_status)99), "unknown") == 0,
+         "unknown status");
+  EXPECT(strcmp(rc_err_message((rc_err)99), "unknown error") == 0,
+         "unknown error");
 }
 
 int main(void) {
   check_names();
   for (int a = 0; a < 2; ++a)
     for (int b = 0; b < 2; ++b)
-      check_assembly(a, b);
+      for (int d = 0; d < 2; ++d)
+        check_assembly(a, b, d);
   for (int s = 1; s <= 4; ++s) {
     const double e1 = decay_error(4, s), e2 = decay_error(8, s);
     const double order = log(e1 / e2) / log(2.0);
-    printf("decay s=%d: err(n=4) %.3e err(n=8) %.3e order %.2f (theory %d)\n", s, e1,
-           e2, order, 2 * s - 1);
+    printf("decay s=%d: err(n=4) %.3e err(n=8) %.3e order %.2f (theory %d)\n",
+           s, e1, e2, order, 2 * s - 1);
     if (e2 > 1e-13)
       EXPECT(fabs(order - (2 * s - 1)) < 0.3, "order %.2f for s=%d", order, s);
   }
+  for (int s = 4; s <= RC_MAX_STAGES; s += 4)
+    check_bernstein_high(s);
   check_lq();
   if (failures)
     printf("%d failures\n", failures);

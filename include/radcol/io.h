@@ -6,6 +6,7 @@
 #ifndef RADCOL_IO_H
 #define RADCOL_IO_H
 
+#include "radcol/dense_check.h"
 #include "radcol/errors.h"
 #include "radcol/mesh.h"
 #include "radcol/problem.h"
@@ -31,6 +32,9 @@ typedef struct rc_refine_row {
   int ipopt_iterations;
   double wall_s;
   int status;        /* rc_status of that solve */
+  double dense_violation; /* largest relative dense-grid violation between
+                             the nodes (rc_dense_violation.worst_between;
+                             NaN: not checked) */
 } rc_refine_row;
 
 /* Everything a result file records. Borrowed pointers; any may be NULL except
@@ -47,6 +51,7 @@ typedef struct rc_result_record {
   const char *command_line;
   const char *kind; /* "solve", "init", "simulate", "replay" */
   const rc_replay *replay; /* written as /diagnostics/replay when not NULL */
+  const rc_dense_violation *dense; /* /diagnostics/dense_violation, or NULL */
 } rc_result_record;
 
 rc_err rc_write_result(const char *path, const rc_result_record *rec,

@@ -34,6 +34,9 @@ typedef struct rc_options {
   int print_level;        /* Ipopt print_level; default 0 */
   int warm_start;         /* use the guess's multipliers (warm_start_init_point) */
   int dense_per_element;  /* dense-grid points per element for diagnostics; 8 */
+  int dense_bounds;       /* 1: simple bounds on x, y, u hold on the whole
+                             dense output (Bernstein rows,
+                             docs/dense-bounds.md); 0: at the nodes; 1 */
   int nipopt;             /* raw Ipopt options ... */
   const char *const *ipopt_kv; /* ... as "key=value" (borrowed) */
   rc_progress_fn progress; /* called once per Ipopt iteration, or NULL */

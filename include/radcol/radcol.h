@@ -5,6 +5,7 @@
 #define RADCOL_RADCOL_H
 
 #include "radcol/check.h"
+#include "radcol/dense_check.h"
 #include "radcol/errors.h"
 #include "radcol/init.h"
 #include "radcol/io.h"

@@ -25,6 +25,11 @@
  *   most max_stages, raise the degree to s_new; otherwise split into
  *   max(ceil((s_k + P_k) / min_stages), 2) equal elements of min_stages
  *   stages, P_k = ceil(log(e_k / tol) / log(s_k)).
+ * Dense grid: an element where a bound, algebraic equation or path
+ *   constraint is violated on the dense grid between the nodes by more than
+ *   tol (relative, radcol/dense_check.h: elem_relative - elem_node_relative)
+ *   is split in two, and the loop stops only when both the estimate and this
+ *   violation are <= tol (rc_refine_row.dense_violation).
  * Merge: two neighbours with the same stage count, both estimates below
  *   merge_factor * tol, become one element (their union) when the merged
  *   element's predicted error (2^(s+1) times the larger) stays below
@@ -86,7 +91,9 @@ rc_err rc_refine_mesh(const rc_mesh *mesh, const double *est,
                       const rc_refine_options *ro, rc_mesh *out, int *nraised,
                       int *nsplit, int *nmerged, rc_error *err);
 
-/* NLP size of pb on mesh without building it, and an estimate of the memory
+/* NLP size of pb on mesh with options opt (NULL: defaults; opt->dense_bounds
+ * adds rows) without building it (rc_nlp_count, the count the transcription
+ * itself uses), and an estimate of the memory
  * a solve needs (Ipopt vectors plus a MUMPS factor of the KKT matrix with a
  * fill factor of 10): bytes = 8 (10 nnz_kkt + 30 (nvars + ncons)) + 4 nnz_kkt
  * with nnz_kkt = nnz_jac + nnz_hes + nvars + ncons. */
@@ -95,7 +102,7 @@ typedef struct rc_nlp_size {
   double bytes;
 } rc_nlp_size;
 void rc_refine_nlp_size(const rc_problem *pb, const rc_mesh *mesh,
-                        rc_nlp_size *size);
+                        const rc_options *opt, rc_nlp_size *size);
 
 /* The refinement loop.  initial: the first mesh; guess: the first solve's
  * starting point (as for rc_solve; may be NULL); opt: solver options for

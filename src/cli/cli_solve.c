@@ -40,6 +40,7 @@ static const char usage[] =
     "                    [--guess FILE.h5] [--ipopt KEY=VALUE]... [--tol TOL]\n"
     "                    [--max-iter N] [--refine TOL] [--plugin LIB.so]\n"
     "                    [--solver auto|ipopt|newton]\n"
+    "                    [--dense-bounds on|off]\n"
     "                    [-o FILE.h5] [--json] [--quiet]\n\n"
     "Transcribe PROBLEM by Radau IIA collocation, solve the NLP with Ipopt,\n"
     "measure errors against the problem's reference and write an HDF5 file.\n\n"
@@ -72,6 +73,18 @@ static const char usage[] =
     "docs/performance.md)\n"
     "                       element by element; auto uses it where it applies\n"
     "                       and falls back to Ipopt; default: auto\n"
+    "  --dense-bounds on|off  on: simple bounds on states, algebraic\n"
+    "                       variables and controls hold on the whole dense\n"
+    "                       output (the Bernstein coefficients of every\n"
+    "                       element's polynomial are bounded: sufficient,\n"
+    "                       conservative by O(h^2), docs/dense-bounds.md);\n"
+    "                       off: at the collocation nodes only; default: on.\n"
+    "                       Every solve also checks every constraint on the\n"
+    "                       dense grid (text line 'dense grid', JSON\n"
+    "                       dense_violation, stderr warnings above 1e-6\n"
+    "                       relative); --refine TOL also splits elements\n"
+    "                       where one is violated between the nodes by more\n"
+    "                       than TOL\n"
     "  -o, --output FILE.h5 result file; default:\n"
     "                       results/<problem>-<formulation>.h5 (results/ is\n"
     "                       created if missing)\n"
@@ -114,6 +127,7 @@ typedef struct solve_args {
   long max_refinements, max_elements;
   int have_refine, have_max_refinements, have_max_elements, refine_no_duals;
   rc_solver_kind solver; /* --solver */
+  int dense_bounds;      /* --dense-bounds: -1 default, 0 off, 1 on */
 } solve_args;
 
 typedef struct progress_state {
@@ -141,9 +155,11 @@ static void refine_progress(void *ctx, const rc_refine_row *r,
   (void)ctx;
   fprintf(stderr,
           "refine %2d: %6d elements, stages %d..%d, %8d variables, estimate "
-          "%.2e, reference error %.2e, %3d solver iterations, %.2f s; %s\n",
+          "%.2e, dense violation %.2e, reference error %.2e, %3d solver "
+          "iterations, %.2f s; %s\n",
           r->iteration, r->elements, r->stages_min, r->stages_max, r->nvars,
-          r->est_error, r->ref_error, r->ipopt_iterations, r->wall_s, note);
+          r->est_error, r->dense_violation, r->ref_error, r->ipopt_iterations,
+          r->wall_s, note);
 }
 
 static void free_args(solve_args *a) {
@@ -241,6 +257,12 @@ static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
         rc_cli_error(cmd, "--solver %s: expected auto, ipopt or newton", v);
         st = RC_CLI_BAD_INPUT;
       }
+    } else if (OPT("--dense-bounds")) {
+      if (!st && strcmp(v, "on") != 0 && strcmp(v, "off") != 0) {
+        rc_cli_error(cmd, "--dense-bounds %s: expected on or off", v);
+        st = RC_CLI_BAD_INPUT;
+      }
+      a->dense_bounds = !st && strcmp(v, "on") == 0;
     } else if (strcmp(arg, "--refine-no-duals") == 0) {
       a->refine_no_duals = 1;
     } else if (arg[0] == '-' && arg[1] != '\0') {
@@ -365,7 +387,8 @@ static void active_bounds(const rc_problem *pb, const rc_solution *sol,
 
 static void print_json(const rc_problem *pb, const rc_mesh *mesh,
                        const rc_solve_stats *st, const rc_diagnostics *d,
-                       const char *output, const char *bounds) {
+                       const rc_dense_violation *dv, const char *output,
+                       const char *bounds) {
   rc_json j;
   rc_json_init(&j, stdout);
   rc_json_begin_object(&j, NULL);
@@ -400,6 +423,7 @@ static void print_json(const rc_problem *pb, const rc_mesh *mesh,
   rc_json_number(&j, "eval_s", st->eval_s);
   rc_json_string(&j, "output", output);
   rc_cli_json_diagnostics(&j, pb, d);
+  rc_cli_json_dense(&j, dv);
   rc_json_string(&j, "note", pb->note);
   rc_json_string(&j, "active_bounds", bounds[0] ? bounds : NULL);
   rc_json_end_object(&j);
@@ -408,7 +432,7 @@ static void print_json(const rc_problem *pb, const rc_mesh *mesh,
 
 static void print_text(const rc_problem *pb, const rc_mesh *mesh,
                        const rc_solve_stats *st, const rc_diagnostics *d,
-                       const char *output) {
+                       const rc_dense_violation *dv, const char *output) {
   printf("%s/%s: %s (%s)\n", pb->model, pb->formulation,
          shown_status(pb, st->status),
          pb->sampled_reference && st->status == RC_STATUS_NOT_RUN
@@ -427,6 +451,7 @@ static void print_text(const rc_problem *pb, const rc_mesh *mesh,
   printf("  time        wall %.3f s, ipopt %.3f s, eval %.3f s\n",
          rc_cli_elapsed(), st->ipopt_s, st->eval_s);
   rc_cli_print_diagnostics(pb, d, "nodes");
+  rc_cli_print_dense(dv);
   printf("  output      %s\n", output);
 }
 
@@ -434,6 +459,7 @@ static int run_solve(int argc, char **argv) {
   const char *cmd = "solve";
   solve_args a;
   memset(&a, 0, sizeof a);
+  a.dense_bounds = -1;
   rc_param_values pv;
   memset(&pv, 0, sizeof pv);
   rc_problem *pb = NULL;
@@ -446,6 +472,9 @@ static int run_solve(int argc, char **argv) {
   rc_refine_row *refine_rows = NULL;
   rc_diagnostics diag;
   memset(&diag, 0, sizeof diag);
+  rc_dense_violation dense;
+  memset(&dense, 0, sizeof dense);
+  int have_dense = 0;
   rc_error err = {RC_OK, ""};
   char *output = NULL, *cmdline = NULL;
   const rc_model *model = NULL;
@@ -525,6 +554,8 @@ static int run_solve(int argc, char **argv) {
     opt.max_iter = (int)a.max_iter;
   opt.warm_start = a.warm_start;
   opt.solver = a.solver;
+  if (a.dense_bounds >= 0)
+    opt.dense_bounds = a.dense_bounds;
   opt.nipopt = a.nipopt;
   opt.ipopt_kv = a.ipopt;
   progress_state ps = {0.0, 0};
@@ -596,6 +627,13 @@ static int run_solve(int argc, char **argv) {
             err.message);
     rc_error_clear(&err);
   }
+  if (rc_dense_check(pb, &sol, opt.dense_per_element, &dense, &err) == RC_OK) {
+    have_dense = 1;
+  } else {
+    fprintf(stderr, "warning: radcol solve: dense-grid check failed: %s\n",
+            err.message);
+    rc_error_clear(&err);
+  }
   cmdline = rc_cli_command_line();
   rc_result_record rec;
   memset(&rec, 0, sizeof rec);
@@ -605,6 +643,7 @@ static int run_solve(int argc, char **argv) {
   rec.sol = &sol;
   rec.stats = &st;
   rec.diag = have_diag ? &diag : NULL;
+  rec.dense = have_dense ? &dense : NULL;
   rec.command_line = cmdline ? cmdline : "radcol solve";
   rec.kind = "solve";
   rec.nrefine = nrefine;
@@ -620,10 +659,13 @@ static int run_solve(int argc, char **argv) {
     active_bounds(pb, &sol, bounds, sizeof bounds);
   if (a.json)
     print_json(pb, sol.mesh.n > 0 ? &sol.mesh : &mesh, &st,
-               have_diag ? &diag : NULL, output, bounds);
+               have_diag ? &diag : NULL, have_dense ? &dense : NULL, output,
+               bounds);
   else
     print_text(pb, sol.mesh.n > 0 ? &sol.mesh : &mesh, &st,
-               have_diag ? &diag : NULL, output);
+               have_diag ? &diag : NULL, have_dense ? &dense : NULL, output);
+  if (have_dense)
+    rc_cli_warn_dense(cmd, pb, &dense);
   status = success(pb, st.status) ? RC_CLI_OK : RC_CLI_NOT_CONVERGED;
   if (status)
     fprintf(stderr,
@@ -635,7 +677,8 @@ static int run_solve(int argc, char **argv) {
     fprintf(stderr, "radcol solve: bounds active at the returned point: %s\n",
             bounds);
   if (!status && a.have_refine && !pb->sampled_reference &&
-      !(nrefine > 0 && refine_rows[nrefine - 1].est_error <= ro.tol)) {
+      !(nrefine > 0 && refine_rows[nrefine - 1].est_error <= ro.tol &&
+        !(refine_rows[nrefine - 1].dense_violation > ro.tol))) {
     fprintf(stderr,
             "radcol solve: --refine %g not reached: %s; the result is in "
             "%s\n",
@@ -648,6 +691,8 @@ done:
     status = RC_CLI_OK; /* --help */
   if (have_diag)
     rc_diagnostics_free(&diag);
+  if (have_dense)
+    rc_dense_violation_free(&dense);
   if (have_sol)
     rc_solution_free(&sol);
   if (have_guess)

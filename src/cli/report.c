@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli/report.h"
 
@@ -64,4 +65,82 @@ void rc_cli_print_diagnostics(const rc_problem *pb, const rc_diagnostics *d,
              pb->inv_names ? pb->inv_names[i] : "?", d->inv_nodes[i],
              d->inv_dense[i]);
   }
+}
+
+void rc_cli_json_dense(rc_json *j, const rc_dense_violation *dv) {
+  rc_json_begin_object(j, "dense_violation");
+  for (int e = 0; dv && e < dv->n; ++e) {
+    rc_json_begin_object(j, dv->name[e]);
+    rc_json_string(j, "kind", rc_dense_kind_name(dv->kind[e]));
+    rc_json_number(j, "max", dv->max[e]);
+    rc_json_number(j, "time", dv->time[e]);
+    rc_json_number(j, "relative", dv->relative[e]);
+    rc_json_end_object(j);
+  }
+  rc_json_end_object(j);
+  rc_json_number(j, "dense_violation_worst", dv ? dv->worst_relative : NAN);
+}
+
+/* Entries of dv sorted by relative violation, largest first (imposed
+ * constraints only: invariants are reported with the diagnostics). */
+static int sorted_imposed(const rc_dense_violation *dv, int *order) {
+  int m = 0;
+  for (int e = 0; e < dv->n; ++e)
+    if (dv->kind[e] != RC_DENSE_INVARIANT)
+      order[m++] = e;
+  for (int a = 1; a < m; ++a)
+    for (int b = a;
+         b > 0 && dv->relative[order[b]] > dv->relative[order[b - 1]]; --b) {
+      const int tmp = order[b];
+      order[b] = order[b - 1];
+      order[b - 1] = tmp;
+    }
+  return m;
+}
+
+void rc_cli_print_dense(const rc_dense_violation *dv) {
+  if (!dv)
+    return;
+  int *order = malloc(sizeof *order * (size_t)(dv->n ? dv->n : 1));
+  if (!order)
+    return;
+  const int m = sorted_imposed(dv, order);
+  int shown = 0;
+  for (int a = 0; a < m && shown < 3; ++a) {
+    const int e = order[a];
+    if (!(dv->relative[e] > RC_CLI_DENSE_WARN))
+      break;
+    printf("  %-11s %s violated by %.3e (relative %.2e) at t = %.6g\n",
+           shown ? "" : "dense grid", dv->name[e], dv->max[e], dv->relative[e],
+           dv->time[e]);
+    ++shown;
+  }
+  if (!shown)
+    printf("  dense grid  %d constraints hold on %d points within %.0e "
+           "relative (worst %.2e)\n",
+           m, dv->ndense, RC_CLI_DENSE_WARN, dv->worst_relative);
+  free(order);
+}
+
+void rc_cli_warn_dense(const char *cmd, const rc_problem *pb,
+                       const rc_dense_violation *dv) {
+  if (!dv)
+    return;
+  int *order = malloc(sizeof *order * (size_t)(dv->n ? dv->n : 1));
+  if (!order)
+    return;
+  const int m = sorted_imposed(dv, order);
+  for (int a = 0; a < m && a < 5; ++a) {
+    const int e = order[a];
+    if (!(dv->relative[e] > RC_CLI_DENSE_WARN))
+      break;
+    fprintf(stderr,
+            "warning: radcol %s: %s/%s: %s constraint %s is violated on the "
+            "dense output by %.3g (%.2g relative to %.3g) at t = %.6g (element "
+            "%d)\n",
+            cmd, pb->model, pb->formulation, rc_dense_kind_name(dv->kind[e]),
+            dv->name[e], dv->max[e], dv->relative[e], dv->scale[e], dv->time[e],
+            dv->element[e]);
+  }
+  free(order);
 }

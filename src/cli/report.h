@@ -7,6 +7,7 @@
 #define RADCOL_CLI_REPORT_H
 
 #include "cli/json.h"
+#include "radcol/dense_check.h"
 #include "radcol/solve.h"
 
 /* Name of diagnostics entry i: a variable (i < nx+ny+nu) or a derived output. */
@@ -21,5 +22,24 @@ void rc_cli_json_diagnostics(rc_json *j, const rc_problem *pb,
  * node column ("nodes" for solve, "steps" for simulate). */
 void rc_cli_print_diagnostics(const rc_problem *pb, const rc_diagnostics *d,
                               const char *node_label);
+
+/* Relative dense-grid violation above which the CLI warns. */
+#define RC_CLI_DENSE_WARN 1e-6
+
+/* "dense_violation": {"<name>": {"kind", "max", "time", "relative"}} for
+ * every constraint checked (radcol/dense_check.h), then
+ * "dense_violation_worst": the largest relative violation of an imposed
+ * constraint (bounds, algebraic equations, path constraints).  dv may be
+ * NULL (then an empty object and null). */
+void rc_cli_json_dense(rc_json *j, const rc_dense_violation *dv);
+
+/* The text line(s) "dense grid ...": the worst violations (at most 3 above
+ * RC_CLI_DENSE_WARN), or that none is above it. */
+void rc_cli_print_dense(const rc_dense_violation *dv);
+
+/* One stderr warning line per imposed constraint violated by more than
+ * RC_CLI_DENSE_WARN relative on the dense grid (at most 5, worst first). */
+void rc_cli_warn_dense(const char *cmd, const rc_problem *pb,
+                       const rc_dense_violation *dv);
 
 #endif
