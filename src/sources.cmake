@@ -3,6 +3,7 @@ set(RADCOL_LIB_SOURCES
   src/errors.c
   src/options.c
   src/mesh.c
+  src/mesh_check.c
   src/solution.c
   src/io_hdf5.c
   src/problem.c

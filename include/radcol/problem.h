@@ -52,7 +52,7 @@ extern "C" {
 #endif
 
 /* Bump when rc_problem, rc_block or rc_model change layout (plugins check it). */
-#define RC_PROBLEM_ABI_VERSION 1
+#define RC_PROBLEM_ABI_VERSION 2
 
 typedef struct rc_problem rc_problem;
 
@@ -146,6 +146,16 @@ struct rc_problem {
 
   rc_guess_fn guess;         /* optional; else x0, zeros clipped to bounds */
   rc_reference_fn reference; /* optional; independent of the transcription */
+
+  /* Optional suggested mesh for when the user gives none (ABI 2; takes
+   * precedence over default_elements): default_mesh_n elements with
+   * breakpoints default_mesh_frac[0..n] as fractions of [t0, tf] (0 = first <
+   * ... < last = 1) and stage counts default_mesh_stages[0..n-1] (NULL:
+   * default_stages, or radcol's default, everywhere).  Borrowed, owned by the
+   * problem.  0 / NULL: none (a uniform mesh). */
+  int default_mesh_n;
+  const double *default_mesh_frac;
+  const int *default_mesh_stages;
 
   void *user;                           /* the problem's own data */
   void (*destroy)(rc_problem *pb);      /* frees pb and everything it owns */

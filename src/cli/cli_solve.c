@@ -25,6 +25,7 @@
 #include "cli/report.h"
 #include "radcol/io.h"
 #include "radcol/mesh.h"
+#include "radcol/mesh_check.h"
 #include "radcol/options.h"
 #include "radcol/refine.h"
 #include "radcol/solve.h"
@@ -32,6 +33,9 @@
 
 #define DEFAULT_ELEMENTS 40
 #define DEFAULT_STAGES 3
+/* Warn when the reference interpolated on the mesh (radcol/mesh_check.h)
+ * misses by more than this, relative to the variable's largest value. */
+#define MESH_CHECK_WARN 1e-3
 #define MAX_ELEMENTS 10000000L
 
 static const char usage[] =
@@ -293,6 +297,7 @@ static int success(const rc_problem *pb, rc_status s) {
 
 static void print_json(const rc_problem *pb, const rc_mesh *mesh,
                        const rc_solve_stats *st, const rc_diagnostics *d,
+                       const rc_mesh_check *mc, const char *mesh_from,
                        const char *output) {
   rc_json j;
   rc_json_init(&j, stdout);
@@ -327,6 +332,15 @@ static void print_json(const rc_problem *pb, const rc_mesh *mesh,
   rc_json_string(&j, "output", output);
   rc_cli_json_diagnostics(&j, pb, d);
   rc_json_string(&j, "note", pb->note);
+  if (mc && mc->worst_var >= 0) { /* the starting mesh against the reference */
+    rc_json_begin_object(&j, "mesh_check");
+    rc_json_number(&j, "max_rel_error", mc->worst_rel);
+    rc_json_string(&j, "variable", rc_mesh_check_var_name(pb, mc->worst_var));
+    rc_json_number(&j, "t", mc->worst_t);
+    rc_json_number(&j, "threshold", MESH_CHECK_WARN);
+    rc_json_string(&j, "mesh", mesh_from);
+    rc_json_end_object(&j);
+  }
   rc_json_end_object(&j);
   rc_json_finish(&j);
 }
@@ -370,6 +384,8 @@ static int run_solve(int argc, char **argv) {
   rc_refine_row *refine_rows = NULL;
   rc_diagnostics diag;
   memset(&diag, 0, sizeof diag);
+  rc_mesh_check mcheck;
+  memset(&mcheck, 0, sizeof mcheck);
   rc_error err = {RC_OK, ""};
   char *output = NULL, *cmdline = NULL;
   const rc_model *model = NULL;
@@ -397,6 +413,13 @@ static int run_solve(int argc, char **argv) {
       status = rc_cli_fail(cmd, &err);
       goto done;
     }
+  } else if (!a.have_n && pb->default_mesh_n > 0) {
+    /* the problem's suggested mesh (e.g. crane breakpoints at waypoints) */
+    if (rc_mesh_suggested(pb, a.have_s ? (int)a.s : 0, DEFAULT_STAGES, &mesh,
+                          &err) != RC_OK) {
+      status = rc_cli_fail(cmd, &err);
+      goto done;
+    }
   } else {
     int n = a.have_n ? (int)a.n
                      : (pb->default_elements > 0 ? pb->default_elements
@@ -407,6 +430,29 @@ static int run_solve(int argc, char **argv) {
     if (rc_mesh_uniform(n, s, &mesh, &err) != RC_OK) {
       status = rc_cli_fail(cmd, &err);
       goto done;
+    }
+  }
+
+  /* Can the mesh represent the reference (e.g. the crane's path)?  A floor
+   * under the dense-output error, computed before solving. */
+  const char *mesh_from = a.mesh_path ? "--mesh" : a.have_n ? "-n" : "default";
+  if (pb->reference) {
+    rc_error merr = {RC_OK, ""};
+    if (rc_mesh_check_reference(pb, &mesh, 0, &mcheck, &merr) != RC_OK) {
+      fprintf(stderr, "warning: %s/%s: mesh check skipped: %s\n", pb->model,
+              pb->formulation, merr.message);
+    } else if (mcheck.worst_var >= 0 && mcheck.worst_rel > MESH_CHECK_WARN) {
+      fprintf(stderr,
+              "warning: %s/%s: the mesh (%d elements, %s) is too coarse for "
+              "the reference: interpolated from the nodes it misses %s by "
+              "%.3g of its largest value at t = %.6g (more than %g); expect "
+              "dense-output errors at least that large%s\n",
+              pb->model, pb->formulation, mesh.n, mesh_from,
+              rc_mesh_check_var_name(pb, mcheck.worst_var), mcheck.worst_rel,
+              mcheck.worst_t, MESH_CHECK_WARN,
+              a.mesh_path || a.have_n ? " (more elements, or leave out -n "
+                                        "and --mesh for the problem's mesh)"
+                                      : "");
     }
   }
 
@@ -535,7 +581,7 @@ static int run_solve(int argc, char **argv) {
   }
   if (a.json)
     print_json(pb, sol.mesh.n > 0 ? &sol.mesh : &mesh, &st,
-               have_diag ? &diag : NULL, output);
+               have_diag ? &diag : NULL, &mcheck, mesh_from, output);
   else
     print_text(pb, sol.mesh.n > 0 ? &sol.mesh : &mesh, &st,
                have_diag ? &diag : NULL, output);
@@ -560,6 +606,7 @@ done:
     status = RC_CLI_OK; /* --help */
   if (have_diag)
     rc_diagnostics_free(&diag);
+  rc_mesh_check_free(&mcheck);
   if (have_sol)
     rc_solution_free(&sol);
   if (have_guess)
