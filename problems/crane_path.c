@@ -356,41 +356,41 @@ static double poly_deriv(const double c[10], int m, double a) {
  * = (side, j), else 0 (l = 0..4).  Coefficients c_0..c_4 = q^(l)(0) / l!;
  * c_5..c_9 from the five conditions at a = 1 (a 5 x 5 solve, Gaussian
  * elimination with partial pivoting). */
-static void hermite_basis(double HB[10][10]) {
+static void hermite_basis(long double HB[10][10]) {
   for (int f = 0; f < 10; ++f) {
     const int side = f / 5, j = f % 5;
-    double *c = HB[f];
+    long double *c = HB[f];
     for (int i = 0; i < 10; ++i)
-      c[i] = 0.0;
+      c[i] = 0.0L;
     if (side == 0)
-      c[j] = 1.0 / falling(j, j);
-    double M[5][6];
+      c[j] = 1.0L / falling(j, j);
+    long double M[5][6];
     for (int l = 0; l < 5; ++l) {
-      double known = 0.0;
+      long double known = 0.0L;
       for (int i = l; i < 5; ++i)
         known += c[i] * falling(i, l);
       for (int i = 5; i < 10; ++i)
         M[l][i - 5] = falling(i, l);
-      M[l][5] = (side == 1 && l == j ? 1.0 : 0.0) - known;
+      M[l][5] = (side == 1 && l == j ? 1.0L : 0.0L) - known;
     }
     for (int col = 0; col < 5; ++col) {
       int piv = col;
       for (int r = col + 1; r < 5; ++r)
-        if (fabs(M[r][col]) > fabs(M[piv][col]))
+        if (fabsl(M[r][col]) > fabsl(M[piv][col]))
           piv = r;
       for (int q = 0; q < 6; ++q) {
-        double tmp = M[col][q];
+        long double tmp = M[col][q];
         M[col][q] = M[piv][q];
         M[piv][q] = tmp;
       }
       for (int r = col + 1; r < 5; ++r) {
-        double fct = M[r][col] / M[col][col];
+        long double fct = M[r][col] / M[col][col];
         for (int q = col; q < 6; ++q)
           M[r][q] -= fct * M[col][q];
       }
     }
     for (int r = 4; r >= 0; --r) {
-      double v = M[r][5];
+      long double v = M[r][5];
       for (int q = r + 1; q < 5; ++q)
         v -= M[r][q] * c[5 + q];
       c[5 + r] = v / M[r][r];
@@ -407,46 +407,47 @@ static void hermite_basis(double HB[10][10]) {
  * row left by one slot, and U keeps kl + ku superdiagonals, which fit in the
  * W slots.  b is N x nrhs, row-major; the solution overwrites it.  Returns
  * 0, or 1 when a pivot is below 1e-13 times the largest entry (singular). */
-static int band_solve(int N, int kl, int ku, double *a, double *b, int nrhs) {
+static int band_solve(int N, int kl, int ku, long double *a, long double *b,
+                      int nrhs) {
   const int W = kl + ku + 1;
-  double amax = 0.0;
+  long double amax = 0.0L;
   for (long e = 0; e < (long)N * W; ++e)
-    amax = fmax(amax, fabs(a[e]));
+    amax = fmaxl(amax, fabsl(a[e]));
   for (int k = 0; k < N; ++k) {
     const int last = k + kl < N - 1 ? k + kl : N - 1;
     int piv = k;
     for (int i = k + 1; i <= last; ++i)
-      if (fabs(a[(long)i * W]) > fabs(a[(long)piv * W]))
+      if (fabsl(a[(long)i * W]) > fabsl(a[(long)piv * W]))
         piv = i;
-    if (!(fabs(a[(long)piv * W]) > 1e-13 * amax))
+    if (!(fabsl(a[(long)piv * W]) > 1e-13 * amax))
       return 1;
     if (piv != k) {
       for (int q = 0; q < W; ++q) {
-        double tmp = a[(long)k * W + q];
+        long double tmp = a[(long)k * W + q];
         a[(long)k * W + q] = a[(long)piv * W + q];
         a[(long)piv * W + q] = tmp;
       }
       for (int r = 0; r < nrhs; ++r) {
-        double tmp = b[(long)k * nrhs + r];
+        long double tmp = b[(long)k * nrhs + r];
         b[(long)k * nrhs + r] = b[(long)piv * nrhs + r];
         b[(long)piv * nrhs + r] = tmp;
       }
     }
-    const double *ak = a + (long)k * W;
+    const long double *ak = a + (long)k * W;
     for (int i = k + 1; i <= last; ++i) {
-      double *ai = a + (long)i * W;
-      const double fct = ai[0] / ak[0];
+      long double *ai = a + (long)i * W;
+      const long double fct = ai[0] / ak[0];
       for (int q = 1; q < W; ++q)
         ai[q - 1] = ai[q] - fct * ak[q];
-      ai[W - 1] = 0.0;
+      ai[W - 1] = 0.0L;
       for (int r = 0; r < nrhs; ++r)
         b[(long)i * nrhs + r] -= fct * b[(long)k * nrhs + r];
     }
   }
   for (int i = N - 1; i >= 0; --i) {
-    const double *ai = a + (long)i * W;
+    const long double *ai = a + (long)i * W;
     for (int r = 0; r < nrhs; ++r) {
-      double v = b[(long)i * nrhs + r];
+      long double v = b[(long)i * nrhs + r];
       for (int q = 1; q < W && i + q < N; ++q)
         v -= ai[q] * b[(long)(i + q) * nrhs + r];
       b[(long)i * nrhs + r] = v / ai[0];
@@ -458,18 +459,25 @@ static int band_solve(int N, int kl, int ku, double *a, double *b, int nrhs) {
 rc_err rc_crane_path_smooth(rc_crane_path *path, rc_error *err) {
   const int n = path->n, nseg = n - 1, N = 4 * (n - 2);
   enum { KL = 7, KU = 7, W = KL + KU + 1 };
-  double HB[10][10];
+  /* in long double: the continuity rows are differences of large basis
+   * derivatives (~1e7 for m = 8), so the basis must be exact to well
+   * below double rounding for the spline to be exact to double rounding */
+  long double HB[10][10];
   hermite_basis(HB);
   /* DB[m - 5][f][e]: m-th derivative of basis f at a = e */
-  double DB[4][10][2];
+  long double DB[4][10][2];
   for (int m = 5; m <= 8; ++m)
     for (int f = 0; f < 10; ++f)
-      for (int e = 0; e < 2; ++e)
-        DB[m - 5][f][e] = poly_deriv(HB[f], m, (double)e);
+      for (int e = 0; e < 2; ++e) {
+        long double v = 0.0L;
+        for (int i = 9; i >= m; --i)
+          v = v * e + HB[f][i] * falling(i, m);
+        DB[m - 5][f][e] = v;
+      }
   double *cx = malloc(sizeof(double) * 10 * (size_t)nseg);
   double *cz = malloc(sizeof(double) * 10 * (size_t)nseg);
-  double *A = N > 0 ? calloc((size_t)N * W, sizeof(double)) : NULL;
-  double *rhs = N > 0 ? calloc((size_t)N * 2, sizeof(double)) : NULL;
+  long double *A = N > 0 ? calloc((size_t)N * W, sizeof(long double)) : NULL;
+  long double *rhs = N > 0 ? calloc((size_t)N * 2, sizeof(long double)) : NULL;
   double *D = malloc(sizeof(double) * 10 * (size_t)n); /* p^(j)(t_k), x z */
   if (!cx || !cz || !D || (N > 0 && (!A || !rhs))) {
     free(cx);
@@ -497,17 +505,25 @@ rc_err rc_crane_path_smooth(rc_crane_path *path, rc_error *err) {
         const double sign = side == 0 ? 1.0 : -1.0;
         const int e = side == 0 ? 0 : 1;
         const double h = HSEG(seg);
-        const double sm = sign * pow(Hk / h, (double)m);
+        const long double sm = sign * powl((long double)Hk / h, m);
         for (int end = 0; end < 2; ++end) {
           const int knot = seg + end;
           for (int j = 0; j < 5; ++j) {
-            const double db = DB[m - 5][5 * end + j][e];
+            const long double db = DB[m - 5][5 * end + j][e];
             if (j == 0) {
-              rhs[2 * row + 0] -= sm * db * path->x[knot];
-              rhs[2 * row + 1] -= sm * db * path->z[knot];
+              /* the two end values enter as their difference (derivatives
+               * m >= 1 of the value basis: DB(left) = -DB(right)), which
+               * keeps a large offset of x or z out of the rounding */
+              if (end == 1) {
+                rhs[2 * row + 0] -=
+                    sm * db * ((long double)path->x[knot] - path->x[seg]);
+                rhs[2 * row + 1] -=
+                    sm * db * ((long double)path->z[knot] - path->z[seg]);
+              }
             } else if (knot > 0 && knot < n - 1) {
               const int col = 4 * (knot - 1) + (j - 1);
-              const double coef = sm * db * pow(h / HKNOT(knot), (double)j);
+              const long double coef =
+                  sm * db * powl((long double)h / HKNOT(knot), j);
               const int first = row - KL > 0 ? row - KL : 0;
               A[(long)row * W + (col - first)] += coef;
             }
@@ -535,25 +551,43 @@ rc_err rc_crane_path_smooth(rc_crane_path *path, rc_error *err) {
     for (int j = 1; j < 5; ++j) {
       const int inner = k > 0 && k < n - 1;
       const double Hj = inner ? pow(HKNOT(k), (double)j) : 1.0;
-      D[10 * k + j] = inner ? rhs[2 * (4 * (k - 1) + j - 1) + 0] / Hj : 0.0;
-      D[10 * k + 5 + j] = inner ? rhs[2 * (4 * (k - 1) + j - 1) + 1] / Hj : 0.0;
+      D[10 * k + j] =
+          inner ? (double)(rhs[2 * (4 * (k - 1) + j - 1) + 0] / Hj) : 0.0;
+      D[10 * k + 5 + j] =
+          inner ? (double)(rhs[2 * (4 * (k - 1) + j - 1) + 1] / Hj) : 0.0;
     }
   }
   for (int k = 0; k < nseg; ++k) {
     const double h = HSEG(k);
     double *ax = cx + 10 * k, *az = cz + 10 * k;
-    for (int i = 0; i < 10; ++i)
-      ax[i] = az[i] = 0.0;
+    /* value part as x_k + (x_{k+1} - x_k) HB_5 (HB_0 + HB_5 = 1): a large
+     * offset would otherwise sit in every coefficient and cancel in the
+     * derivatives */
+    long double lx[10] = {0}, lz[10] = {0};
+    lx[0] = path->x[k];
+    lz[0] = path->z[k];
     for (int end = 0; end < 2; ++end)
       for (int j = 0; j < 5; ++j) {
-        const double hj = pow(h, (double)j);
-        const double vx = hj * D[10 * (k + end) + j];
-        const double vz = hj * D[10 * (k + end) + 5 + j];
+        long double vx, vz;
+        if (j == 0) {
+          if (end == 0)
+            continue;
+          vx = (long double)path->x[k + 1] - path->x[k];
+          vz = (long double)path->z[k + 1] - path->z[k];
+        } else {
+          const long double hj = powl((long double)h, j);
+          vx = hj * D[10 * (k + end) + j];
+          vz = hj * D[10 * (k + end) + 5 + j];
+        }
         for (int i = 0; i < 10; ++i) {
-          ax[i] += vx * HB[5 * end + j][i];
-          az[i] += vz * HB[5 * end + j][i];
+          lx[i] += vx * HB[5 * end + j][i];
+          lz[i] += vz * HB[5 * end + j][i];
         }
       }
+    for (int i = 0; i < 10; ++i) {
+      ax[i] = (double)lx[i];
+      az[i] = (double)lz[i];
+    }
   }
 #undef HSEG
 #undef HKNOT
