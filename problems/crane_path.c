@@ -13,6 +13,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -791,7 +792,8 @@ void rc_crane_path_overshoot(const rc_crane_path *path,
       for (int q = 0; q < na; ++q) {
         const double p = poly_deriv(c, 0, a[q]);
         const double o = fmax(p - hi, lo - p);
-        if (o > *d) {
+        /* below rounding of the waypoint values: not an overshoot */
+        if (o > *d && o > 64 * DBL_EPSILON * fmax(fabs(lo), fabs(hi))) {
           *d = o;
           *td = t0 + a[q] * h;
         }
