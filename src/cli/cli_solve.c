@@ -50,7 +50,8 @@ static const char usage[] =
     "  -f, --formulation F  formulation (radcol list); default: the problem's\n"
     "                       default formulation\n"
     "  -n, --elements N     uniform mesh of N >= 1 elements; default: the\n"
-    "                       problem's suggestion, else 40\n"
+    "                       problem's suggested mesh (crane with a path file:\n"
+    "                       breakpoints at the waypoints), else 40\n"
     "  -s, --stages S       Radau IIA stages per element, 1..20; default: the\n"
     "                       problem's suggestion, else 3\n"
     "  --tf T               final time, same as --set tf=T; default: the\n"
@@ -89,7 +90,11 @@ static const char usage[] =
     "                       (docs/writing-a-problem.md); default: none\n"
     "  -h, --help           print this help\n\n" RC_CLI_EXIT_HELP
     "Sampled-reference problems (e.g. crane -f flat) solve no NLP and exit "
-    "0.\n";
+    "0.\n"
+    "Before solving, a problem's reference is interpolated from the mesh\n"
+    "nodes and compared on a fine grid; a mesh that misses it by more than\n"
+    "1e-3 of a variable's largest value gets a warning on stderr (--json:\n"
+    "\"mesh_check\": max_rel_error, variable, t, threshold, mesh).\n";
 
 typedef struct solve_args {
   const char *problem, *formulation, *mesh_path, *guess_path, *output;
