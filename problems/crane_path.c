@@ -558,6 +558,7 @@ rc_err rc_crane_path_smooth(rc_crane_path *path, rc_error *err) {
           inner ? (double)(rhs[2 * (4 * (k - 1) + j - 1) + 1] / Hj) : 0.0;
     }
   }
+  int finite = 1;
   for (int k = 0; k < nseg; ++k) {
     const double h = HSEG(k);
     double *ax = cx + 10 * k, *az = cz + 10 * k;
@@ -588,6 +589,8 @@ rc_err rc_crane_path_smooth(rc_crane_path *path, rc_error *err) {
     for (int i = 0; i < 10; ++i) {
       ax[i] = (double)lx[i];
       az[i] = (double)lz[i];
+      if (!isfinite(ax[i]) || !isfinite(az[i]))
+        finite = 0;
     }
   }
 #undef HSEG
@@ -595,6 +598,16 @@ rc_err rc_crane_path_smooth(rc_crane_path *path, rc_error *err) {
   free(A);
   free(rhs);
   free(D);
+  if (!finite) {
+    free(cx);
+    free(cz);
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: the smooth path through %d waypoints (t = %g "
+                        ".. %g) has non-finite coefficients: expected "
+                        "waypoint times and values of moderate size (or use "
+                        "path_mode=stop)",
+                        n, path->t[0], path->t[n - 1]);
+  }
   free(path->cx);
   free(path->cz);
   path->cx = cx;

@@ -21,6 +21,9 @@
 #include "radcol/mesh_check.h"
 #include "radcol/result.h"
 
+/* Largest grid checked (memory: points x (nx+ny+nu+nout) doubles). */
+#define RC_MESH_CHECK_MAX_POINTS 2000000
+
 void rc_mesh_check_free(rc_mesh_check *mc) {
   if (!mc)
     return;
@@ -53,9 +56,16 @@ rc_err rc_mesh_check_reference(const rc_problem *pb, const rc_mesh *mesh,
     return rc;
   const int nw = rc_problem_nw(pb), nv = pb->nx + pb->ny + pb->nu;
   const int nvar = nv + pb->nout, ne = mesh->n;
-  int ngrid = 1;
+  long long ng = 1;
   for (int k = 0; k < ne; ++k)
-    ngrid += per_element > 0 ? per_element : 8 * mesh->stages[k];
+    ng += per_element > 0 ? per_element : 8 * mesh->stages[k];
+  if (ng > RC_MESH_CHECK_MAX_POINTS)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "mesh of %d elements: %lld check points, expected at "
+                        "most %d (the check is meant for meshes a solve can "
+                        "use)",
+                        ne, ng, RC_MESH_CHECK_MAX_POINTS);
+  const int ngrid = (int)ng;
   rc_solution sol;
   memset(&sol, 0, sizeof sol);
   rc = rc_solution_alloc(pb, mesh, pb->t0, pb->tf, 0, &sol, err);

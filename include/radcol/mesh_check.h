@@ -43,7 +43,8 @@ typedef struct rc_mesh_check {
 
 /* Runs the check with per_element grid points per element (uniform, element
  * start included, plus tf; per_element <= 0: 8 s_k).  RC_ERR_INPUT when the
- * problem has no reference or the reference fails; RC_ERR_NOMEM. */
+ * problem has no reference, the reference fails, or the grid would exceed
+ * 2e6 points; RC_ERR_NOMEM. */
 rc_err rc_mesh_check_reference(const rc_problem *pb, const rc_mesh *mesh,
                                int per_element, rc_mesh_check *mc,
                                rc_error *err);
