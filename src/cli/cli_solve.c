@@ -92,9 +92,10 @@ static const char usage[] =
     "Sampled-reference problems (e.g. crane -f flat) solve no NLP and exit "
     "0.\n"
     "Before solving, a problem's reference is interpolated from the mesh\n"
-    "nodes and compared on a fine grid; a mesh that misses it by more than\n"
-    "1e-3 of a variable's largest value gets a warning on stderr (--json:\n"
-    "\"mesh_check\": max_rel_error, variable, t, threshold, mesh).\n";
+    "nodes and compared on a fine grid; a mesh from -n or --mesh that\n"
+    "misses it by more than 1e-3 of a variable's largest value gets a\n"
+    "warning on stderr (--json, any mesh: \"mesh_check\": max_rel_error,\n"
+    "variable, t, threshold, mesh).\n";
 
 typedef struct solve_args {
   const char *problem, *formulation, *mesh_path, *guess_path, *output;
@@ -446,18 +447,17 @@ static int run_solve(int argc, char **argv) {
     if (rc_mesh_check_reference(pb, &mesh, 0, &mcheck, &merr) != RC_OK) {
       fprintf(stderr, "warning: %s/%s: mesh check skipped: %s\n", pb->model,
               pb->formulation, merr.message);
-    } else if (mcheck.worst_var >= 0 && mcheck.worst_rel > MESH_CHECK_WARN) {
+    } else if ((a.mesh_path || a.have_n) && mcheck.worst_var >= 0 &&
+               mcheck.worst_rel > MESH_CHECK_WARN) { /* a user mesh */
       fprintf(stderr,
               "warning: %s/%s: the mesh (%d elements, %s) is too coarse for "
               "the reference: interpolated from the nodes it misses %s by "
               "%.3g of its largest value at t = %.6g (more than %g); expect "
-              "dense-output errors at least that large%s\n",
+              "dense-output errors at least that large (more elements, or "
+              "leave out -n and --mesh for the problem's mesh)\n",
               pb->model, pb->formulation, mesh.n, mesh_from,
               rc_mesh_check_var_name(pb, mcheck.worst_var), mcheck.worst_rel,
-              mcheck.worst_t, MESH_CHECK_WARN,
-              a.mesh_path || a.have_n ? " (more elements, or leave out -n "
-                                        "and --mesh for the problem's mesh)"
-                                      : "");
+              mcheck.worst_t, MESH_CHECK_WARN);
     }
   }
 
