@@ -28,8 +28,8 @@
 #include "radcol/mesh_check.h"
 #include "radcol/options.h"
 #include "radcol/refine.h"
-#include "radcol/solve.h"
 #include "radcol/simulate.h"
+#include "radcol/solve.h"
 
 #define DEFAULT_ELEMENTS 40
 #define DEFAULT_STAGES 3
@@ -92,7 +92,7 @@ static const char usage[] =
     "Sampled-reference problems (e.g. crane -f flat) solve no NLP and exit "
     "0.\n"
     "Before solving, a problem's reference is interpolated from the mesh\n"
-    "nodes and compared on a fine grid; a mesh from -n or --mesh that\n"
+    "nodes and compared on a fine grid; a mesh from -n, -s or --mesh that\n"
     "misses it by more than 1e-3 of a variable's largest value gets a\n"
     "warning on stderr (--json, any mesh: \"mesh_check\": max_rel_error,\n"
     "variable, t, threshold, mesh).\n";
@@ -191,8 +191,8 @@ static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
       a->have_s = 1;
     } else if (OPT("--tf")) {
       if (!st)
-        st = rc_cli_tf_option(cmd, v, a->owned, &a->nowned, a->sets,
-                              &a->nsets, &a->tf_value);
+        st = rc_cli_tf_option(cmd, v, a->owned, &a->nowned, a->sets, &a->nsets,
+                              &a->tf_value);
     } else if (OPT("--set")) {
       a->sets[a->nsets++] = v;
     } else if (OPT("--mesh")) {
@@ -407,8 +407,8 @@ static int run_solve(int argc, char **argv) {
     goto done;
   /* Inconsistent initial values: start from the nearest consistent point
    * (radcol init's machinery), with a warning naming what moved. */
-  if ((status = rc_cli_init_for_solve(cmd, model, f, a.nsets, a.sets, &pv,
-                                      &pb, a.quiet)))
+  if ((status = rc_cli_init_for_solve(cmd, model, f, a.nsets, a.sets, &pv, &pb,
+                                      a.quiet)))
     goto done;
 
   /* Mesh. */
@@ -441,20 +441,23 @@ static int run_solve(int argc, char **argv) {
 
   /* Can the mesh represent the reference (e.g. the crane's path)?  A floor
    * under the dense-output error, computed before solving. */
-  const char *mesh_from = a.mesh_path ? "--mesh" : a.have_n ? "-n" : "default";
+  const char *mesh_from = a.mesh_path ? "--mesh"
+                          : a.have_n  ? "-n"
+                          : a.have_s  ? "-s"
+                                      : "default";
   if (pb->reference) {
     rc_error merr = {RC_OK, ""};
     if (rc_mesh_check_reference(pb, &mesh, 0, &mcheck, &merr) != RC_OK) {
       fprintf(stderr, "warning: %s/%s: mesh check skipped: %s\n", pb->model,
               pb->formulation, merr.message);
-    } else if ((a.mesh_path || a.have_n) && mcheck.worst_var >= 0 &&
+    } else if ((a.mesh_path || a.have_n || a.have_s) && mcheck.worst_var >= 0 &&
                mcheck.worst_rel > MESH_CHECK_WARN) { /* a user mesh */
       fprintf(stderr,
               "warning: %s/%s: the mesh (%d elements, %s) is too coarse for "
               "the reference: interpolated from the nodes it misses %s by "
               "%.3g of its largest value at t = %.6g (more than %g); expect "
               "dense-output errors at least that large (more elements, or "
-              "leave out -n and --mesh for the problem's mesh)\n",
+              "leave out -n, -s and --mesh for the problem's mesh)\n",
               pb->model, pb->formulation, mesh.n, mesh_from,
               rc_mesh_check_var_name(pb, mcheck.worst_var), mcheck.worst_rel,
               mcheck.worst_t, MESH_CHECK_WARN);
