@@ -5,8 +5,8 @@
  * any transcription, so the engine may trust the patterns afterwards.
  */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "radcol/mesh.h"
@@ -68,9 +68,10 @@ static rc_err validate_pattern(const rc_problem *pb, const char *what,
     qsort(key, (size_t)p->nnz, sizeof *key, cmp_pair);
     for (int e = 1; e < p->nnz; ++e)
       if (key[e] == key[e - 1]) {
-        rc = rc_error_set(
-            err, RC_ERR_INPUT, "%s/%s: %s pattern repeats entry (%lld, %lld)",
-            pb->model, pb->formulation, what, key[e] / ncol, key[e] % ncol);
+        rc = rc_error_set(err, RC_ERR_INPUT,
+                          "%s/%s: %s pattern repeats entry (%lld, %lld)",
+                          pb->model, pb->formulation, what, key[e] / ncol,
+                          key[e] % ncol);
         break;
       }
   }
@@ -168,16 +169,16 @@ rc_err rc_problem_validate(const rc_problem *pb, rc_error *err) {
     if (!pb->inv_names)
       return rc_error_set(err, RC_ERR_INPUT, "%s/%s: invariants without names",
                           pb->model, pb->formulation);
-    if ((rc = validate_block(pb, "invariants", &pb->invariants, pb->ninv, nw, 0,
-                             err)))
+    if ((rc = validate_block(pb, "invariants", &pb->invariants, pb->ninv, nw,
+                             0, err)))
       return rc;
   }
   if (pb->nout > 0 && (!pb->outputs || !pb->out_names))
     return rc_error_set(err, RC_ERR_INPUT,
-                        "%s/%s: outputs without a function or names", pb->model,
-                        pb->formulation);
+                        "%s/%s: outputs without a function or names",
+                        pb->model, pb->formulation);
   if (pb->default_mesh_n != 0 || pb->default_mesh_frac ||
-      pb->default_mesh_stages) {
+      pb->default_mesh_stages) { /* a suggested mesh (ABI 2) */
     rc_mesh m;
     memset(&m, 0, sizeof m);
     rc_error e2;

@@ -110,8 +110,8 @@ static void test_simulation(void) {
   rc_crane_flat_eval(&par, &path, 0.0, &f0);
   double y0[6] = {f0.d, f0.r, f0.theta, f0.vd, f0.vr, f0.omega};
   EXPECT(fabs(y0[1] - 2.0) < 1e-15 && fabs(y0[2]) < 1e-15,
-         "default path starts at rest under the trolley (r = %g, th = %g)",
-         y0[1], y0[2]);
+        "default path starts at rest under the trolley (r = %g, th = %g)",
+        y0[1], y0[2]);
   rc_err rc =
       rc_ode_reference(6, sim_rhs, &ctx, 0.0, y0, NT, t, out, 1e-12, &err);
   EXPECT(rc == RC_OK, "simulation: %s", err.message);
@@ -148,14 +148,13 @@ static void check_reference(const char *form, int nset,
   double t[NT], ref[NT * 13], F[16], inv[16], o[4];
   for (int k = 0; k < NT; ++k)
     t[k] = pb->t0 + (pb->tf - pb->t0) * k / (NT - 1.0);
-  EXPECT(nrow == 13, "%s: reference row has %d values, expected 13", form,
-         nrow);
+  EXPECT(nrow == 13, "%s: reference row has %d values, expected 13", form, nrow);
   EXPECT(pb->reference(pb, NT, t, ref) == 0, "%s: reference failed", form);
   double maxres = 0.0, maxinv = 0.0, maxout = 0.0;
   for (int k = 0; k < NT; ++k) {
     const double *w = ref + (size_t)k * nrow;
     EXPECT(pb->point.eval(pb, t[k], w, F) == 0, "%s: eval at t = %g", form,
-           t[k]);
+          t[k]);
     /* f0..f2 must equal the velocities (the accelerations f3..f5 are
      * compared with the exact jets in check_accelerations). */
     double xdot[3] = {w[3], w[4], w[5]};
@@ -176,11 +175,11 @@ static void check_reference(const char *form, int nset,
          "%.2e\n",
          form, maxres, maxinv, maxout);
   EXPECT(maxres < 1e-9, "%s: reference leaves point residual %.3e", form,
-         maxres);
+        maxres);
   EXPECT(maxinv < 1e-9, "%s: reference leaves invariant residual %.3e", form,
-         maxinv);
+        maxinv);
   EXPECT(maxout < 1e-12, "%s: outputs differ from reference by %.3e", form,
-         maxout);
+        maxout);
   rc_problem_free(&pb);
 }
 
@@ -209,7 +208,7 @@ static void check_accelerations(const char *form) {
   }
   printf("accelerations/%s: max |f - xdot_ref| = %.2e\n", form, maxres);
   EXPECT(maxres < 1e-9, "%s: f(w_ref) differs from d/dt x_ref by %.3e", form,
-         maxres);
+        maxres);
   rc_crane_path_free(&path);
   rc_problem_free(&pb);
 }
@@ -296,7 +295,7 @@ static void fd_block(const rc_problem *pb, const char *what,
   printf("fd/%s/%s: max rel err jac %.1e hes %.1e, missing %d\n",
          pb->formulation, what, maxj, maxh, missing);
   EXPECT(maxj < 1e-6 && maxh < 1e-6 && missing == 0,
-         "%s/%s: derivative check failed", pb->formulation, what);
+        "%s/%s: derivative check failed", pb->formulation, what);
 }
 
 static void test_fd(const char *form) {
@@ -320,9 +319,9 @@ static void expect_refused(const char *what, int nset, const char *const *sets,
   rc_error_clear(&err);
   rc_err rc = make("track", nset, sets, &pb, &err);
   EXPECT(rc == RC_ERR_INPUT && pb == NULL, "%s: accepted (rc %d)", what,
-         (int)rc);
+        (int)rc);
   EXPECT(strstr(err.message, needle) != NULL, "%s: message '%s' lacks '%s'",
-         what, err.message, needle);
+        what, err.message, needle);
   printf("refused %-12s: %s\n", what, err.message);
   rc_problem_free(&pb);
 }
@@ -360,7 +359,7 @@ static void test_bad_input(void) {
   rc_error err;
   const char *missing[] = {sets[2]};
   EXPECT(make("track", 1, missing, &pb, &err) == RC_ERR_IO,
-         "missing path file not reported as I/O error");
+        "missing path file not reported as I/O error");
 }
 
 /* ---- 5. smooth waypoint paths (issue 13) -------------------------------- */
@@ -743,7 +742,7 @@ int main(void) {
   rc_problem *pb = NULL;
   rc_error err;
   EXPECT(make("track", 1, gsets, &pb, &err) == RC_OK && pb->tf == 8.0,
-         "good CSV path: tf = %g, expected 8", pb ? pb->tf : -1.0);
+        "good CSV path: tf = %g, expected 8", pb ? pb->tf : -1.0);
   rc_problem_free(&pb);
   test_bad_input();
   test_smooth_reproduces_step();

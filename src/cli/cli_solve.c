@@ -28,8 +28,8 @@
 #include "radcol/mesh_check.h"
 #include "radcol/options.h"
 #include "radcol/refine.h"
-#include "radcol/simulate.h"
 #include "radcol/solve.h"
+#include "radcol/simulate.h"
 
 #define DEFAULT_ELEMENTS 40
 #define DEFAULT_STAGES 3
@@ -191,8 +191,8 @@ static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
       a->have_s = 1;
     } else if (OPT("--tf")) {
       if (!st)
-        st = rc_cli_tf_option(cmd, v, a->owned, &a->nowned, a->sets, &a->nsets,
-                              &a->tf_value);
+        st = rc_cli_tf_option(cmd, v, a->owned, &a->nowned, a->sets,
+                              &a->nsets, &a->tf_value);
     } else if (OPT("--set")) {
       a->sets[a->nsets++] = v;
     } else if (OPT("--mesh")) {
@@ -407,8 +407,8 @@ static int run_solve(int argc, char **argv) {
     goto done;
   /* Inconsistent initial values: start from the nearest consistent point
    * (radcol init's machinery), with a warning naming what moved. */
-  if ((status = rc_cli_init_for_solve(cmd, model, f, a.nsets, a.sets, &pv, &pb,
-                                      a.quiet)))
+  if ((status = rc_cli_init_for_solve(cmd, model, f, a.nsets, a.sets, &pv,
+                                      &pb, a.quiet)))
     goto done;
 
   /* Mesh. */
