@@ -6,7 +6,9 @@
  * rewritten for every input) and read back as a waypoint file.  On success
  * the reader's contract is checked: n >= 2, t_0 = 0, strictly increasing and
  * finite t, finite x and z; then the path is evaluated across its span and
- * its flatness check runs (it must return, never crash).  On failure the
+ * its flatness check runs (it must return, never crash); then the smooth
+ * spline is built (finite coefficients that interpolate the waypoints, or a
+ * message), evaluated, its overshoot and flatness computed.  On failure the
  * error must be RC_ERR_INPUT or RC_ERR_IO with a message, and the path must
  * hold no storage.  A violation aborts, so libFuzzer reports it.
  */
@@ -81,6 +83,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     rc_crane_params par = {10, 2, 2, 0.01, 1, 0.005, 0.1, 9.81};
     rc_error ferr = {RC_OK, ""};
     (void)rc_crane_path_check_flat(&path, &par, &ferr);
+    /* smooth mode: the spline either builds with finite coefficients that
+     * interpolate the waypoints, or fails with a message */
+    rc_error serr = {RC_OK, ""};
+    if (rc_crane_path_smooth(&path, &serr) == RC_OK) {
+      CHECK(path.mode == RC_CRANE_PATH_SMOOTH && path.cx && path.cz);
+      for (int i = 0; i < 10 * (path.n - 1); ++i)
+        CHECK(isfinite(path.cx[i]) && isfinite(path.cz[i]));
+      for (int k = 0; k + 1 < path.n; ++k)
+        CHECK(path.cx[10 * k] == path.x[k] && path.cz[10 * k] == path.z[k]);
+      for (int j = 0; j <= 8; ++j)
+        rc_crane_path_eval(&path, lo + span * j / 8.0, p1, p2);
+      rc_crane_overshoot os;
+      rc_crane_path_overshoot(&path, &os);
+      CHECK(os.dx >= 0.0 && os.dz >= 0.0);
+      (void)rc_crane_path_check_flat(&path, &par, &ferr);
+    } else {
+      CHECK(serr.message[0] != '\0');
+    }
     rc_crane_path_free(&path);
   } else {
     CHECK(rc == RC_ERR_INPUT || rc == RC_ERR_IO || rc == RC_ERR_NOMEM);

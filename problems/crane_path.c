@@ -1,20 +1,29 @@
 /*
- * crane_path.c - the crane's waypoint path (default and CSV), its exact
- * derivatives up to order 4, the flatness checks and the exact flat inverse.
- * The maths is in crane_path.h.
+ * crane_path.c - the crane's waypoint path (default and CSV, stop and smooth
+ * modes), its exact derivatives up to order 4, the flatness checks, the
+ * overshoot of a smooth path and the exact flat inverse.  The maths is in
+ * crane_path.h.
  *
  * Invariants: a path has n >= 2 waypoints with strictly increasing finite t,
- * t[0] = 0, finite x and z; rc_crane_path_eval never fails (it rests at the
- * end points outside the waypoint range).
+ * t[0] <= 0, finite x and z; in smooth mode cx, cz hold 10 (n - 1) finite
+ * coefficients; rc_crane_path_eval never fails (it rests at the end points
+ * outside the waypoint range).
  */
 #include "crane_path.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_poly.h>
+
+/* Longest CSV line accepted (bytes); longer lines are refused by number. */
+#define CSV_MAX_LINE (1 << 20)
 
 /* Coefficients of s(a) = sum_k S_COEF[k] a^k (degree 9). */
 static const double S_COEF[10] = {0, 0, 0, 0, 0, 126, -420, 540, -315, 70};
@@ -50,8 +59,11 @@ void rc_crane_path_free(rc_crane_path *path) {
   free(path->t);
   free(path->x);
   free(path->z);
-  path->t = path->x = path->z = NULL;
+  free(path->cx);
+  free(path->cz);
+  path->t = path->x = path->z = path->cx = path->cz = NULL;
   path->n = 0;
+  path->mode = RC_CRANE_PATH_STOP;
 }
 
 rc_err rc_crane_path_default(rc_crane_path *path, double tf, double x_start,
@@ -79,37 +91,93 @@ rc_err rc_crane_path_default(rc_crane_path *path, double tf, double x_start,
   return RC_OK;
 }
 
-/* Parses up to 3 comma- (or whitespace-) separated numbers; returns how many
- * fields were found (fields that are not numbers count as -1 -> return -1). */
-static int parse_row(char *line, double v[3], int *nfields) {
-  int k = 0;
-  char *p = line;
-  *nfields = 0;
-  for (;;) {
-    while (*p == ' ' || *p == '\t')
-      ++p;
-    if (*p == '\0' || *p == '\n' || *p == '\r')
+/* ---- CSV ------------------------------------------------------------------
+ */
+
+/* Reads one line of any length up to CSV_MAX_LINE bytes into *buf (grown as
+ * needed, NUL-terminated, newline dropped).  Returns 1 for a line, 0 at end
+ * of file, -1 for a line that is too long or holds a NUL byte (*why says
+ * which), -2 out of memory. */
+static int read_line(FILE *fp, char **buf, size_t *cap, const char **why) {
+  size_t len = 0;
+  int c, any = 0;
+  while ((c = getc(fp)) != EOF) {
+    any = 1;
+    if (c == '\n')
       break;
-    char *end;
-    errno = 0;
-    double x = strtod(p, &end);
-    if (end == p)
+    if (c == '\0') {
+      *why = "holds a NUL byte";
       return -1;
-    if (k < 3)
-      v[k] = x;
-    ++k;
-    p = end;
-    while (*p == ' ' || *p == '\t')
-      ++p;
-    if (*p == ',' || *p == ';')
-      ++p;
-    else if (*p != '\0' && *p != '\n' && *p != '\r' &&
-             !isdigit((unsigned char)*p) && *p != '-' && *p != '+' && *p != '.')
+    }
+    if (len + 1 >= CSV_MAX_LINE) {
+      *why = "is longer than 1 MiB";
       return -1;
+    }
+    if (len + 2 > *cap) {
+      size_t nc = *cap ? 2 * *cap : 256;
+      char *nb = realloc(*buf, nc);
+      if (!nb)
+        return -2;
+      *buf = nb;
+      *cap = nc;
+    }
+    (*buf)[len++] = (char)c;
   }
-  *nfields = k;
+  if (!any)
+    return 0;
+  if (!*buf) {
+    *buf = malloc(1);
+    if (!*buf)
+      return -2;
+    *cap = 1;
+  }
+  (*buf)[len] = '\0';
+  return 1;
+}
+
+/* Splits a row into at most 4 fields (separated by ',' or ';', or by blanks
+ * when the row has neither), trimmed in place.  Returns the field count (a
+ * count above 3 is reported as is, later fields are not stored). */
+static int split_row(char *s, char *field[4]) {
+  int k = 0;
+  const int sep = strpbrk(s, ",;") != NULL;
+  char *p = s;
+  for (;;) {
+    while (*p == ' ' || *p == '\t' || *p == '\r')
+      ++p;
+    if (!sep && *p == '\0')
+      break;
+    char *f = p;
+    if (sep)
+      while (*p && *p != ',' && *p != ';')
+        ++p;
+    else
+      while (*p && *p != ' ' && *p != '\t' && *p != '\r')
+        ++p;
+    char *e = p;
+    while (e > f && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+      --e;
+    const char next = *p;
+    *e = '\0';
+    if (k < 4)
+      field[k] = f;
+    ++k;
+    if (next == '\0')
+      break;
+    ++p;
+  }
   return k;
 }
+
+/* 1 if the whole field is a number (strtod syntax), value in *v. */
+static int field_number(const char *f, double *v) {
+  char *end;
+  errno = 0;
+  *v = strtod(f, &end);
+  return end != f && *end == '\0';
+}
+
+static const char *const COL_NAME[3] = {"t", "x", "z"};
 
 rc_err rc_crane_path_read_csv(rc_crane_path *path, const char *file,
                               rc_error *err) {
@@ -118,32 +186,72 @@ rc_err rc_crane_path_read_csv(rc_crane_path *path, const char *file,
   if (!fp)
     return rc_error_set(err, RC_ERR_IO, "crane: cannot open path file '%s'",
                         file);
-  char line[1024];
-  int lineno = 0, cap = 0, n = 0, seen_data = 0;
+  char *line = NULL;
+  size_t linecap = 0;
+  int lineno = 0, cap = 0, n = 0, header_done = 0;
   rc_err rc = RC_OK;
   double *t = NULL, *x = NULL, *z = NULL;
-  while (rc == RC_OK && fgets(line, sizeof line, fp)) {
+  for (;;) {
+    const char *why = "";
+    int got = read_line(fp, &line, &linecap, &why);
+    if (got == 0)
+      break;
     ++lineno;
+    if (got == -2) {
+      rc = rc_error_set(err, RC_ERR_NOMEM,
+                        "crane: out of memory reading '%s' line %d", file,
+                        lineno);
+      break;
+    }
+    if (got < 0) {
+      rc = rc_error_set(err, RC_ERR_INPUT,
+                        "crane: path file '%s' line %d %s: expected text "
+                        "lines t,x,z",
+                        file, lineno, why);
+      break;
+    }
     char *s = line;
     while (isspace((unsigned char)*s))
       ++s;
     if (*s == '\0' || *s == '#')
       continue;
+    char shown[48];
+    snprintf(shown, sizeof shown, "%.40s", s);
+    char *field[4];
+    int k = split_row(s, field);
     double v[3] = {0, 0, 0};
-    int nf;
-    int k = parse_row(s, v, &nf);
-    if (k < 0) {
-      if (!seen_data && n == 0) { /* the one header line */
-        seen_data = 1;
-        continue;
+    int nnum = 0, nempty = 0, first_bad = -1;
+    for (int i = 0; i < k && i < 3; ++i) {
+      if (field[i][0] == '\0') {
+        ++nempty;
+        if (first_bad < 0)
+          first_bad = i;
+      } else if (field_number(field[i], &v[i])) {
+        ++nnum;
+      } else if (first_bad < 0) {
+        first_bad = i;
       }
+    }
+    if (!header_done && n == 0 && nnum == 0 && nempty == 0) {
+      header_done = 1; /* the one header line: t,x,z or similar */
+      continue;
+    }
+    header_done = 1;
+    if (nempty > 0) {
       rc = rc_error_set(err, RC_ERR_INPUT,
-                        "crane: path file '%s' line %d: expected three "
-                        "numbers t,x,z, got '%.40s'",
-                        file, lineno, s);
+                        "crane: path file '%s' line %d: field %d (%s) is "
+                        "empty, expected three numbers t,x,z",
+                        file, lineno, first_bad + 1,
+                        first_bad < 3 ? COL_NAME[first_bad] : "?");
       break;
     }
-    seen_data = 1;
+    if (first_bad >= 0) {
+      rc = rc_error_set(err, RC_ERR_INPUT,
+                        "crane: path file '%s' line %d: expected three "
+                        "numbers t,x,z, got '%s'",
+                        file, lineno, shown);
+      break;
+    }
     if (k != 3) {
       rc = rc_error_set(err, RC_ERR_INPUT,
                         "crane: path file '%s' line %d: %d column%s, expected "
@@ -156,11 +264,7 @@ rc_err rc_crane_path_read_csv(rc_crane_path *path, const char *file,
         rc = rc_error_set(err, RC_ERR_INPUT,
                           "crane: path file '%s' line %d: %s = %g, expected "
                           "a finite number",
-                          file, lineno,
-                          i == 0   ? "t"
-                          : i == 1 ? "x"
-                                   : "z",
-                          v[i]);
+                          file, lineno, COL_NAME[i], v[i]);
         break;
       }
     if (rc != RC_OK)
@@ -204,6 +308,7 @@ rc_err rc_crane_path_read_csv(rc_crane_path *path, const char *file,
     z[n] = v[2];
     ++n;
   }
+  free(line);
   if (rc == RC_OK && ferror(fp))
     rc = rc_error_set(err, RC_ERR_IO, "crane: read error on path file '%s'",
                       file);
@@ -226,6 +331,304 @@ rc_err rc_crane_path_read_csv(rc_crane_path *path, const char *file,
   return RC_OK;
 }
 
+/* ---- the smooth spline ----------------------------------------------------
+ */
+
+/* i! / (i - m)! (0 for i < m). */
+static double falling(int i, int m) {
+  if (i < m)
+    return 0.0;
+  double v = 1.0;
+  for (int l = 0; l < m; ++l)
+    v *= (double)(i - l);
+  return v;
+}
+
+/* m-th derivative at a of sum_i c[i] a^i (degree 9), by Horner. */
+static double poly_deriv(const double c[10], int m, double a) {
+  double v = 0.0;
+  for (int i = 9; i >= m; --i)
+    v = v * a + c[i] * falling(i, m);
+  return v;
+}
+
+/* Degree-9 Hermite basis on [0, 1]: HB[f] for f = 5 side + j (side 0: a = 0,
+ * 1: a = 1; j = 0..4) is the polynomial with q^(l)(side') = 1 if (side', l)
+ * = (side, j), else 0 (l = 0..4).  Coefficients c_0..c_4 = q^(l)(0) / l!;
+ * c_5..c_9 from the five conditions at a = 1 (a 5 x 5 solve, Gaussian
+ * elimination with partial pivoting). */
+static void hermite_basis(long double HB[10][10]) {
+  for (int f = 0; f < 10; ++f) {
+    const int side = f / 5, j = f % 5;
+    long double *c = HB[f];
+    for (int i = 0; i < 10; ++i)
+      c[i] = 0.0L;
+    if (side == 0)
+      c[j] = 1.0L / falling(j, j);
+    long double M[5][6];
+    for (int l = 0; l < 5; ++l) {
+      long double known = 0.0L;
+      for (int i = l; i < 5; ++i)
+        known += c[i] * falling(i, l);
+      for (int i = 5; i < 10; ++i)
+        M[l][i - 5] = falling(i, l);
+      M[l][5] = (side == 1 && l == j ? 1.0L : 0.0L) - known;
+    }
+    for (int col = 0; col < 5; ++col) {
+      int piv = col;
+      for (int r = col + 1; r < 5; ++r)
+        if (fabsl(M[r][col]) > fabsl(M[piv][col]))
+          piv = r;
+      for (int q = 0; q < 6; ++q) {
+        long double tmp = M[col][q];
+        M[col][q] = M[piv][q];
+        M[piv][q] = tmp;
+      }
+      for (int r = col + 1; r < 5; ++r) {
+        long double fct = M[r][col] / M[col][col];
+        for (int q = col; q < 6; ++q)
+          M[r][q] -= fct * M[col][q];
+      }
+    }
+    for (int r = 4; r >= 0; --r) {
+      long double v = M[r][5];
+      for (int q = r + 1; q < 5; ++q)
+        v -= M[r][q] * c[5 + q];
+      c[5 + r] = v / M[r][r];
+    }
+  }
+}
+
+/* Banded Gaussian elimination with partial pivoting on nrhs right-hand
+ * sides at once (the row-oriented, left-justified scheme of Numerical
+ * Recipes' bandec).  Row i of the N x N matrix (kl sub-, ku
+ * superdiagonals) is stored in a[i * W ..], W = kl + ku + 1, slot q holding
+ * column max(0, i - kl) + q.  Before step k every candidate pivot row
+ * (k .. k + kl) starts at column k: eliminating column k shifts each updated
+ * row left by one slot, and U keeps kl + ku superdiagonals, which fit in the
+ * W slots.  b is N x nrhs, row-major; the solution overwrites it.  Returns
+ * 0, or 1 when a pivot is below 1e-13 times the largest entry (singular). */
+static int band_solve(int N, int kl, int ku, long double *a, long double *b,
+                      int nrhs) {
+  const int W = kl + ku + 1;
+  long double amax = 0.0L;
+  for (long e = 0; e < (long)N * W; ++e)
+    amax = fmaxl(amax, fabsl(a[e]));
+  for (int k = 0; k < N; ++k) {
+    const int last = k + kl < N - 1 ? k + kl : N - 1;
+    int piv = k;
+    for (int i = k + 1; i <= last; ++i)
+      if (fabsl(a[(long)i * W]) > fabsl(a[(long)piv * W]))
+        piv = i;
+    if (!(fabsl(a[(long)piv * W]) > 1e-13 * amax))
+      return 1;
+    if (piv != k) {
+      for (int q = 0; q < W; ++q) {
+        long double tmp = a[(long)k * W + q];
+        a[(long)k * W + q] = a[(long)piv * W + q];
+        a[(long)piv * W + q] = tmp;
+      }
+      for (int r = 0; r < nrhs; ++r) {
+        long double tmp = b[(long)k * nrhs + r];
+        b[(long)k * nrhs + r] = b[(long)piv * nrhs + r];
+        b[(long)piv * nrhs + r] = tmp;
+      }
+    }
+    const long double *ak = a + (long)k * W;
+    for (int i = k + 1; i <= last; ++i) {
+      long double *ai = a + (long)i * W;
+      const long double fct = ai[0] / ak[0];
+      for (int q = 1; q < W; ++q)
+        ai[q - 1] = ai[q] - fct * ak[q];
+      ai[W - 1] = 0.0L;
+      for (int r = 0; r < nrhs; ++r)
+        b[(long)i * nrhs + r] -= fct * b[(long)k * nrhs + r];
+    }
+  }
+  for (int i = N - 1; i >= 0; --i) {
+    const long double *ai = a + (long)i * W;
+    for (int r = 0; r < nrhs; ++r) {
+      long double v = b[(long)i * nrhs + r];
+      for (int q = 1; q < W && i + q < N; ++q)
+        v -= ai[q] * b[(long)(i + q) * nrhs + r];
+      b[(long)i * nrhs + r] = v / ai[0];
+    }
+  }
+  return 0;
+}
+
+rc_err rc_crane_path_smooth(rc_crane_path *path, rc_error *err) {
+  const int n = path->n, nseg = n - 1, N = 4 * (n - 2);
+  enum { KL = 7, KU = 7, W = KL + KU + 1 };
+  /* in long double: the continuity rows are differences of large basis
+   * derivatives (~1e7 for m = 8), so the basis must be exact to well
+   * below double rounding for the spline to be exact to double rounding */
+  long double HB[10][10];
+  hermite_basis(HB);
+  /* DB[m - 5][f][e]: m-th derivative of basis f at a = e */
+  long double DB[4][10][2];
+  for (int m = 5; m <= 8; ++m)
+    for (int f = 0; f < 10; ++f)
+      for (int e = 0; e < 2; ++e) {
+        long double v = 0.0L;
+        for (int i = 9; i >= m; --i)
+          v = v * e + HB[f][i] * falling(i, m);
+        DB[m - 5][f][e] = v;
+      }
+  double *cx = malloc(sizeof(double) * 10 * (size_t)nseg);
+  double *cz = malloc(sizeof(double) * 10 * (size_t)nseg);
+  long double *A = N > 0 ? calloc((size_t)N * W, sizeof(long double)) : NULL;
+  long double *rhs = N > 0 ? calloc((size_t)N * 2, sizeof(long double)) : NULL;
+  double *D = malloc(sizeof(double) * 10 * (size_t)n); /* p^(j)(t_k), x z */
+  if (!cx || !cz || !D || (N > 0 && (!A || !rhs))) {
+    free(cx);
+    free(cz);
+    free(A);
+    free(rhs);
+    free(D);
+    return rc_error_set(err, RC_ERR_NOMEM,
+                        "crane: out of memory for a smooth path of %d "
+                        "waypoints",
+                        n);
+  }
+  const double *t = path->t;
+  /* H_k: length scale of interior knot k (unknowns are p^(j) H_k^j) */
+#define HSEG(k) (t[(k) + 1] - t[(k)])
+#define HKNOT(k) (0.5 * (HSEG((k)-1) + HSEG(k)))
+  for (int k = 1; k <= n - 2; ++k) {
+    const double Hk = HKNOT(k);
+    for (int m = 5; m <= 8; ++m) {
+      const int row = 4 * (k - 1) + (m - 5);
+      /* +: segment k at a = 0 (knots k, k+1); -: segment k-1 at a = 1
+       * (knots k-1, k) */
+      for (int side = 0; side < 2; ++side) {
+        const int seg = side == 0 ? k : k - 1;
+        const double sign = side == 0 ? 1.0 : -1.0;
+        const int e = side == 0 ? 0 : 1;
+        const double h = HSEG(seg);
+        const long double sm = sign * powl((long double)Hk / h, m);
+        for (int end = 0; end < 2; ++end) {
+          const int knot = seg + end;
+          for (int j = 0; j < 5; ++j) {
+            const long double db = DB[m - 5][5 * end + j][e];
+            if (j == 0) {
+              /* the two end values enter as their difference (derivatives
+               * m >= 1 of the value basis: DB(left) = -DB(right)), which
+               * keeps a large offset of x or z out of the rounding */
+              if (end == 1) {
+                rhs[2 * row + 0] -=
+                    sm * db * ((long double)path->x[knot] - path->x[seg]);
+                rhs[2 * row + 1] -=
+                    sm * db * ((long double)path->z[knot] - path->z[seg]);
+              }
+            } else if (knot > 0 && knot < n - 1) {
+              const int col = 4 * (knot - 1) + (j - 1);
+              const long double coef =
+                  sm * db * powl((long double)h / HKNOT(knot), j);
+              const int first = row - KL > 0 ? row - KL : 0;
+              A[(long)row * W + (col - first)] += coef;
+            }
+          }
+        }
+      }
+    }
+  }
+  if (N > 0 && band_solve(N, KL, KU, A, rhs, 2)) {
+    free(cx);
+    free(cz);
+    free(A);
+    free(rhs);
+    free(D);
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: the smooth path through %d waypoints "
+                        "(t = %g .. %g) is numerically singular: expected "
+                        "waypoint times spaced less unevenly (or use "
+                        "path_mode=stop)",
+                        n, t[0], t[n - 1]);
+  }
+  for (int k = 0; k < n; ++k) {
+    D[10 * k + 0] = path->x[k];
+    D[10 * k + 5] = path->z[k];
+    for (int j = 1; j < 5; ++j) {
+      const int inner = k > 0 && k < n - 1;
+      const double Hj = inner ? pow(HKNOT(k), (double)j) : 1.0;
+      D[10 * k + j] =
+          inner ? (double)(rhs[2 * (4 * (k - 1) + j - 1) + 0] / Hj) : 0.0;
+      D[10 * k + 5 + j] =
+          inner ? (double)(rhs[2 * (4 * (k - 1) + j - 1) + 1] / Hj) : 0.0;
+    }
+  }
+  int finite = 1;
+  for (int k = 0; k < nseg; ++k) {
+    const double h = HSEG(k);
+    double *ax = cx + 10 * k, *az = cz + 10 * k;
+    /* value part as x_k + (x_{k+1} - x_k) HB_5 (HB_0 + HB_5 = 1): a large
+     * offset would otherwise sit in every coefficient and cancel in the
+     * derivatives */
+    long double lx[10] = {0}, lz[10] = {0};
+    lx[0] = path->x[k];
+    lz[0] = path->z[k];
+    for (int end = 0; end < 2; ++end)
+      for (int j = 0; j < 5; ++j) {
+        long double vx, vz;
+        if (j == 0) {
+          if (end == 0)
+            continue;
+          vx = (long double)path->x[k + 1] - path->x[k];
+          vz = (long double)path->z[k + 1] - path->z[k];
+        } else {
+          const long double hj = powl((long double)h, j);
+          vx = hj * D[10 * (k + end) + j];
+          vz = hj * D[10 * (k + end) + 5 + j];
+        }
+        for (int i = 0; i < 10; ++i) {
+          lx[i] += vx * HB[5 * end + j][i];
+          lz[i] += vz * HB[5 * end + j][i];
+        }
+      }
+    for (int i = 0; i < 10; ++i) {
+      ax[i] = (double)lx[i];
+      az[i] = (double)lz[i];
+      if (!isfinite(ax[i]) || !isfinite(az[i]))
+        finite = 0;
+    }
+  }
+#undef HSEG
+#undef HKNOT
+  free(A);
+  free(rhs);
+  free(D);
+  if (!finite) {
+    free(cx);
+    free(cz);
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: the smooth path through %d waypoints (t = %g "
+                        ".. %g) has non-finite coefficients: expected "
+                        "waypoint times and values of moderate size (or use "
+                        "path_mode=stop)",
+                        n, path->t[0], path->t[n - 1]);
+  }
+  free(path->cx);
+  free(path->cz);
+  path->cx = cx;
+  path->cz = cz;
+  path->mode = RC_CRANE_PATH_SMOOTH;
+  return RC_OK;
+}
+
+/* Segment holding t in (t[0], t[n-1]): t in (t[lo], t[lo+1]]. */
+static int find_segment(const rc_crane_path *path, double t) {
+  int lo = 0, hi = path->n - 1;
+  while (hi - lo > 1) {
+    int mid = (lo + hi) / 2;
+    if (path->t[mid] < t)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 void rc_crane_path_eval(const rc_crane_path *path, double t, double p1[5],
                         double p2[5]) {
   const int n = path->n;
@@ -241,19 +644,20 @@ void rc_crane_path_eval(const rc_crane_path *path, double t, double p1[5],
     p2[0] = path->z[n - 1];
     return;
   }
-  int lo = 0, hi = n - 1; /* t in (t[lo], t[hi]) */
-  while (hi - lo > 1) {
-    int mid = (lo + hi) / 2;
-    if (path->t[mid] < t)
-      lo = mid;
-    else
-      hi = mid;
-  }
+  const int lo = find_segment(path, t), hi = lo + 1;
   const double h = path->t[hi] - path->t[lo];
   const double a = (t - path->t[lo]) / h;
+  double hj = 1.0;
+  if (path->mode == RC_CRANE_PATH_SMOOTH) {
+    for (int j = 0; j < 5; ++j) {
+      p1[j] = poly_deriv(path->cx + 10 * lo, j, a) / hj;
+      p2[j] = poly_deriv(path->cz + 10 * lo, j, a) / hj;
+      hj *= h;
+    }
+    return;
+  }
   const double dx = path->x[hi] - path->x[lo];
   const double dz = path->z[hi] - path->z[lo];
-  double hj = 1.0;
   for (int j = 0; j < 5; ++j) {
     double sj = smooth_step(j, a) / hj;
     p1[j] = (j == 0 ? path->x[lo] : 0.0) + dx * sj;
@@ -261,6 +665,47 @@ void rc_crane_path_eval(const rc_crane_path *path, double t, double p1[5],
     hj *= h;
   }
 }
+
+/* Candidate points a in [0, 1] for the extrema of the m-th derivative of the
+ * segment polynomial c: both ends, the real parts (clamped to [0, 1]) of all
+ * roots of its (m+1)-th derivative, and NSAMP uniform samples.  Extra points
+ * never hurt a minimum's soundness (they are values of the function); the
+ * roots make it exact.  Returns the count (at most 2 + 8 + NSAMP + 1). */
+#define NSAMP 64
+static int extremum_candidates(const double c[10], int m, double *a) {
+  int na = 0;
+  for (int q = 0; q <= NSAMP; ++q)
+    a[na++] = (double)q / NSAMP;
+  /* coefficients of the (m+1)-th derivative, degree 8 - m */
+  double d[10];
+  int deg = 8 - m;
+  double dmax = 0.0;
+  for (int i = 0; i <= deg; ++i) {
+    d[i] = c[i + m + 1] * falling(i + m + 1, m + 1);
+    dmax = fmax(dmax, fabs(d[i]));
+  }
+  while (deg > 0 && !(fabs(d[deg]) > 1e-14 * dmax))
+    --deg;
+  if (deg < 1)
+    return na;
+  double z[2 * 10];
+  gsl_error_handler_t *old = gsl_set_error_handler_off();
+  gsl_poly_complex_workspace *ws =
+      gsl_poly_complex_workspace_alloc((size_t)deg + 1);
+  int ok =
+      ws && gsl_poly_complex_solve(d, (size_t)deg + 1, ws, z) == GSL_SUCCESS;
+  if (ws)
+    gsl_poly_complex_workspace_free(ws);
+  gsl_set_error_handler(old);
+  if (!ok) /* fall back on a denser sample */
+    for (int q = 0; q < 8 * NSAMP; ++q)
+      a[na++] = (q + 0.5) / (8 * NSAMP);
+  else
+    for (int r = 0; r < deg; ++r)
+      a[na++] = fmin(1.0, fmax(0.0, z[2 * r]));
+  return na;
+}
+#define NCAND (NSAMP + 1 + 8 * NSAMP)
 
 rc_err rc_crane_path_check_flat(const rc_crane_path *path,
                                 const rc_crane_params *par, rc_error *err) {
@@ -271,11 +716,55 @@ rc_err rc_crane_path_check_flat(const rc_crane_path *path,
                           "(the load would be at or above the trolley rail; "
                           "expected z > 0, z positive downward)",
                           path->t[k], path->z[k]);
+  const double mg = par->m * par->g;
+  if (path->mode == RC_CRANE_PATH_SMOOTH) {
+    double a[NCAND];
+    for (int k = 0; k + 1 < path->n; ++k) {
+      const double t0 = path->t[k], h = path->t[k + 1] - t0;
+      const double *c = path->cz + 10 * k;
+      /* the segment's minimum of p2 and maximum of p2'' (exact: candidates
+       * include every root of the derivative) */
+      double p2min = HUGE_VAL, amin = 0.0, p2ddmax = -HUGE_VAL, amax = 0.0;
+      int na = extremum_candidates(c, 0, a);
+      for (int q = 0; q < na; ++q) {
+        const double v = poly_deriv(c, 0, a[q]);
+        if (!(v >= p2min)) {
+          p2min = v;
+          amin = a[q];
+        }
+      }
+      na = extremum_candidates(c, 2, a);
+      for (int q = 0; q < na; ++q) {
+        const double v = poly_deriv(c, 2, a[q]) / (h * h);
+        if (!(v <= p2ddmax)) {
+          p2ddmax = v;
+          amax = a[q];
+        }
+      }
+      if (!(p2min > 0.0))
+        return rc_error_set(
+            err, RC_ERR_INPUT,
+            "crane: path violates p2 > 0 at t = %.6g: p2 = %.6g (the "
+            "smooth path between the waypoints at t = %g and %g reaches "
+            "the trolley rail; expected z > 0, z positive downward: move "
+            "the waypoints lower or use path_mode=stop)",
+            t0 + amin * h, p2min, t0, path->t[k + 1]);
+      const double b = mg - par->M2 * p2ddmax;
+      if (!(b > 0.0))
+        return rc_error_set(
+            err, RC_ERR_INPUT,
+            "crane: path violates b = m g - M2 p2'' > 0 at t = %.6g: "
+            "p2'' = %.6g m/s^2 gives b = %.6g N (the load would have to "
+            "accelerate downward at least as fast as gravity, g m/M2 = "
+            "%.6g m/s^2; slow the segment from t = %g to %g)",
+            t0 + amax * h, p2ddmax, b, mg / par->M2, t0, path->t[k + 1]);
+    }
+    return RC_OK;
+  }
   /* s''(a) = 2520 a^3 (1-a)^3 (1-2a) has its maximum at a* = (1 - 1/sqrt7)/2
    * and its minimum at 1 - a*, with s''(1 - a) = -s''(a). */
   const double astar = 0.5 * (1.0 - 1.0 / sqrt(7.0));
   const double s2max = smooth_step(2, astar);
-  const double mg = par->m * par->g;
   for (int k = 0; k + 1 < path->n; ++k) {
     const double h = path->t[k + 1] - path->t[k];
     const double dz = path->z[k + 1] - path->z[k];
@@ -295,6 +784,35 @@ rc_err rc_crane_path_check_flat(const rc_crane_path *path,
                           path->t[k + 1]);
   }
   return RC_OK;
+}
+
+void rc_crane_path_overshoot(const rc_crane_path *path,
+                             rc_crane_overshoot *out) {
+  memset(out, 0, sizeof *out);
+  out->tx = out->tz = path->t[0];
+  if (path->mode != RC_CRANE_PATH_SMOOTH)
+    return;
+  double a[NCAND];
+  for (int k = 0; k + 1 < path->n; ++k) {
+    const double t0 = path->t[k], h = path->t[k + 1] - t0;
+    for (int coord = 0; coord < 2; ++coord) {
+      const double *c = (coord == 0 ? path->cx : path->cz) + 10 * k;
+      const double *v = coord == 0 ? path->x : path->z;
+      const double lo = fmin(v[k], v[k + 1]), hi = fmax(v[k], v[k + 1]);
+      double *d = coord == 0 ? &out->dx : &out->dz;
+      double *td = coord == 0 ? &out->tx : &out->tz;
+      const int na = extremum_candidates(c, 0, a);
+      for (int q = 0; q < na; ++q) {
+        const double p = poly_deriv(c, 0, a[q]);
+        const double o = fmax(p - hi, lo - p);
+        /* below rounding of the waypoint values: not an overshoot */
+        if (o > *d && o > 64 * DBL_EPSILON * fmax(fabs(lo), fabs(hi))) {
+          *d = o;
+          *td = t0 + a[q] * h;
+        }
+      }
+    }
+  }
 }
 
 /* Second-order jets: (value, first, second time derivative). */

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "radcol/mesh.h"
+#include "radcol/problem.h"
 
 #define RC_MESH_MAX_ELEMENTS 10000000
 
@@ -188,4 +189,30 @@ int rc_mesh_max_stages(const rc_mesh *mesh) {
     if (mesh->stages[k] > m)
       m = mesh->stages[k];
   return m;
+}
+
+rc_err rc_mesh_suggested(const struct rc_problem *pb, int stages,
+                         int fallback_stages, rc_mesh *mesh, rc_error *err) {
+  const int n = pb->default_mesh_n;
+  if (n < 1 || !pb->default_mesh_frac)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "suggested mesh of %d elements%s: expected at least 1 "
+                        "element and its breakpoints",
+                        n, pb->default_mesh_frac ? "" : " without breakpoints");
+  rc_err rc = check_count(n, err);
+  if (rc)
+    return rc;
+  int *st = malloc(sizeof *st * (size_t)n);
+  if (!st)
+    return rc_error_set(err, RC_ERR_NOMEM,
+                        "out of memory for a mesh of %d elements", n);
+  const int s_all = stages > 0               ? stages
+                    : pb->default_stages > 0 ? pb->default_stages
+                                             : fallback_stages;
+  for (int k = 0; k < n; ++k)
+    st[k] = stages > 0 || !pb->default_mesh_stages ? s_all
+                                                   : pb->default_mesh_stages[k];
+  rc = rc_mesh_from_arrays(n, pb->default_mesh_frac, st, mesh, err);
+  free(st);
+  return rc;
 }

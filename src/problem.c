@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "radcol/mesh.h"
 #include "radcol/problem.h"
 
 rc_var_kind rc_problem_var_kind(const rc_problem *pb, int i) {
@@ -178,7 +179,18 @@ rc_err rc_problem_validate(const rc_problem *pb, rc_error *err) {
   }
   if (pb->nout > 0 && (!pb->outputs || !pb->out_names))
     return rc_error_set(err, RC_ERR_INPUT,
-                        "%s/%s: outputs without a function or names", pb->model,
-                        pb->formulation);
+                        "%s/%s: outputs without a function or names",
+                        pb->model, pb->formulation);
+  if (pb->default_mesh_n != 0 || pb->default_mesh_frac ||
+      pb->default_mesh_stages) { /* a suggested mesh (ABI 2) */
+    rc_mesh m;
+    memset(&m, 0, sizeof m);
+    rc_error e2;
+    rc_error_clear(&e2);
+    if (rc_mesh_suggested(pb, 0, 1, &m, &e2) != RC_OK)
+      return rc_error_set(err, RC_ERR_INPUT, "%s/%s: suggested mesh: %s",
+                          pb->model, pb->formulation, e2.message);
+    rc_mesh_free(&m);
+  }
   return RC_OK;
 }

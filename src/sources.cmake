@@ -4,6 +4,7 @@ set(RADCOL_LIB_SOURCES
   src/numfmt.c
   src/options.c
   src/mesh.c
+  src/mesh_check.c
   src/solution.c
   src/guess_map.c
   src/io_hdf5.c

@@ -13,3 +13,13 @@ if(RADCOL_PYTHON)
                    $<TARGET_FILE:radcol_cli> ${RADCOL_PYTHON})
   set_tests_properties(crane.jobs_cli PROPERTIES LABELS "cli" TIMEOUT 120)
 endif()
+# Crane jobs with waypoint paths end to end (issue 13): smooth and stop
+# modes, the 60 s job, the default mesh and its coarse-mesh warning, CSV
+# refusals (tests/test_crane_jobs.py).
+if(RADCOL_PYTHON)
+  add_test(NAME crane_jobs
+           COMMAND ${RADCOL_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_crane_jobs.py
+                   $<TARGET_FILE:radcol_cli> ${CMAKE_CURRENT_SOURCE_DIR}/data
+                   ${CMAKE_CURRENT_BINARY_DIR}/crane_jobs)
+  set_tests_properties(crane_jobs PROPERTIES LABELS "unit;cli" TIMEOUT 300)
+endif()

@@ -14,7 +14,7 @@
  *     invariant blocks, all formulations), and completeness of the declared
  *     patterns.
  *  4. Bad input: b <= 0, p2 <= 0, malformed CSVs, tf mismatch, with the
- *     expected messages.
+ *     expected messages (stop mode: the messages name the segment's extrema).
  *  5. Crane jobs (docs/crane-jobs.md): limits that contradict the fixed
  *     start or end state and paths that need tau <= taumin are refused
  *     naming parameter, value and time; a limit the flat inverse violates
@@ -23,6 +23,11 @@
  *     and the rest guess; the reported objective is the docs' cost (an
  *     independent Gauss-Legendre quadrature of the dense output); reduced
  *     with projection stays on a 60 s path, without it drifts.
+ *  6. Smooth waypoint paths: the spline reproduces the degree-9 step from 21
+ *     samples; C^8 at interior waypoints, rest at the ends, exact overshoot;
+ *     flatness checked between waypoints; CSV lines of any length; the
+ *     suggested mesh at the waypoints; the pre-solve mesh check against the
+ *     flat formulation's own dense-output error.
  */
 #include <math.h>
 #include <stdio.h>
@@ -31,6 +36,8 @@
 
 #include "crane_path.h"
 #include "ode_reference.h"
+#include "radcol/mesh.h"
+#include "radcol/mesh_check.h"
 #include "radcol/params.h"
 #include "radcol/problem.h"
 #include "radcol/solve.h"
@@ -333,7 +340,7 @@ static void expect_refused(const char *what, int nset, const char *const *sets,
 
 static void test_bad_input(void) {
   char sets[8][512];
-  const char *sp[1] = {sets[0]};
+  const char *sp[2] = {sets[0], "path_mode=stop"};
   struct {
     const char *file, *needle;
   } bad[] = {
@@ -348,7 +355,7 @@ static void test_bad_input(void) {
   for (size_t i = 0; i < sizeof bad / sizeof *bad; ++i) {
     snprintf(sets[0], sizeof sets[0], "path=%s/%s", CRANE_TEST_DATA,
              bad[i].file);
-    expect_refused(bad[i].file, 1, sp, bad[i].needle);
+    expect_refused(bad[i].file, 2, sp, bad[i].needle);
   }
   const char *above[] = {"z_end=-0.5"};
   expect_refused("z_end<0", 1, above, "p2 > 0 at t = 6");
@@ -689,11 +696,12 @@ static double reduced_path_error(const char *form, int nset,
 static void test_reduced_long(void) {
   char path[512];
   snprintf(path, sizeof path, "path=%s/crane_wp25.csv", CRANE_TEST_DATA);
-  const char *proj[] = {path, "guess=rest"};
-  const char *plain[] = {path, "project=0"};
+  /* stop mode: the waypoints are stops (the smooth default drifts less) */
+  const char *proj[] = {path, "path_mode=stop", "guess=rest"};
+  const char *plain[] = {path, "path_mode=stop", "project=0"};
   double u1p, u1n, wp, wn;
-  const double ep = reduced_path_error("reduced", 2, proj, &u1p, &wp);
-  const double en = reduced_path_error("reduced", 2, plain, &u1n, &wn);
+  const double ep = reduced_path_error("reduced", 3, proj, &u1p, &wp);
+  const double en = reduced_path_error("reduced", 3, plain, &u1n, &wn);
   printf("reduced 60 s, 25 waypoints, 240 x 5: projected path error %.2e m "
          "(u1 %.1e rel, %.2f s, from rest guess), plain %.2e m (u1 %.1e "
          "rel)\n",
@@ -702,13 +710,377 @@ static void test_reduced_long(void) {
          u1p);
   EXPECT(en > 1e-4, "plain reduced does not drift (%g m)", en);
   /* track about the flat controls on the same job */
-  const char *tr[] = {path, "uref=flat"};
+  const char *tr[] = {path, "path_mode=stop", "uref=flat"};
   double u1t, wt;
-  const double et = reduced_path_error("track", 2, tr, &u1t, &wt);
+  const double et = reduced_path_error("track", 3, tr, &u1t, &wt);
   printf("track uref=flat, same job: path error %.2e m, u1 %.1e rel, %.2f "
          "s\n",
          et, u1t, wt);
   EXPECT(et < 2e-6 && u1t < 1e-3, "track uref=flat: %g m, u1 %g", et, u1t);
+}
+
+/* ---- 5. smooth waypoint paths (issue 13) -------------------------------- */
+static rc_err read_path(const char *name, int smooth, rc_crane_path *path,
+                        rc_error *err) {
+  char file[512];
+  snprintf(file, sizeof file, "%s/%s", CRANE_TEST_DATA, name);
+  rc_err rc = rc_crane_path_read_csv(path, file, err);
+  if (rc == RC_OK && smooth)
+    rc = rc_crane_path_smooth(path, err);
+  return rc;
+}
+
+/* j-th derivative of 8 s(t/16), the 16 s, 8 m step, by exact rational
+ * coefficients (independent of crane_path.c's Horner and spline code). */
+static double step16(int j, double t) {
+  static const double S[10] = {0, 0, 0, 0, 0, 126, -420, 540, -315, 70};
+  if (t <= 0.0 || t >= 16.0)
+    return j == 0 ? (t <= 0.0 ? 0.0 : 8.0) : 0.0;
+  double v = 0.0, a = t / 16.0;
+  for (int k = 9; k >= j; --k) {
+    double ck = S[k];
+    for (int i = 0; i < j; ++i)
+      ck *= k - i;
+    v = v * a + ck;
+  }
+  return 8.0 * v / pow(16.0, j);
+}
+
+/* 21 waypoints sampled every 0.8 s from the step: the spline is the step
+ * (uniqueness of the complete spline), derivatives 0..4. */
+static void test_smooth_reproduces_step(void) {
+  rc_crane_path path;
+  rc_error err;
+  if (read_path("crane_lateral21.csv", 1, &path, &err) != RC_OK) {
+    EXPECT(0, "lateral21: %s", err.message);
+    return;
+  }
+  EXPECT(path.n == 21 && path.mode == RC_CRANE_PATH_SMOOTH, "21 waypoints");
+  double emax[5] = {0}, smax[5] = {0};
+  for (int q = 0; q <= 16000; ++q) {
+    const double t = -0.5 + 17.0 * q / 16000.0;
+    double p1[5], p2[5];
+    rc_crane_path_eval(&path, t, p1, p2);
+    for (int j = 0; j < 5; ++j) {
+      emax[j] = fmax(emax[j], fabs(p1[j] - step16(j, t)));
+      smax[j] = fmax(smax[j], fabs(step16(j, t)));
+      EXPECT(p2[j] == (j == 0 ? 2.0 : 0.0), "z stays at 2 (t = %g, j %d)", t,
+             j);
+    }
+  }
+  for (int j = 0; j < 5; ++j) {
+    printf("smooth/step: derivative %d max error %.2e (relative %.2e)\n", j,
+           emax[j], emax[j] / smax[j]);
+    EXPECT(emax[j] <= 1e-9 * smax[j],
+           "smooth spline misses the step's derivative %d by %.3e (max %.3e)",
+           j, emax[j], smax[j]);
+  }
+  rc_crane_overshoot os;
+  rc_crane_path_overshoot(&path, &os);
+  EXPECT(os.dx < 1e-9 && os.dz == 0.0, "monotone step: overshoot %g %g", os.dx,
+         os.dz);
+  rc_crane_path_free(&path);
+}
+
+/* A non-trivial path (60 s, 25 waypoints, uneven spacing): interpolation,
+ * C^8 at interior waypoints from the segment polynomials, C^4 through the
+ * evaluator, rest at both ends, and the overshoot against dense sampling. */
+static void test_smooth_continuity(void) {
+  rc_crane_path path;
+  rc_error err;
+  if (read_path("crane_job60.csv", 1, &path, &err) != RC_OK) {
+    EXPECT(0, "job60: %s", err.message);
+    return;
+  }
+  const int n = path.n;
+  double jump[9] = {0}, scale[9] = {0}, emax4 = 0.0, interp = 0.0;
+  for (int k = 0; k + 1 < n; ++k) {
+    const double h = path.t[k + 1] - path.t[k];
+    for (int c = 0; c < 2; ++c) {
+      const double *cf = (c == 0 ? path.cx : path.cz) + 10 * k;
+      for (int m = 0; m <= 8; ++m) {
+        double v0 = 0.0, v1 = 0.0; /* m-th derivative at a = 0 and a = 1 */
+        for (int i = m; i < 10; ++i) {
+          double f = 1.0;
+          for (int l = 0; l < m; ++l)
+            f *= i - l;
+          v0 += (i == m ? cf[i] * f : 0.0);
+          v1 += cf[i] * f;
+        }
+        v0 /= pow(h, m);
+        v1 /= pow(h, m);
+        scale[m] = fmax(scale[m], fmax(fabs(v0), fabs(v1)));
+        if (k + 2 < n) { /* right end of k against left end of k + 1 */
+          const double h2 = path.t[k + 2] - path.t[k + 1];
+          const double *cn = (c == 0 ? path.cx : path.cz) + 10 * (k + 1);
+          double f = 1.0;
+          for (int l = 0; l < m; ++l)
+            f *= m - l;
+          jump[m] = fmax(jump[m], fabs(v1 - cn[m] * f / pow(h2, m)));
+        }
+        if (m >= 1 && m <= 4 && k == 0)
+          EXPECT(v0 == 0.0 || fabs(v0) < 1e-14 * scale[m],
+                 "start not at rest: derivative %d = %g", m, v0);
+        if (m >= 1 && m <= 4 && k == n - 2)
+          EXPECT(fabs(v1) <= 1e-12 * fmax(scale[m], 1.0),
+                 "end not at rest: derivative %d = %g", m, v1);
+      }
+      const double want = c == 0 ? path.x[k] : path.z[k];
+      interp = fmax(interp, fabs(cf[0] - want));
+    }
+    /* C^4 through the evaluator: one-sided limits at t_{k+1} */
+    if (k + 2 < n) {
+      const double t1 = path.t[k + 1], d = 1e-9 * h;
+      double l1[5], l2[5], r1[5], r2[5];
+      rc_crane_path_eval(&path, t1 - d, l1, l2);
+      rc_crane_path_eval(&path, t1 + d, r1, r2);
+      for (int j = 0; j < 5; ++j)
+        emax4 = fmax(emax4, fmax(fabs(l1[j] - r1[j]), fabs(l2[j] - r2[j])) /
+                                fmax(scale[j], 1e-300));
+    }
+  }
+  for (int m = 0; m <= 8; ++m) {
+    printf("smooth/job60: derivative %d max jump at waypoints %.2e "
+           "(relative %.2e)\n",
+           m, jump[m], jump[m] / scale[m]);
+    EXPECT(jump[m] <= 1e-8 * scale[m], "derivative %d jumps by %.3e (max %.3e)",
+           m, jump[m], scale[m]);
+  }
+  printf("smooth/job60: interpolation error %.2e m, C^4 one-sided %.2e\n",
+         interp, emax4);
+  EXPECT(interp < 1e-12, "waypoints missed by %g m", interp);
+  EXPECT(emax4 < 1e-6, "derivatives 0..4 jump by %g (relative)", emax4);
+  /* overshoot: against 200 samples per segment */
+  rc_crane_overshoot os;
+  rc_crane_path_overshoot(&path, &os);
+  double sx = 0.0, sz = 0.0;
+  for (int k = 0; k + 1 < n; ++k)
+    for (int q = 0; q <= 200; ++q) {
+      double t = path.t[k] + (path.t[k + 1] - path.t[k]) * q / 200.0, p1[5],
+             p2[5];
+      rc_crane_path_eval(&path, t, p1, p2);
+      sx = fmax(sx, fmax(p1[0] - fmax(path.x[k], path.x[k + 1]),
+                         fmin(path.x[k], path.x[k + 1]) - p1[0]));
+      sz = fmax(sz, fmax(p2[0] - fmax(path.z[k], path.z[k + 1]),
+                         fmin(path.z[k], path.z[k + 1]) - p2[0]));
+    }
+  printf("smooth/job60: overshoot x %.4g m at t = %.4g (sampled %.4g), z %.4g "
+         "m at t = %.4g (sampled %.4g)\n",
+         os.dx, os.tx, sx, os.dz, os.tz, sz);
+  EXPECT(os.dx >= sx && os.dx < sx + 1e-6 && os.dz >= sz && os.dz < sz + 1e-6 &&
+             sx > 0.01 && sz > 0.01,
+         "overshoot %g %g against sampled %g %g", os.dx, os.dz, sx, sz);
+  rc_crane_path_free(&path);
+}
+
+/* Two waypoints: the smooth path is the stop segment (SPEC's step). */
+static void test_smooth_two_waypoints(void) {
+  rc_crane_path a, b;
+  rc_error err;
+  EXPECT(read_path("crane_lateral2.csv", 1, &a, &err) == RC_OK &&
+             read_path("crane_lateral2.csv", 0, &b, &err) == RC_OK,
+         "lateral2: %s", err.message);
+  double e = 0.0;
+  for (int q = 0; q <= 1600; ++q) {
+    double t = 16.0 * q / 1600.0, a1[5], a2[5], b1[5], b2[5];
+    rc_crane_path_eval(&a, t, a1, a2);
+    rc_crane_path_eval(&b, t, b1, b2);
+    for (int j = 0; j < 5; ++j)
+      e = fmax(e, fabs(a1[j] - b1[j]) + fabs(a2[j] - b2[j]));
+  }
+  EXPECT(e < 1e-12, "2-waypoint smooth path differs from the step by %g", e);
+  rc_crane_path_free(&a);
+  rc_crane_path_free(&b);
+}
+
+/* The flatness check of a smooth path looks between waypoints: every
+ * waypoint of crane_dip.csv is below the rail, the spline is not; stop mode
+ * accepts the same file.  On an accepted path dense sampling agrees. */
+static void test_smooth_flat_check(void) {
+  rc_crane_params par = {10, 2, 2, 0.01, 1, 0.005, 0.1, 9.81};
+  rc_crane_path path;
+  rc_error err;
+  EXPECT(read_path("crane_dip.csv", 0, &path, &err) == RC_OK &&
+             rc_crane_path_check_flat(&path, &par, &err) == RC_OK,
+         "dip in stop mode: %s", err.message);
+  rc_crane_path_free(&path);
+  EXPECT(read_path("crane_dip.csv", 1, &path, &err) == RC_OK, "dip: %s",
+         err.message);
+  EXPECT(rc_crane_path_check_flat(&path, &par, &err) == RC_ERR_INPUT &&
+             strstr(err.message, "p2 > 0 at t = 6.5") != NULL,
+         "dip in smooth mode not refused where it dips: %s", err.message);
+  double zmin = HUGE_VAL;
+  for (int q = 0; q <= 13000; ++q) {
+    double p1[5], p2[5];
+    rc_crane_path_eval(&path, 13.0 * q / 13000.0, p1, p2);
+    zmin = fmin(zmin, p2[0]);
+  }
+  EXPECT(zmin < 0.0, "the dip is real (sampled min z = %g)", zmin);
+  rc_crane_path_free(&path);
+  /* accepted path: sampled b and p2 stay positive */
+  EXPECT(read_path("crane_job60.csv", 1, &path, &err) == RC_OK &&
+             rc_crane_path_check_flat(&path, &par, &err) == RC_OK,
+         "job60 flat check: %s", err.message);
+  double bmin = HUGE_VAL;
+  zmin = HUGE_VAL;
+  for (int q = 0; q <= 60000; ++q) {
+    double p1[5], p2[5];
+    rc_crane_path_eval(&path, 60.0 * q / 60000.0, p1, p2);
+    zmin = fmin(zmin, p2[0]);
+    bmin = fmin(bmin, par.m * par.g - par.M2 * p2[2]);
+  }
+  EXPECT(zmin > 0.0 && bmin > 0.0, "job60 sampled z %g b %g", zmin, bmin);
+  rc_crane_path_free(&path);
+}
+
+/* CSV reader: long lines (comment and padded data row) are read whole and
+ * later line numbers stay right; a first row with an empty field is not a
+ * header; a line over the 1 MiB limit and a NUL byte are refused by line. */
+static void test_csv_lines(void) {
+  rc_crane_path path;
+  rc_error err;
+  EXPECT(read_path("crane_longline.csv", 0, &path, &err) == RC_OK &&
+             path.n == 2 && path.t[1] == 6.0 && path.x[1] == 4.0,
+         "long lines: %s (n = %d)", err.message, path.n);
+  rc_crane_path_free(&path);
+  struct {
+    const char *file, *needle;
+  } bad[] = {
+      {"crane_emptyfield.csv", "line 2: field 2 (x) is empty"},
+      {"crane_emptyhead.csv", "line 1: field 1 (t) is empty"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; ++i) {
+    EXPECT(read_path(bad[i].file, 0, &path, &err) == RC_ERR_INPUT &&
+               strstr(err.message, bad[i].needle) != NULL,
+           "%s: '%s' lacks '%s'", bad[i].file, err.message, bad[i].needle);
+    printf("refused %s: %s\n", bad[i].file, err.message);
+  }
+  /* generated: a 1.5 MiB line 3, and a NUL byte on line 4 */
+  const char *big = "test_crane_bigline.csv", *nul = "test_crane_nul.csv";
+  FILE *f = fopen(big, "w");
+  EXPECT(f != NULL, "cannot write %s", big);
+  if (f) {
+    fputs("t,x,z\n0,0,2\n# ", f);
+    for (int i = 0; i < 3 * (1 << 19); ++i)
+      fputc('a', f);
+    fputs("\n6,4,1\n", f);
+    fclose(f);
+    EXPECT(rc_crane_path_read_csv(&path, big, &err) == RC_ERR_INPUT &&
+               strstr(err.message, "line 3 is longer than 1 MiB") != NULL,
+           "1.5 MiB line: %s", err.message);
+    remove(big);
+  }
+  f = fopen(nul, "wb");
+  if (f) {
+    fwrite("t,x,z\n0,0,2\n3,1,1.5\n4,2\0,1\n6,4,1\n", 1, 30, f);
+    fclose(f);
+    EXPECT(rc_crane_path_read_csv(&path, nul, &err) == RC_ERR_INPUT &&
+               strstr(err.message, "line 4 holds a NUL byte") != NULL,
+           "NUL byte: %s", err.message);
+    remove(nul);
+  }
+}
+
+/* The suggested mesh: breakpoints at every waypoint time inside the
+ * horizon (also for a path that starts in motion), validated; a bad one is
+ * refused by rc_problem_validate. */
+static void test_default_mesh(void) {
+  const char *files[] = {"crane_lateral21.csv", "crane_job60.csv",
+                         "crane_moving.csv"};
+  for (int f = 0; f < 3; ++f)
+    for (int smooth = 0; smooth < 2; ++smooth) {
+      char set[512];
+      snprintf(set, sizeof set, "path=%s/%s", CRANE_TEST_DATA, files[f]);
+      const char *sets[] = {set,
+                            smooth ? "path_mode=smooth" : "path_mode=stop"};
+      rc_problem *pb = NULL;
+      rc_error err;
+      if (make("track", 2, sets, &pb, &err) != RC_OK) {
+        EXPECT(0, "%s: %s", files[f], err.message);
+        continue;
+      }
+      rc_crane_path path;
+      read_path(files[f], 0, &path, &err);
+      const int n = pb->default_mesh_n;
+      const double *fr = pb->default_mesh_frac;
+      int found = 0, inside = 0;
+      for (int k = 0; k < path.n; ++k) {
+        if (!(path.t[k] > 0.0 && path.t[k] < pb->tf))
+          continue;
+        ++inside;
+        for (int e = 1; e < n; ++e)
+          if (fabs(fr[e] * pb->tf - path.t[k]) < 1e-12 * pb->tf) {
+            ++found;
+            break;
+          }
+      }
+      printf("default mesh %s (%s): %d elements, %d of %d waypoint times\n",
+             files[f], smooth ? "smooth" : "stop", n, found, inside);
+      EXPECT(n >= inside + 1 && found == inside && fr[0] == 0.0 && fr[n] == 1.0,
+             "%s: mesh of %d elements holds %d of %d waypoint times", files[f],
+             n, found, inside);
+      EXPECT(strcmp(pb->formulation, "track") == 0 &&
+                 (smooth ? pb->note != NULL : pb->note == NULL),
+             "%s: overshoot note only in smooth mode", files[f]);
+      /* a broken suggestion is refused by validation */
+      rc_problem copy = *pb;
+      double bad[3] = {0.0, 0.7, 0.6};
+      copy.default_mesh_n = 2;
+      copy.default_mesh_frac = bad;
+      EXPECT(rc_problem_validate(&copy, &err) == RC_ERR_INPUT &&
+                 strstr(err.message, "suggested mesh") != NULL,
+             "bad suggested mesh accepted: %s", err.message);
+      rc_crane_path_free(&path);
+      rc_problem_free(&pb);
+    }
+  const char *badmode[] = {"path_mode=smoth"};
+  expect_refused("path_mode", 1, badmode, "path_mode = 'smoth'");
+}
+
+/* The mesh check (src/mesh_check.c) on the flat formulation: the flat
+ * "solution" is the reference sampled at the nodes, so its dense-output
+ * error from rc_diagnose must equal the check's floor (same interpolants;
+ * the grids differ, so within a factor), and the floor falls with h. */
+static void test_mesh_check(void) {
+  rc_problem *pb = NULL;
+  rc_error err;
+  if (make("flat", 0, NULL, &pb, &err) != RC_OK) {
+    EXPECT(0, "flat: %s", err.message);
+    return;
+  }
+  double prev = HUGE_VAL;
+  for (int n = 5; n <= 20; n *= 2) {
+    rc_mesh m;
+    rc_mesh_check mc;
+    rc_mesh_uniform(n, 3, &m, &err);
+    EXPECT(rc_mesh_check_reference(pb, &m, 0, &mc, &err) == RC_OK, "check: %s",
+           err.message);
+    const int iu1 = 7;
+    printf("mesh check flat n = %d s = 3: worst %.2e (%s at t = %.3g), u1 "
+           "%.2e\n",
+           n, mc.worst_rel, rc_mesh_check_var_name(pb, mc.worst_var),
+           mc.worst_t, mc.err[iu1]);
+    EXPECT(mc.worst_rel < prev / 3, "floor does not fall with h");
+    prev = mc.worst_rel;
+    rc_solution sol;
+    rc_solve_stats st;
+    rc_options opt;
+    rc_options_default(&opt);
+    if (rc_solve(pb, &m, &opt, NULL, &sol, &st, &err) == RC_OK) {
+      rc_diagnostics d;
+      if (rc_diagnose(pb, &sol, 40, &d, &err) == RC_OK) {
+        EXPECT(d.err_dense[iu1] <= mc.err[iu1] * 1.0001 &&
+                   d.err_dense[iu1] >= 0.5 * mc.err[iu1],
+               "flat u1 dense error %.3e against the check's %.3e",
+               d.err_dense[iu1], mc.err[iu1]);
+        rc_diagnostics_free(&d);
+      }
+      rc_solution_free(&sol);
+    }
+    rc_mesh_check_free(&mc);
+    rc_mesh_free(&m);
+  }
+  rc_problem_free(&pb);
 }
 
 int main(void) {
@@ -739,6 +1111,13 @@ int main(void) {
   test_objective();
   test_objective_scale();
   test_reduced_long();
+  test_smooth_reproduces_step();
+  test_smooth_continuity();
+  test_smooth_two_waypoints();
+  test_smooth_flat_check();
+  test_csv_lines();
+  test_default_mesh();
+  test_mesh_check();
   if (failures)
     printf("%d failure(s)\n", failures);
   else

@@ -39,6 +39,14 @@ int rc_mesh_nodes(const rc_mesh *mesh);
 int rc_mesh_min_stages(const rc_mesh *mesh);
 int rc_mesh_max_stages(const rc_mesh *mesh);
 
+struct rc_problem;
+/* The problem's suggested mesh (rc_problem.default_mesh_*), with every
+ * element's stage count replaced by `stages` when stages > 0 (otherwise the
+ * problem's counts, else default_stages, else fallback_stages).  RC_ERR_INPUT
+ * when the problem suggests none or an invalid one. */
+rc_err rc_mesh_suggested(const struct rc_problem *pb, int stages,
+                         int fallback_stages, rc_mesh *mesh, rc_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -156,6 +156,15 @@ struct rc_problem {
    * says why, naming the limits).  rc_solve then does not run the NLP: status
    * infeasible, the starting point as the solution. */
   const char *infeasible;
+  /* Optional suggested mesh for when the user gives none (ABI 2; takes
+   * precedence over default_elements): default_mesh_n elements with
+   * breakpoints default_mesh_frac[0..n] as fractions of [t0, tf] (0 = first <
+   * ... < last = 1) and stage counts default_mesh_stages[0..n-1] (NULL:
+   * default_stages, or radcol's default, everywhere).  Borrowed, owned by the
+   * problem.  0 / NULL: none (a uniform mesh). */
+  int default_mesh_n;
+  const double *default_mesh_frac;
+  const int *default_mesh_stages;
 
   void *user;                           /* the problem's own data */
   void (*destroy)(rc_problem *pb);      /* frees pb and everything it owns */

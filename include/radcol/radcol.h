@@ -10,6 +10,7 @@
 #include "radcol/init.h"
 #include "radcol/io.h"
 #include "radcol/mesh.h"
+#include "radcol/mesh_check.h"
 #include "radcol/options.h"
 #include "radcol/params.h"
 #include "radcol/plugin.h"

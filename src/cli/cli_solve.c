@@ -25,6 +25,7 @@
 #include "cli/report.h"
 #include "radcol/io.h"
 #include "radcol/mesh.h"
+#include "radcol/mesh_check.h"
 #include "radcol/options.h"
 #include "radcol/refine.h"
 #include "radcol/simulate.h"
@@ -32,6 +33,9 @@
 
 #define DEFAULT_ELEMENTS 40
 #define DEFAULT_STAGES 3
+/* Warn when the reference interpolated on the mesh (radcol/mesh_check.h)
+ * misses by more than this, relative to the variable's largest value. */
+#define MESH_CHECK_WARN 1e-3
 #define MAX_ELEMENTS 10000000L
 
 static const char usage[] =
@@ -48,7 +52,8 @@ static const char usage[] =
     "  -f, --formulation F  formulation (radcol list); default: the problem's\n"
     "                       default formulation\n"
     "  -n, --elements N     uniform mesh of N >= 1 elements; default: the\n"
-    "                       problem's suggestion, else 40\n"
+    "                       problem's suggested mesh (crane with a path file:\n"
+    "                       breakpoints at the waypoints), else 40\n"
     "  -s, --stages S       Radau IIA stages per element, 1..20; default: the\n"
     "                       problem's suggestion, else 3\n"
     "  --tf T               final time, same as --set tf=T; default: the\n"
@@ -106,7 +111,12 @@ static const char usage[] =
     "                       (docs/writing-a-problem.md); default: none\n"
     "  -h, --help           print this help\n\n" RC_CLI_EXIT_HELP
     "Sampled-reference problems (e.g. crane -f flat) solve no NLP and exit "
-    "0.\n";
+    "0.\n"
+    "Before solving, a problem's reference is interpolated from the mesh\n"
+    "nodes and compared on a fine grid; a mesh from -n, -s or --mesh that\n"
+    "misses it by more than 1e-3 of a variable's largest value gets a\n"
+    "warning on stderr (--json, any mesh: \"mesh_check\": max_rel_error,\n"
+    "variable, t, threshold, mesh).\n";
 
 typedef struct solve_args {
   const char *problem, *formulation, *mesh_path, *guess_path, *output;
@@ -387,8 +397,9 @@ static void active_bounds(const rc_problem *pb, const rc_solution *sol,
 
 static void print_json(const rc_problem *pb, const rc_mesh *mesh,
                        const rc_solve_stats *st, const rc_diagnostics *d,
-                       const rc_dense_violation *dv, const char *output,
-                       const char *bounds) {
+                       const rc_dense_violation *dv,
+                       const rc_mesh_check *mc, const char *mesh_from,
+                       const char *output, const char *bounds) {
   rc_json j;
   rc_json_init(&j, stdout);
   rc_json_begin_object(&j, NULL);
@@ -426,6 +437,15 @@ static void print_json(const rc_problem *pb, const rc_mesh *mesh,
   rc_cli_json_dense(&j, dv);
   rc_json_string(&j, "note", pb->note);
   rc_json_string(&j, "active_bounds", bounds[0] ? bounds : NULL);
+  if (mc && mc->worst_var >= 0) { /* the starting mesh against the reference */
+    rc_json_begin_object(&j, "mesh_check");
+    rc_json_number(&j, "max_rel_error", mc->worst_rel);
+    rc_json_string(&j, "variable", rc_mesh_check_var_name(pb, mc->worst_var));
+    rc_json_number(&j, "t", mc->worst_t);
+    rc_json_number(&j, "threshold", MESH_CHECK_WARN);
+    rc_json_string(&j, "mesh", mesh_from);
+    rc_json_end_object(&j);
+  }
   rc_json_end_object(&j);
   rc_json_finish(&j);
 }
@@ -475,6 +495,8 @@ static int run_solve(int argc, char **argv) {
   rc_dense_violation dense;
   memset(&dense, 0, sizeof dense);
   int have_dense = 0;
+  rc_mesh_check mcheck;
+  memset(&mcheck, 0, sizeof mcheck);
   rc_error err = {RC_OK, ""};
   char *output = NULL, *cmdline = NULL;
   const rc_model *model = NULL;
@@ -502,6 +524,13 @@ static int run_solve(int argc, char **argv) {
       status = rc_cli_fail(cmd, &err);
       goto done;
     }
+  } else if (!a.have_n && pb->default_mesh_n > 0) {
+    /* the problem's suggested mesh (e.g. crane breakpoints at waypoints) */
+    if (rc_mesh_suggested(pb, a.have_s ? (int)a.s : 0, DEFAULT_STAGES, &mesh,
+                          &err) != RC_OK) {
+      status = rc_cli_fail(cmd, &err);
+      goto done;
+    }
   } else {
     int n = a.have_n ? (int)a.n
                      : (pb->default_elements > 0 ? pb->default_elements
@@ -512,6 +541,31 @@ static int run_solve(int argc, char **argv) {
     if (rc_mesh_uniform(n, s, &mesh, &err) != RC_OK) {
       status = rc_cli_fail(cmd, &err);
       goto done;
+    }
+  }
+
+  /* Can the mesh represent the reference (e.g. the crane's path)?  A floor
+   * under the dense-output error, computed before solving. */
+  const char *mesh_from = a.mesh_path ? "--mesh"
+                          : a.have_n  ? "-n"
+                          : a.have_s  ? "-s"
+                                      : "default";
+  if (pb->reference) {
+    rc_error merr = {RC_OK, ""};
+    if (rc_mesh_check_reference(pb, &mesh, 0, &mcheck, &merr) != RC_OK) {
+      fprintf(stderr, "warning: %s/%s: mesh check skipped: %s\n", pb->model,
+              pb->formulation, merr.message);
+    } else if ((a.mesh_path || a.have_n || a.have_s) && mcheck.worst_var >= 0 &&
+               mcheck.worst_rel > MESH_CHECK_WARN) { /* a user mesh */
+      fprintf(stderr,
+              "warning: %s/%s: the mesh (%d elements, %s) is too coarse for "
+              "the reference: interpolated from the nodes it misses %s by "
+              "%.3g of its largest value at t = %.6g (more than %g); expect "
+              "dense-output errors at least that large (more elements, or "
+              "leave out -n, -s and --mesh for the problem's mesh)\n",
+              pb->model, pb->formulation, mesh.n, mesh_from,
+              rc_mesh_check_var_name(pb, mcheck.worst_var), mcheck.worst_rel,
+              mcheck.worst_t, MESH_CHECK_WARN);
     }
   }
 
@@ -659,8 +713,8 @@ static int run_solve(int argc, char **argv) {
     active_bounds(pb, &sol, bounds, sizeof bounds);
   if (a.json)
     print_json(pb, sol.mesh.n > 0 ? &sol.mesh : &mesh, &st,
-               have_diag ? &diag : NULL, have_dense ? &dense : NULL, output,
-               bounds);
+               have_diag ? &diag : NULL, have_dense ? &dense : NULL, &mcheck,
+               mesh_from, output, bounds);
   else
     print_text(pb, sol.mesh.n > 0 ? &sol.mesh : &mesh, &st,
                have_diag ? &diag : NULL, have_dense ? &dense : NULL, output);
@@ -693,6 +747,7 @@ done:
     rc_diagnostics_free(&diag);
   if (have_dense)
     rc_dense_violation_free(&dense);
+  rc_mesh_check_free(&mcheck);
   if (have_sol)
     rc_solution_free(&sol);
   if (have_guess)
