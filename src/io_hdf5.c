@@ -9,10 +9,13 @@
  *   rc_print_info   : a text or JSON summary for `radcol info`.
  *
  * Invariants
- *   - Writes go to "<dir>/.<base>.tmp.<pid>" in the target's directory; only a
- *     complete, closed file is renamed over the target (rename(2) is atomic
- *     within one file system).  On any failure the temporary file is removed
- *     and an existing target is untouched.
+ *   - libhdf5 builds the file in memory (core driver, no backing store) and
+ *     never opens a path for writing; the image is written through a
+ *     random, exclusively created temporary file in the target's directory
+ *     (outfile.c) and only a complete, fsync'd file is renamed over the
+ *     target (rename(2) is atomic within one file system).  On any failure
+ *     the temporary file is removed and an existing target is untouched;
+ *     an existing target that is not a regular file is refused.
  *   - HDF5's automatic error printing is switched off at every entry point;
  *     every failure becomes an rc_error naming the path and the object.
  *   - Readers trust nothing in the file: every dataset's type, rank and size
@@ -35,6 +38,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +48,7 @@
 
 #include <hdf5.h>
 
+#include "outfile.h"
 #include "radcol/io.h"
 #include "radcol/version.h"
 
@@ -64,7 +69,6 @@ static void silence_hdf5(void) {
  * becomes a no-op, so the writer reads as a straight sequence. */
 typedef struct wctx {
   const char *path; /* target (for messages) */
-  const char *tmp;  /* temporary file */
   rc_error *err;
   rc_err rc;
   double *buf;
@@ -75,8 +79,9 @@ static void wfail(wctx *c, const char *gpath, const char *name) {
   if (c->rc != RC_OK)
     return;
   c->rc = rc_error_set(c->err, RC_ERR_IO,
-                       "%s: cannot write %s/%s (temporary file %s)", c->path,
-                       gpath, name, c->tmp);
+                       "%s: cannot write %s/%s (in the file image, before "
+                       "anything is written to disk)",
+                       c->path, gpath, name);
 }
 
 static void attr_write(wctx *c, hid_t loc, const char *gpath, const char *name,
@@ -103,10 +108,9 @@ static void attr_str(wctx *c, hid_t loc, const char *gpath, const char *name,
   const char *v = val ? val : "";
   const size_t n = strlen(v);
   hid_t t = c->rc == RC_OK ? H5Tcopy(H5T_C_S1) : -1;
-  if (c->rc == RC_OK &&
-      (t < 0 || H5Tset_size(t, n > 0 ? n : 1) < 0 ||
-       H5Tset_strpad(t, H5T_STR_NULLPAD) < 0 ||
-       H5Tset_cset(t, H5T_CSET_UTF8) < 0))
+  if (c->rc == RC_OK && (t < 0 || H5Tset_size(t, n > 0 ? n : 1) < 0 ||
+                         H5Tset_strpad(t, H5T_STR_NULLPAD) < 0 ||
+                         H5Tset_cset(t, H5T_CSET_UTF8) < 0))
     wfail(c, gpath, name);
   attr_write(c, loc, gpath, name, t, t, v);
   if (t >= 0)
@@ -622,21 +626,85 @@ static void write_root(wctx *c, hid_t file, const rc_result_record *rec) {
            rc_status_name(rec->stats ? rec->stats->status : RC_STATUS_NOT_RUN));
 }
 
-/* "<dir>/.<base>.tmp.<pid>" for path "<dir>/<base>". */
-static rc_err temp_name(const char *path, char **out, rc_error *err) {
-  const char *slash = strrchr(path, '/');
-  const char *base = slash ? slash + 1 : path;
-  if (!base[0] || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
-    return rc_error_set(err, RC_ERR_IO,
-                        "%s: expected a file name, not a directory", path);
-  size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-  size_t len = dirlen + strlen(base) + 40;
-  char *t = malloc(len);
-  if (!t)
-    return rc_error_set(err, RC_ERR_NOMEM, "%s: out of memory", path);
-  snprintf(t, len, "%.*s.%s.tmp.%ld", (int)dirlen, path, base, (long)getpid());
-  *out = t;
-  return RC_OK;
+/* Raw Ipopt options of the run (docs/hdf5-layout.md). */
+static void write_ipopt_options(wctx *c, hid_t file,
+                                const rc_result_record *rec) {
+  if (c->rc != RC_OK || rec->nipopt <= 0 || !rec->ipopt_kv)
+    return;
+  hid_t g = H5Gopen2(file, "diagnostics", H5P_DEFAULT);
+  if (g < 0) {
+    wfail(c, "", "diagnostics");
+    return;
+  }
+  ds_strs(c, g, "/diagnostics", "ipopt_options", rec->nipopt, rec->ipopt_kv);
+  gclose(g);
+}
+
+/* Jenkins' lookup3 hash (hashlittle, byte-wise), HDF5's metadata checksum. */
+static uint32_t lookup3(const unsigned char *k, size_t len) {
+#define RC_ROT(x, r) (((x) << (r)) | ((x) >> (32 - (r))))
+  uint32_t a, b, c;
+  a = b = c = 0xdeadbeefu + (uint32_t)len;
+  for (; len > 12; len -= 12, k += 12) {
+    a += k[0] | (uint32_t)k[1] << 8 | (uint32_t)k[2] << 16 |
+         (uint32_t)k[3] << 24;
+    b += k[4] | (uint32_t)k[5] << 8 | (uint32_t)k[6] << 16 |
+         (uint32_t)k[7] << 24;
+    c += k[8] | (uint32_t)k[9] << 8 | (uint32_t)k[10] << 16 |
+         (uint32_t)k[11] << 24;
+    a -= c, a ^= RC_ROT(c, 4), c += b;
+    b -= a, b ^= RC_ROT(a, 6), a += c;
+    c -= b, c ^= RC_ROT(b, 8), b += a;
+    a -= c, a ^= RC_ROT(c, 16), c += b;
+    b -= a, b ^= RC_ROT(a, 19), a += c;
+    c -= b, c ^= RC_ROT(b, 4), b += a;
+  }
+  if (len == 0)
+    return c;
+  unsigned char t[12] = {0};
+  memcpy(t, k, len);
+  a += t[0] | (uint32_t)t[1] << 8 | (uint32_t)t[2] << 16 | (uint32_t)t[3] << 24;
+  b += t[4] | (uint32_t)t[5] << 8 | (uint32_t)t[6] << 16 | (uint32_t)t[7] << 24;
+  c += t[8] | (uint32_t)t[9] << 8 | (uint32_t)t[10] << 16 |
+       (uint32_t)t[11] << 24;
+  c ^= b, c -= RC_ROT(b, 14);
+  a ^= c, a -= RC_ROT(c, 11);
+  b ^= a, b -= RC_ROT(a, 25);
+  c ^= b, c -= RC_ROT(b, 16);
+  a ^= c, a -= RC_ROT(c, 4);
+  b ^= a, b -= RC_ROT(a, 14);
+  c ^= b, c -= RC_ROT(b, 24);
+#undef RC_ROT
+  return c;
+}
+
+/* libhdf5 1.10.8's H5Fget_file_image clears the "open for writing" flags of
+ * a version 2/3 superblock in the image but leaves the checksum of the
+ * flagged one, so the image would not open (measured: h5py and libhdf5
+ * report "incorrect metadata checksum").  Recompute it: the superblock is
+ * signature(8) version sizeof_offsets sizeof_lengths flags, four addresses,
+ * then the lookup3 checksum of those bytes, little-endian. */
+static int fix_superblock_checksum(unsigned char *img, size_t n) {
+  if (n < 12 || (img[8] != 2 && img[8] != 3))
+    return img[8] < 2; /* version 0/1 superblocks carry no checksum */
+  const size_t end = 12 + 4 * (size_t)img[9];
+  if (img[9] != 8 || n < end + 4)
+    return 0;
+  const uint32_t sum = lookup3(img, end);
+  for (int i = 0; i < 4; ++i)
+    img[end + (size_t)i] = (unsigned char)(sum >> (8 * i));
+  return 1;
+}
+
+/* Bytes the file will take, roughly (sizes the in-memory image's growth). */
+static size_t image_estimate(const rc_result_record *rec) {
+  const rc_solution *sol = rec->sol;
+  const rc_diagnostics *d = rec->diag;
+  const size_t nw = (size_t)rc_problem_nw(rec->pb);
+  size_t doubles = (size_t)sol->nnodes * (3 * nw + (size_t)sol->nc + 8);
+  if (d)
+    doubles += (size_t)d->ndense * (2 * nw + (size_t)d->nvar + 2);
+  return 8 * doubles + (1u << 20);
 }
 
 rc_err rc_write_result(const char *path, const rc_result_record *rec,
@@ -652,38 +720,43 @@ rc_err rc_write_result(const char *path, const rc_result_record *rec,
   if (rc != RC_OK)
     return rc;
   silence_hdf5();
-  char *tmp = NULL;
-  if ((rc = temp_name(path, &tmp, err)) != RC_OK)
-    return rc;
 
   const rc_solution *sol = rec->sol;
   const rc_diagnostics *d = rec->diag;
-  wctx c = {path, tmp, err, RC_OK, NULL, 0};
+  wctx c = {path, err, RC_OK, NULL, 0};
   size_t nbuf = (size_t)sol->nnodes + (size_t)sol->mesh.n + 1;
   if (d && (size_t)d->ndense > nbuf)
     nbuf = (size_t)d->ndense;
   c.buf = malloc(sizeof *c.buf * nbuf);
   c.nbuf = nbuf;
-  if (!c.buf) {
-    free(tmp);
+  if (!c.buf)
     return rc_error_set(err, RC_ERR_NOMEM, "%s: out of memory", path);
-  }
-  /* The 1.10 file format: version-2 object headers, B-trees and heaps carry
-   * checksums, so libhdf5 refuses damaged metadata on reading instead of
-   * following it (docs/robustness.md); h5py 3 reads it. */
+  /* libhdf5 builds the file in memory (the core driver without a backing
+   * store: it never opens a path, so it cannot follow a planted link or
+   * fail half-way on a full disk); the finished image is then written
+   * through the descriptor of a temporary file radcol created exclusively
+   * (outfile.c) and renamed over the target.  The 1.10 file format:
+   * version-2 object headers, B-trees and heaps carry checksums, so
+   * libhdf5 refuses damaged metadata on reading instead of following it
+   * (docs/robustness.md); h5py 3 reads it. */
+  size_t inc = image_estimate(rec);
+  if (inc > ((size_t)1 << 28))
+    inc = (size_t)1 << 28;
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-  if (fapl >= 0) {
-    H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
-    H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110);
-  }
+  if (fapl < 0 || H5Pset_fapl_core(fapl, inc, 0) < 0 ||
+      H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0 ||
+      H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110) < 0)
+    c.rc = rc_error_set(err, RC_ERR_INTERNAL,
+                        "%s: cannot set up libhdf5's in-memory file", path);
   hid_t file = -1;
   if (c.rc == RC_OK) {
-    errno = 0;
-    file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    /* The name only labels the in-memory file. */
+    file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     if (file < 0)
-      c.rc = rc_error_set(err, RC_ERR_IO,
-                          "%s: cannot create temporary file %s%s%s", path, tmp,
-                          errno ? ": " : "", errno ? strerror(errno) : "");
+      c.rc = rc_error_set(err, RC_ERR_NOMEM,
+                          "%s: libhdf5 cannot create the file in memory (out "
+                          "of memory?)",
+                          path);
   }
   if (c.rc == RC_OK) {
     write_root(&c, file, rec);
@@ -693,34 +766,46 @@ rc_err rc_write_result(const char *path, const rc_result_record *rec,
     if (sol->has_duals)
       write_multipliers(&c, file, rec);
     write_diagnostics(&c, file, rec);
+    write_ipopt_options(&c, file, rec);
     write_refinement(&c, file, rec->nrefine, rec->refine);
   }
+  void *image = NULL;
+  ssize_t nimage = 0;
   if (file >= 0) {
     if (c.rc == RC_OK && H5Fflush(file, H5F_SCOPE_GLOBAL) < 0)
-      c.rc = rc_error_set(err, RC_ERR_IO, "%s: flushing %s failed", path, tmp);
+      c.rc = rc_error_set(err, RC_ERR_IO, "%s: flushing the file failed", path);
+    if (c.rc == RC_OK && (nimage = H5Fget_file_image(file, NULL, 0)) <= 0)
+      c.rc = rc_error_set(err, RC_ERR_INTERNAL,
+                          "%s: libhdf5 gave no file image", path);
+    if (c.rc == RC_OK && !(image = malloc((size_t)nimage)))
+      c.rc = rc_error_set(err, RC_ERR_NOMEM,
+                          "%s: out of memory for a file of %zd bytes", path,
+                          nimage);
+    if (c.rc == RC_OK &&
+        (H5Fget_file_image(file, image, (size_t)nimage) != nimage ||
+         !fix_superblock_checksum(image, (size_t)nimage)))
+      c.rc = rc_error_set(err, RC_ERR_INTERNAL,
+                          "%s: libhdf5 could not copy the file image", path);
     if (H5Fclose(file) < 0 && c.rc == RC_OK)
-      c.rc = rc_error_set(err, RC_ERR_IO, "%s: closing %s failed", path, tmp);
+      c.rc = rc_error_set(err, RC_ERR_IO, "%s: closing the file failed", path);
   }
   if (fapl >= 0)
     H5Pclose(fapl);
   free(c.buf);
-  if (c.rc == RC_OK) {
-    int fd = open(tmp, O_RDONLY);
-    if (fd >= 0) {
-      if (fsync(fd) != 0)
-        c.rc = rc_error_set(err, RC_ERR_IO, "%s: fsync of %s failed: %s", path,
-                            tmp, strerror(errno));
-      close(fd);
-    }
-  }
-  if (c.rc == RC_OK && rename(tmp, path) != 0)
-    c.rc = rc_error_set(err, RC_ERR_IO, "%s: cannot rename %s over it: %s",
-                        path, tmp, strerror(errno));
-  if (c.rc != RC_OK)
-    remove(tmp);
+  rc_outfile of;
+  memset(&of, 0, sizeof of);
+  of.fd = -1;
+  if (c.rc == RC_OK)
+    c.rc = rc_outfile_open(path, &of, err);
+  if (c.rc == RC_OK)
+    c.rc = rc_outfile_write(&of, image, (size_t)nimage, err);
+  free(image);
+  if (c.rc == RC_OK)
+    c.rc = rc_outfile_commit(&of, err);
   else
+    rc_outfile_abort(&of);
+  if (c.rc == RC_OK)
     rc_error_clear(err);
-  free(tmp);
   return c.rc;
 }
 

@@ -5,6 +5,7 @@ set(RADCOL_LIB_SOURCES
   src/mesh.c
   src/solution.c
   src/io_hdf5.c
+  src/outfile.c
   src/problem.c
   src/registry.c
   src/ode_reference.c
