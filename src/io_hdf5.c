@@ -1341,17 +1341,42 @@ rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
 /* rc_print_info                                                          */
 /* ====================================================================== */
 
+/* JSON string: control bytes as \u00XX, bytes that are not valid UTF-8 as
+ * U+FFFD (a file may carry anything; JSON must be UTF-8). */
 static void json_str(FILE *f, const char *s) {
   fputc('"', f);
   for (const unsigned char *p = (const unsigned char *)s; *p; ++p) {
+    const int n = rc_utf8_len((const char *)p);
     if (*p == '"' || *p == '\\')
       fprintf(f, "\\%c", *p);
-    else if (*p < 0x20)
+    else if (*p < 0x20 || *p == 0x7f)
       fprintf(f, "\\u%04x", *p);
+    else if (n == 0)
+      fputs("\\ufffd", f);
     else
-      fputc(*p, f);
+      fwrite(p, 1, (size_t)n, f), p += n - 1;
   }
   fputc('"', f);
+}
+
+/* Text: control bytes and bytes that are not valid UTF-8 as \xNN, so a
+ * file cannot send terminal escape sequences.  Returns buf. */
+static const char *text_esc(const char *s, char *buf, size_t size) {
+  size_t o = 0;
+  for (const unsigned char *p = (const unsigned char *)s; *p && o + 5 < size;) {
+    const int n = rc_utf8_len((const char *)p);
+    if (n == 0 || *p < 0x20 || *p == 0x7f) {
+      o += (size_t)snprintf(buf + o, size - o, "\\x%02x", *p);
+      ++p;
+    } else if (o + (size_t)n < size) {
+      memcpy(buf + o, p, (size_t)n);
+      o += (size_t)n, p += n;
+    } else {
+      break;
+    }
+  }
+  buf[o] = '\0';
+  return buf;
 }
 
 static void json_num(FILE *f, double v) {
@@ -1499,11 +1524,15 @@ rc_err rc_print_info(const char *path, void *out_FILE, int json,
     }
     fputs("}}\n", f);
   } else {
-    fprintf(f, "file         %s\n", path);
-    fprintf(f, "problem      %s / %s (%s)\n", problem, form, kind);
-    fprintf(f, "status       %s\n", status);
-    fprintf(f, "written      radcol %s, %s\n", ver, utc);
-    fprintf(f, "command      %s\n", cmd);
+    enum { E = 4 * S };
+    char e1[E], e2[E], e3[E];
+    fprintf(f, "file         %s\n", text_esc(path, e1, E));
+    fprintf(f, "problem      %s / %s (%s)\n", text_esc(problem, e1, E),
+            text_esc(form, e2, E), text_esc(kind, e3, E));
+    fprintf(f, "status       %s\n", text_esc(status, e1, E));
+    fprintf(f, "written      radcol %s, %s\n", text_esc(ver, e1, E),
+            text_esc(utc, e2, E));
+    fprintf(f, "command      %s\n", text_esc(cmd, e1, E));
     fprintf(f, "mesh         %ld elements, %d..%d stages, %ld nodes\n", n, smin,
             smax, nodes);
     fprintf(f, "horizon      t0 = %.17g, tf = %.17g\n", t0, tf);
@@ -1516,14 +1545,14 @@ rc_err rc_print_info(const char *path, void *out_FILE, int json,
       fprintf(f, "max error vs reference   %12s %12s %12s\n", "nodes", "dense",
               "ends");
       for (long i = 0; i < re.n; ++i)
-        fprintf(f, "  %-22s %12.3e %12.3e %12.3e\n", re.names[i],
-                re.v[0] ? re.v[0][i] : NAN, re.v[1] ? re.v[1][i] : NAN,
-                re.v[2] ? re.v[2][i] : NAN);
+        fprintf(f, "  %-22s %12.3e %12.3e %12.3e\n",
+                text_esc(re.names[i], e1, E), re.v[0] ? re.v[0][i] : NAN,
+                re.v[1] ? re.v[1][i] : NAN, re.v[2] ? re.v[2][i] : NAN);
     }
     if (inv.n > 0) {
       fprintf(f, "invariants max |h|       %12s %12s\n", "nodes", "dense");
       for (long i = 0; i < inv.n; ++i)
-        fprintf(f, "  %-22s %12.3e %12.3e\n", inv.names[i],
+        fprintf(f, "  %-22s %12.3e %12.3e\n", text_esc(inv.names[i], e1, E),
                 inv.v[0] ? inv.v[0][i] : NAN, inv.v[1] ? inv.v[1][i] : NAN);
     }
   }

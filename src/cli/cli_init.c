@@ -82,7 +82,7 @@ static int parse_args(const char *cmd, int argc, char **argv, init_args *a) {
   a->guess = calloc((size_t)argc, sizeof *a->guess);
   if (!a->sets || !a->fix || !a->guess) {
     rc_cli_error(cmd, "out of memory");
-    return RC_CLI_IO;
+    return RC_CLI_NO_MEMORY;
   }
   for (int i = 1; i < argc; ++i) {
     const char *arg = argv[i];
@@ -265,9 +265,7 @@ static int write_file(const char *cmd, const char *path, const rc_model *model,
   rec.kind = "init";
   int status = RC_CLI_OK;
   if (rc_write_result(path, &rec, &err) != RC_OK) {
-    status = rc_cli_fail(cmd, &err);
-    if (status != RC_CLI_IO)
-      status = RC_CLI_IO;
+    status = rc_cli_fail(cmd, &err); /* 2, 3 or 4: nothing written */
   }
   free(cmdline);
   rc_solution_free(&sol);
@@ -303,7 +301,7 @@ static int run_init(int argc, char **argv) {
   user_guess = calloc((size_t)(nw ? nw : 1), sizeof *user_guess);
   if (!zhat || !fixv || !fixed || !user_guess) {
     rc_cli_error(cmd, "out of memory");
-    status = RC_CLI_IO;
+    status = RC_CLI_NO_MEMORY;
     goto done;
   }
   if (rc_init_default_guess(pb, zhat, &err) != RC_OK) {
@@ -412,7 +410,7 @@ int rc_cli_init_for_solve(const char *cmd, const rc_model *model,
   double *x0 = malloc(sizeof *x0 * (size_t)p->nx);
   if (!x0) {
     rc_cli_error(cmd, "out of memory");
-    return RC_CLI_IO;
+    return RC_CLI_NO_MEMORY;
   }
   int changed = 0;
   if (rc_make_consistent(p, &opt, x0, &changed, &rep, &err) != RC_OK) {
@@ -444,7 +442,7 @@ int rc_cli_init_for_solve(const char *cmd, const rc_model *model,
   int n = nsets, status = RC_CLI_OK;
   if (!all || !buf) {
     rc_cli_error(cmd, "out of memory");
-    status = RC_CLI_IO;
+    status = RC_CLI_NO_MEMORY;
   }
   for (int k = 0; status == RC_CLI_OK && k < nsets; ++k)
     all[k] = sets[k];
