@@ -50,6 +50,7 @@
 
 #include "outfile.h"
 #include "radcol/io.h"
+#include "radcol/params.h"
 #include "radcol/version.h"
 
 /* Largest 1-D dataset a reader accepts (guards allocations against corrupt
@@ -876,18 +877,37 @@ static void rclose(rctx *c) {
   c->file = -1;
 }
 
-/* Does the link gpath exist (every component checked)? */
-static int has_link(hid_t file, const char *gpath) {
+/* Does the link gpath exist (every component checked)?  Each component is
+ * looked at with H5Lget_info before anything follows it: only hard links
+ * inside the file are used; a soft or external link (which could point at
+ * another file, a FIFO or a device) records RC_ERR_INPUT and gives 0. */
+static int has_link(rctx *c, const char *gpath) {
   char buf[2 * RC_IO_NAME_MAX + 64];
-  if (strlen(gpath) >= sizeof buf)
+  if (c->rc != RC_OK || strlen(gpath) >= sizeof buf)
     return 0;
   strcpy(buf, gpath);
   for (char *p = buf + 1;; ++p) {
     if (*p == '/' || *p == '\0') {
       char saved = *p;
       *p = '\0';
-      if (H5Lexists(file, buf, H5P_DEFAULT) <= 0)
+      H5L_info_t info;
+      if (H5Lexists(c->file, buf, H5P_DEFAULT) <= 0)
         return 0;
+      if (H5Lget_info(c->file, buf, &info, H5P_DEFAULT) < 0) {
+        rfail(c, RC_ERR_IO, "link %s cannot be read (corrupt file?)%s", buf,
+              NULL);
+        return 0;
+      }
+      if (info.type != H5L_TYPE_HARD) {
+        rfail(c, RC_ERR_INPUT,
+              "%s is a %s link: expected an object stored in the file "
+              "(radcol follows no soft or external links)",
+              buf,
+              info.type == H5L_TYPE_SOFT       ? "soft"
+              : info.type == H5L_TYPE_EXTERNAL ? "external"
+                                               : "user-defined");
+        return 0;
+      }
       if (saved == '\0')
         return 1;
       *p = saved;
@@ -900,6 +920,11 @@ static int has_link(hid_t file, const char *gpath) {
  * Failures are recorded in c. */
 static int attr_present(rctx *c, const char *obj, const char *name,
                         const char *where, int required) {
+  if (strcmp(obj, "/") != 0 && !has_link(c, obj)) {
+    if (required)
+      rfail(c, RC_ERR_INPUT, "%s is missing (no object)%s", where, NULL);
+    return c->rc == RC_OK ? 0 : -1;
+  }
   const htri_t ex = H5Aexists_by_name(c->file, obj, name, H5P_DEFAULT);
   if (ex < 0) {
     rfail(c, RC_ERR_IO,
@@ -1023,7 +1048,7 @@ static hid_t ds_open(rctx *c, const char *dpath, H5T_class_t cls, long expect,
                      long *n) {
   if (c->rc != RC_OK)
     return -1;
-  if (!has_link(c->file, dpath)) {
+  if (!has_link(c, dpath)) {
     rfail(c, RC_ERR_INPUT, "dataset %s is missing%s", dpath, NULL);
     return -1;
   }
@@ -1032,27 +1057,62 @@ static hid_t ds_open(rctx *c, const char *dpath, H5T_class_t cls, long expect,
     rfail(c, RC_ERR_IO, "dataset %s is unreadable%s", dpath, NULL);
     return -1;
   }
-  hid_t t = H5Dget_type(d), sp = H5Dget_space(d);
+  hid_t t = H5Dget_type(d), sp = H5Dget_space(d), dcpl = H5Dget_create_plist(d);
   int rank = sp < 0 ? -1 : H5Sget_simple_extent_ndims(sp);
   hsize_t dims[1] = {0};
   H5T_class_t cl = t < 0 ? H5T_NO_CLASS : H5Tget_class(t);
   int okc = (cl == cls || (cls == H5T_FLOAT && cl == H5T_INTEGER)) &&
             (cl == H5T_STRING || plain_number_type(t));
+  const int vlen = cl == H5T_STRING && H5Tis_variable_str(t) != 0;
+  const size_t tsize = t < 0 ? 0 : H5Tget_size(t);
+  /* Where the data lives: only in this file, unfiltered (a compressed
+   * dataset can declare gigabytes in a few kilobytes), fully written. */
+  const H5D_layout_t layout = dcpl < 0 ? H5D_LAYOUT_ERROR : H5Pget_layout(dcpl);
+  const int nfilters = dcpl < 0 ? -1 : H5Pget_nfilters(dcpl);
+  const int nexternal = dcpl < 0 ? -1 : H5Pget_external_count(dcpl);
+  const hsize_t stored = H5Dget_storage_size(d);
+  hsize_t fsize = 0;
+  if (H5Fget_filesize(c->file, &fsize) < 0)
+    fsize = 0;
   if (rank == 1)
     H5Sget_simple_extent_dims(sp, dims, NULL);
+  if (dcpl >= 0)
+    H5Pclose(dcpl);
   if (t >= 0)
     H5Tclose(t);
   if (sp >= 0)
     H5Sclose(sp);
-  char msg[96] = "";
+  const double declared = (double)dims[0] * (double)tsize;
+  char msg[160] = "";
   if (rank != 1 || !okc)
     snprintf(msg, sizeof msg, " is not a 1-D %s dataset",
              cls == H5T_STRING    ? "string"
              : cls == H5T_INTEGER ? "integer"
                                   : "real");
+  else if (vlen)
+    snprintf(msg, sizeof msg,
+             " holds variable-length strings: expected fixed-length strings "
+             "(not a file written by this radcol)");
+  else if (cl == H5T_STRING && (tsize < 1 || tsize > 4096))
+    snprintf(msg, sizeof msg, " holds strings of %zu bytes: expected 1..4096",
+             tsize);
+  else if (nexternal != 0 || (layout != H5D_CONTIGUOUS &&
+                              layout != H5D_COMPACT && layout != H5D_CHUNKED))
+    snprintf(msg, sizeof msg,
+             " keeps its data outside the file (external or virtual "
+             "storage): expected data stored in the file");
+  else if (nfilters != 0)
+    snprintf(msg, sizeof msg,
+             " is compressed or filtered: expected a plain dataset (radcol "
+             "writes no filters)");
   else if (dims[0] > (hsize_t)RC_IO_MAX_LEN)
     snprintf(msg, sizeof msg, " has %llu entries: too many",
              (unsigned long long)dims[0]);
+  else if (declared > (double)fsize || (double)stored < declared)
+    snprintf(msg, sizeof msg,
+             " declares %.0f bytes but stores %llu in a file of %llu bytes: "
+             "expected a fully written dataset",
+             declared, (unsigned long long)stored, (unsigned long long)fsize);
   else if (expect >= 0 && (long)dims[0] != expect)
     snprintf(msg, sizeof msg, " has %llu entries: expected %ld",
              (unsigned long long)dims[0], expect);
@@ -1122,21 +1182,6 @@ static rc_err ds_read_strs(rctx *c, const char *dpath, long expect, char ***out,
   hid_t mt = t < 0 ? -1 : H5Tcopy(t);
   if (!s || mt < 0) {
     rfail(c, RC_ERR_NOMEM, "out of memory reading %s%s", dpath, NULL);
-  } else if (*n > 0 && H5Tis_variable_str(t) > 0) {
-    char **v = calloc((size_t)*n, sizeof *v);
-    hid_t sp = H5Dget_space(d);
-    if (!v || sp < 0 || H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0) {
-      rfail(c, RC_ERR_IO, "dataset %s is unreadable (corrupt file?)%s", dpath,
-            NULL);
-    } else {
-      for (long i = 0; i < *n && c->rc == RC_OK; ++i)
-        if (!(s[i] = strdup(v[i] ? v[i] : "")))
-          rfail(c, RC_ERR_NOMEM, "out of memory reading %s%s", dpath, NULL);
-      H5Dvlen_reclaim(mt, sp, H5P_DEFAULT, v);
-    }
-    if (sp >= 0)
-      H5Sclose(sp);
-    free(v);
   } else if (*n > 0) {
     size_t w = H5Tget_size(t);
     char *v = w > 0 && w < 4096 ? calloc((size_t)*n, w) : NULL;
@@ -1246,6 +1291,27 @@ static rc_err read_column(rctx *c, const char *gpath, const char *prefix,
   return ds_read_real(c, dp, n, a + j, stride);
 }
 
+/* Every value finite and of magnitude <= RC_REAL_MAX_ABS (a guess must not
+ * carry NaN, inf or 1e308 into the solver); names the dataset, the entry
+ * and the value. */
+static rc_err check_reals(rctx *c, const char *gpath, const char *prefix,
+                          const char *name, long n, const double *a,
+                          int stride) {
+  for (long i = 0; c->rc == RC_OK && i < n; ++i) {
+    const double v = a[i * stride];
+    if (!(fabs(v) <= RC_REAL_MAX_ABS)) {
+      char dp[3 * RC_IO_NAME_MAX], msg[96];
+      snprintf(dp, sizeof dp, "%s/%s%s", gpath, prefix, name);
+      snprintf(msg, sizeof msg,
+               "[%ld] is %g: expected a finite number of "
+               "magnitude <= %g",
+               i, v, RC_REAL_MAX_ABS);
+      rfail(c, RC_ERR_INPUT, "dataset %s%s", dp, msg);
+    }
+  }
+  return c->rc;
+}
+
 rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
                         char *formulation, rc_error *err) {
   if (!sol)
@@ -1279,6 +1345,12 @@ rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
   double t0 = 0, tf = 0;
   attr_read_num(&c, "/problem", "t0", &t0, 1);
   attr_read_num(&c, "/solution", "tf", &tf, 1);
+  if (c.rc == RC_OK && !(fabs(t0) <= RC_REAL_MAX_ABS &&
+                         fabs(tf) <= RC_REAL_MAX_ABS && tf > t0))
+    c.rc = rc_error_set(err, RC_ERR_INPUT,
+                        "%s: horizon t0 = %g, tf = %g: expected finite t0 < tf "
+                        "of magnitude <= %g",
+                        path, t0, tf, RC_REAL_MAX_ABS);
   rc_mesh mesh = {0, NULL, NULL};
   read_mesh_open(&c, &mesh);
   int nw = fake.nx + fake.ny + fake.nu + fake.np;
@@ -1287,7 +1359,7 @@ rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
   if (c.rc == RC_OK && (double)nn * (width + 1) > (double)RC_IO_MAX_LEN)
     rfail(&c, RC_ERR_INPUT, "%s has too many nodes x variables%s", "/mesh",
           NULL);
-  int has_duals = c.rc == RC_OK && has_link(c.file, "/multipliers");
+  int has_duals = c.rc == RC_OK && has_link(&c, "/multipliers");
   char **names = NULL;
   long nnames = 0;
   ds_read_strs(&c, "/problem/variable_names", nw, &names, &nnames);
@@ -1302,14 +1374,20 @@ rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
     sol->t0 = t0;
     sol->tf = tf;
     ds_read_real(&c, "/solution/time", nn, sol->t, 1);
-    for (int j = 0; j < nw; ++j)
+    check_reals(&c, "/solution", "", "time", nn, sol->t, 1);
+    for (int j = 0; j < nw; ++j) {
       read_column(&c, "/solution", "", names[j], nn, sol->w, nw, j);
+      check_reals(&c, "/solution", "", names[j], nn, sol->w + j, nw);
+    }
   }
   if (c.rc == RC_OK && has_duals) {
     sol->has_duals = 1;
-    for (int j = 0; j < fake.nx; ++j)
+    for (int j = 0; j < fake.nx; ++j) {
       read_column(&c, "/multipliers", "costate_", names[j], nn, sol->lam_f,
                   fake.nx, j);
+      check_reals(&c, "/multipliers", "costate_", names[j], nn, sol->lam_f + j,
+                  fake.nx);
+    }
     for (int j = 0; j < fake.ny; ++j)
       read_column(&c, "/multipliers", "alg_", names[fake.nx + j], nn,
                   sol->lam_g, fake.ny, j);
@@ -1324,6 +1402,10 @@ rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
                   j);
       read_column(&c, "/multipliers", "bound_hi_", names[j], nn, sol->z_hi, nw,
                   j);
+      check_reals(&c, "/multipliers", "bound_lo_", names[j], nn, sol->z_lo + j,
+                  nw);
+      check_reals(&c, "/multipliers", "bound_hi_", names[j], nn, sol->z_hi + j,
+                  nw);
     }
   }
   free_strs(names, nnames);
@@ -1404,7 +1486,7 @@ static void table_free(info_table *t) {
 static rc_err table_read(rctx *c, const char *gpath, const char *namesds,
                          const char *const *vals, int nvals, info_table *t) {
   memset(t, 0, sizeof *t);
-  if (c->rc != RC_OK || !has_link(c->file, gpath))
+  if (c->rc != RC_OK || !has_link(c, gpath))
     return c->rc;
   char dp[2 * RC_IO_NAME_MAX];
   snprintf(dp, sizeof dp, "%s/%s", gpath, namesds);
@@ -1412,7 +1494,7 @@ static rc_err table_read(rctx *c, const char *gpath, const char *namesds,
     return c->rc;
   for (int i = 0; i < nvals && c->rc == RC_OK; ++i) {
     snprintf(dp, sizeof dp, "%s/%s", gpath, vals[i]);
-    if (!has_link(c->file, dp))
+    if (!has_link(c, dp))
       continue;
     t->v[i] = malloc(sizeof *t->v[i] * (size_t)(t->n ? t->n : 1));
     if (!t->v[i])
