@@ -44,3 +44,8 @@ add_test(NAME cli.list_plugin
          COMMAND sh -c "\"$1\" list --plugin \"$2\" | head -1 | grep -q '^faults '"
                  sh $<TARGET_FILE:radcol_cli> $<TARGET_FILE:rc_test_plugin_faults>)
 set_tests_properties(cli.list_plugin PROPERTIES LABELS cli TIMEOUT 30)
+# The adapter's table of Ipopt option types against the linked Ipopt
+# (issue 18 item 13: --ipopt values are typed by lookup, not by guessing).
+radcol_unit_test(test_ipopt_options ${RADCOL_TEST_DIR}/test_ipopt_options.c)
+target_link_libraries(test_ipopt_options PRIVATE PkgConfig::IPOPT)
+set_tests_properties(test_ipopt_options PROPERTIES LABELS "unit;robustness")

@@ -527,6 +527,8 @@ static int run_solve(int argc, char **argv) {
   rec.kind = "solve";
   rec.nrefine = nrefine;
   rec.refine = refine_rows;
+  rec.nipopt = a.nipopt; /* /diagnostics/ipopt_options */
+  rec.ipopt_kv = a.ipopt;
   if (rc_write_result(output, &rec, &err) != RC_OK) {
     status = rc_cli_fail(cmd, &err); /* 2, 3 or 4: nothing written */
     goto done;
