@@ -900,12 +900,12 @@ static int has_link(rctx *c, const char *gpath) {
       }
       if (info.type != H5L_TYPE_HARD) {
         rfail(c, RC_ERR_INPUT,
-              "%s is a %s link: expected an object stored in the file "
+              "%s is %s link: expected an object stored in the file "
               "(radcol follows no soft or external links)",
               buf,
-              info.type == H5L_TYPE_SOFT       ? "soft"
-              : info.type == H5L_TYPE_EXTERNAL ? "external"
-                                               : "user-defined");
+              info.type == H5L_TYPE_SOFT       ? "a soft"
+              : info.type == H5L_TYPE_EXTERNAL ? "an external"
+                                               : "a user-defined");
         return 0;
       }
       if (saved == '\0')

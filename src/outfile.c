@@ -230,9 +230,23 @@ rc_err rc_outfile_open(const char *path, rc_outfile *o, rc_error *err) {
     random_name(rnd);
     snprintf(o->tmp, dirlen + TMP_EXTRA + tlen + 1, "%.*s.%.*s%s%s",
              (int)dirlen, path, (int)tlen, base, TMP_TAG, rnd);
+    /* SIGINT/SIGTERM/SIGHUP wait until the new name is armed for
+     * rc_io_remove_partial_output (else a signal right after open() would
+     * leave the file). */
+    sigset_t block, saved;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    sigprocmask(SIG_BLOCK, &block, &saved);
     int fd = open(
         o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
         0666);
+    if (fd >= 0 && strlen(o->tmp) < sizeof sig_tmp) {
+      memcpy(sig_tmp, o->tmp, strlen(o->tmp) + 1);
+      sig_armed = 1;
+    }
+    sigprocmask(SIG_SETMASK, &saved, NULL);
     if (fd < 0 && errno == EEXIST)
       continue;
     if (fd < 0) {
@@ -249,16 +263,13 @@ rc_err rc_outfile_open(const char *path, rc_outfile *o, rc_error *err) {
     if (flock(fd, LOCK_EX) != 0 || fstat(fd, &st) != 0 ||
         lstat(o->tmp, &lst) != 0 || lst.st_dev != st.st_dev ||
         lst.st_ino != st.st_ino) {
+      sig_armed = 0; /* the name is not ours (any more) */
       close(fd);
       continue;
     }
     o->fd = fd;
     o->dev = st.st_dev;
     o->ino = st.st_ino;
-    if (strlen(o->tmp) < sizeof sig_tmp) {
-      memcpy(sig_tmp, o->tmp, strlen(o->tmp) + 1);
-      sig_armed = 1;
-    }
     return RC_OK;
   }
   rc_outfile_abort(o);
