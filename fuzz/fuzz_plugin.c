@@ -134,8 +134,8 @@ static void fuzz_plugin(stream *s) {
     m->create = byte(s) % 8 ? create_none : NULL;
     mptr[k] = byte(s) % 16 ? m : NULL;
   }
-  rc_plugin pl = {byte(s) % 8 ? RC_PROBLEM_ABI_VERSION : (int)byte(s),
-                  "fuzz", nm, byte(s) % 8 ? mptr : NULL};
+  rc_plugin pl = {byte(s) % 8 ? RC_PROBLEM_ABI_VERSION : (int)byte(s), "fuzz",
+                  nm, byte(s) % 8 ? mptr : NULL};
   rc_error err = {RC_OK, ""};
   const rc_err rc = rc_plugin_validate("fuzz.so", &pl, &err);
   if (rc != RC_OK) {
@@ -176,8 +176,8 @@ enum { MAXN = 3, MAXNNZ = 8, MAXW = 4 * MAXN };
 typedef struct fuzz_problem {
   rc_problem pb;
   int rows[3][2][MAXNNZ], cols[3][2][MAXNNZ]; /* block x {jac, hes} */
-  double w_lo[MAXW], w_hi[MAXW], c_lo[MAXN], c_hi[MAXN], b_lo[MAXN],
-      b_hi[MAXN], x0[MAXN], xf[MAXN];
+  double w_lo[MAXW], w_hi[MAXW], c_lo[MAXN], c_hi[MAXN], b_lo[MAXN], b_hi[MAXN],
+      x0[MAXN], xf[MAXN];
   int fix[MAXN];
   const char *names[MAXW];
   char namebuf[MAXW][8];
@@ -234,8 +234,7 @@ static void fuzz_block(stream *s, fuzz_problem *fp, int k, rc_block *b,
   }
 }
 
-static void check_pattern(const rc_pattern *p, int nrow, int ncol,
-                          int lower) {
+static void check_pattern(const rc_pattern *p, int nrow, int ncol, int lower) {
   for (int e = 0; e < p->nnz; ++e) {
     CHECK(p->row[e] >= 0 && p->row[e] < nrow && p->col[e] >= 0 &&
           p->col[e] < ncol);
@@ -319,14 +318,13 @@ static void fuzz_problem_desc(stream *s) {
   check_bounds(pb->nb, pb->b_lo, pb->b_hi);
   CHECK(pb->point.n_out == rc_problem_nF(pb));
   CHECK(pb->boundary.n_out == rc_problem_nB(pb));
-  if (pb->point.n_out > 0) {
-    check_pattern(&pb->point.jac, pb->point.n_out, nw, 0);
-    check_pattern(&pb->point.hes, nw, nw, 1);
-  }
-  if (pb->boundary.n_out > 0) {
-    check_pattern(&pb->boundary.jac, pb->boundary.n_out, rc_problem_nz(pb), 0);
-    check_pattern(&pb->boundary.hes, rc_problem_nz(pb), rc_problem_nz(pb), 1);
-  }
+  /* A block without outputs has empty patterns; else every entry is in
+   * range (row 0..n_out-1), Hessians lower-triangular, none repeated. */
+  check_pattern(&pb->point.jac, pb->point.n_out, nw, 0);
+  check_pattern(&pb->point.hes, pb->point.n_out ? nw : 0, nw, 1);
+  check_pattern(&pb->boundary.jac, pb->boundary.n_out, rc_problem_nz(pb), 0);
+  check_pattern(&pb->boundary.hes, pb->boundary.n_out ? rc_problem_nz(pb) : 0,
+                rc_problem_nz(pb), 1);
   if (pb->ninv > 0)
     check_pattern(&pb->invariants.jac, pb->ninv, nw, 0);
 
