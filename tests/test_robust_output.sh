@@ -227,9 +227,13 @@ stdout_full)
   "$RADCOL" list > /dev/full 2> err.txt
   rc=$?
   [ "$rc" -eq 3 ] || fail "list > /dev/full exited $rc, expected 3"
-  "$RADCOL" info good.h5 >&- 2> err.txt
-  rc=$?
-  [ "$rc" -eq 3 ] || fail "info with stdout closed exited $rc, expected 3"
+  # A closed stdout (skipped when RADCOL is a wrapper script, e.g. under
+  # scripts/valgrind.sh: the shell reading the script takes fd 1 first).
+  if [ "$(head -c 2 "$RADCOL")" != "#!" ]; then
+    "$RADCOL" info good.h5 >&- 2> err.txt
+    rc=$?
+    [ "$rc" -eq 3 ] || fail "info with stdout closed exited $rc, expected 3"
+  fi
   ;;
 # Item 11: a 253-byte file name works (the temporary name is shortened);
 # a 256-byte one is refused before solving.
