@@ -123,8 +123,10 @@ int rc_cli_int(const char *cmd, const char *opt, const char *s, long lo,
 int rc_cli_real(const char *cmd, const char *opt, const char *s, int positive,
                 double *out) {
   if (!rc_parse_real(s, out) || (positive && !(*out > 0))) {
-    rc_cli_error(cmd, "%s %s: expected a finite number%s", opt, s,
-                 positive ? " > 0" : "");
+    rc_cli_error(cmd,
+                 "%s %s: expected a finite number%s (decimal, magnitude <= "
+                 "%g)",
+                 opt, s, positive ? " > 0" : "", RC_REAL_MAX_ABS);
     return RC_CLI_BAD_INPUT;
   }
   return RC_CLI_OK;
