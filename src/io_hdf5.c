@@ -109,9 +109,10 @@ static void attr_str(wctx *c, hid_t loc, const char *gpath, const char *name,
   const char *v = val ? val : "";
   const size_t n = strlen(v);
   hid_t t = c->rc == RC_OK ? H5Tcopy(H5T_C_S1) : -1;
-  if (c->rc == RC_OK && (t < 0 || H5Tset_size(t, n > 0 ? n : 1) < 0 ||
-                         H5Tset_strpad(t, H5T_STR_NULLPAD) < 0 ||
-                         H5Tset_cset(t, H5T_CSET_UTF8) < 0))
+  if (c->rc == RC_OK &&
+      (t < 0 || H5Tset_size(t, n > 0 ? n : 1) < 0 ||
+       H5Tset_strpad(t, H5T_STR_NULLPAD) < 0 ||
+       H5Tset_cset(t, H5T_CSET_UTF8) < 0))
     wfail(c, gpath, name);
   attr_write(c, loc, gpath, name, t, t, v);
   if (t >= 0)
