@@ -1346,8 +1346,9 @@ rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
   double t0 = 0, tf = 0;
   attr_read_num(&c, "/problem", "t0", &t0, 1);
   attr_read_num(&c, "/solution", "tf", &tf, 1);
-  if (c.rc == RC_OK && !(fabs(t0) <= RC_REAL_MAX_ABS &&
-                         fabs(tf) <= RC_REAL_MAX_ABS && tf > t0))
+  const int horizon_ok =
+      fabs(t0) <= RC_REAL_MAX_ABS && fabs(tf) <= RC_REAL_MAX_ABS && tf > t0;
+  if (c.rc == RC_OK && !horizon_ok)
     c.rc = rc_error_set(err, RC_ERR_INPUT,
                         "%s: horizon t0 = %g, tf = %g: expected finite t0 < tf "
                         "of magnitude <= %g",
@@ -1436,8 +1437,10 @@ static void json_str(FILE *f, const char *s) {
       fprintf(f, "\\u%04x", *p);
     else if (n == 0)
       fputs("\\ufffd", f);
-    else
-      fwrite(p, 1, (size_t)n, f), p += n - 1;
+    else {
+      fwrite(p, 1, (size_t)n, f);
+      p += n - 1; /* the loop's ++p steps over the last byte */
+    }
   }
   fputc('"', f);
 }

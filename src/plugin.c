@@ -12,8 +12,9 @@
  *   4. abi_version == RC_PROBLEM_ABI_VERSION, read before any other member
  *      (a plugin built against another header has another layout);
  *   5. the models: names, formulations, parameters (finite defaults of
- *      magnitude <= RC_REAL_MAX_ABS) and create (see validate_model).  Problems built later are checked by
- *      rc_problem_validate as for built-in models.
+ *      magnitude <= RC_REAL_MAX_ABS) and create (see validate_model).
+ *      Problems built later are checked by rc_problem_validate as for
+ *      built-in models.
  * Invariant: a handle exists only for a library that passed all five steps;
  * it owns the dlopen handle and nothing else (the rc_plugin and its models
  * are the plugin's static data).

@@ -42,10 +42,12 @@ static void write_string(FILE *out, const char *s) {
         /* Valid UTF-8 passes; any other byte becomes U+FFFD (input files
          * may carry anything, JSON must be UTF-8). */
         const int n = rc_utf8_len((const char *)p);
-        if (n > 0)
-          fwrite(p, 1, (size_t)n, out), p += n - 1;
-        else
+        if (n > 0) {
+          fwrite(p, 1, (size_t)n, out);
+          p += n - 1; /* the loop's ++p steps over the last byte */
+        } else {
           fputs("\\ufffd", out);
+        }
       }
     }
   }
