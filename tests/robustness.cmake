@@ -54,7 +54,8 @@ set_tests_properties(test_ipopt_options PROPERTIES LABELS "unit;robustness")
 # temporaries (tests/test_robust_output.sh, one CTest per case).
 if(RADCOL_PYTHON)
   foreach(case write_limit planted_symlink concurrent nonregular_target
-               hostile_hdf5 ipopt_options out_of_memory nonfinite_input
+               hostile_hdf5 ipopt_options out_of_memory init_failed
+               nonfinite_input
                stdout_full name_length escape stale_temp)
     add_test(NAME robust.output.${case}
              COMMAND sh ${RADCOL_TEST_DIR}/test_robust_output.sh

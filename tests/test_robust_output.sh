@@ -203,6 +203,16 @@ out_of_memory)
   [ ! -e big.h5 ] || fail "big.h5 written"
   no_temp
   ;;
+# Item 7: exit 1 promises a file: `init` whose solver fails with nothing
+# fixed writes the point reached, marked failed.
+init_failed)
+  run 1 init pendulum --guess x=1e140 -o init.h5
+  mentions "the point reached is in init.h5 (status failed)"
+  valid init.h5
+  "$PY" -c "import h5py; f=h5py.File('init.h5','r'); \
+assert f.attrs['status']==b'failed', f.attrs['status']" ||
+    fail "init.h5 does not say failed"
+  ;;
 # Item 8: a plugin's x0 = NaN is bad input found before solving (exit 2,
 # naming the variable and value); --tf 1e308 and --set L=1e308 are refused.
 nonfinite_input)
