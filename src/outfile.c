@@ -242,15 +242,16 @@ rc_err rc_outfile_open(const char *path, rc_outfile *o, rc_error *err) {
     int fd = open(
         o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
         0666);
+    const int open_errno = errno;
     if (fd >= 0 && strlen(o->tmp) < sizeof sig_tmp) {
       memcpy(sig_tmp, o->tmp, strlen(o->tmp) + 1);
       sig_armed = 1;
     }
     sigprocmask(SIG_SETMASK, &saved, NULL);
-    if (fd < 0 && errno == EEXIST)
+    if (fd < 0 && open_errno == EEXIST)
       continue;
     if (fd < 0) {
-      const int e = errno;
+      const int e = open_errno;
       rc_outfile_abort(o);
       return rc_error_set(err, RC_ERR_IO,
                           "%s: cannot create a temporary "
