@@ -41,7 +41,7 @@ def main():
     failures, caught, missed = [], 0, 0
     for sig in (signal.SIGTERM, signal.SIGINT):
         done = 0
-        while done < a.rounds and missed < 20:
+        while done < a.rounds and missed < 60:
             p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL)
             t0 = time.monotonic()
