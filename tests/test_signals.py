@@ -30,6 +30,12 @@ def main():
     ap.add_argument("radcol")
     ap.add_argument("--rounds", type=int, default=3)
     a = ap.parse_args()
+    with open(a.radcol, "rb") as f:
+        if f.read(2) == b"#!":
+            # scripts/valgrind.sh's wrapper: the timing of the write under
+            # valgrind is not what this test is about.
+            print("signals: skipped (RADCOL is a wrapper script)")
+            return 0
     work = tempfile.mkdtemp(prefix="radcol-signals.")
     out = os.path.join(work, "out.h5")
     subprocess.run([a.radcol, "solve", "crane", "-f", "flat", "-n", "10",
