@@ -15,7 +15,7 @@ case "$secs" in ''|*[!0-9]*) echo "fuzz.sh: SECONDS $secs: expected a whole numb
 cmake -S . -B "$dir" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DRADCOL_BUILD_FUZZ=ON -DRADCOL_BUILD_TESTS=OFF > "$dir.cmake.log" 2>&1 ||
   { cat "$dir.cmake.log" >&2; exit 1; }
-harnesses=(fuzz_params fuzz_csv fuzz_hdf5 fuzz_cli_args)
+harnesses=(fuzz_params fuzz_csv fuzz_hdf5 fuzz_cli_args fuzz_plugin)
 cmake --build "$dir" -j2 --target "${harnesses[@]}"
 # libhdf5 1.10 leaks its metadata cache when H5Fopen fails on a corrupt file
 # (inside the library, not radcol): fuzz/lsan.supp suppresses only that.

@@ -9,10 +9,13 @@
  *   rc_print_info   : a text or JSON summary for `radcol info`.
  *
  * Invariants
- *   - Writes go to "<dir>/.<base>.tmp.<pid>" in the target's directory; only a
- *     complete, closed file is renamed over the target (rename(2) is atomic
- *     within one file system).  On any failure the temporary file is removed
- *     and an existing target is untouched.
+ *   - libhdf5 builds the file in memory (core driver, no backing store) and
+ *     never opens a path for writing; the image is written through a
+ *     random, exclusively created temporary file in the target's directory
+ *     (outfile.c) and only a complete, fsync'd file is renamed over the
+ *     target (rename(2) is atomic within one file system).  On any failure
+ *     the temporary file is removed and an existing target is untouched;
+ *     an existing target that is not a regular file is refused.
  *   - HDF5's automatic error printing is switched off at every entry point;
  *     every failure becomes an rc_error naming the path and the object.
  *   - Readers trust nothing in the file: every dataset's type, rank and size
@@ -35,6 +38,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +49,9 @@
 #include <hdf5.h>
 
 #include "numfmt.h"
+#include "outfile.h"
 #include "radcol/io.h"
+#include "radcol/params.h"
 #include "radcol/version.h"
 
 /* Largest 1-D dataset a reader accepts (guards allocations against corrupt
@@ -65,7 +71,6 @@ static void silence_hdf5(void) {
  * becomes a no-op, so the writer reads as a straight sequence. */
 typedef struct wctx {
   const char *path; /* target (for messages) */
-  const char *tmp;  /* temporary file */
   rc_error *err;
   rc_err rc;
   double *buf;
@@ -76,8 +81,9 @@ static void wfail(wctx *c, const char *gpath, const char *name) {
   if (c->rc != RC_OK)
     return;
   c->rc = rc_error_set(c->err, RC_ERR_IO,
-                       "%s: cannot write %s/%s (temporary file %s)", c->path,
-                       gpath, name, c->tmp);
+                       "%s: cannot write %s/%s (in the file image, before "
+                       "anything is written to disk)",
+                       c->path, gpath, name);
 }
 
 static void attr_write(wctx *c, hid_t loc, const char *gpath, const char *name,
@@ -713,21 +719,85 @@ static void write_root(wctx *c, hid_t file, const rc_result_record *rec) {
            rc_status_name(rec->stats ? rec->stats->status : RC_STATUS_NOT_RUN));
 }
 
-/* "<dir>/.<base>.tmp.<pid>" for path "<dir>/<base>". */
-static rc_err temp_name(const char *path, char **out, rc_error *err) {
-  const char *slash = strrchr(path, '/');
-  const char *base = slash ? slash + 1 : path;
-  if (!base[0] || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
-    return rc_error_set(err, RC_ERR_IO,
-                        "%s: expected a file name, not a directory", path);
-  size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-  size_t len = dirlen + strlen(base) + 40;
-  char *t = malloc(len);
-  if (!t)
-    return rc_error_set(err, RC_ERR_NOMEM, "%s: out of memory", path);
-  snprintf(t, len, "%.*s.%s.tmp.%ld", (int)dirlen, path, base, (long)getpid());
-  *out = t;
-  return RC_OK;
+/* Raw Ipopt options of the run (docs/hdf5-layout.md). */
+static void write_ipopt_options(wctx *c, hid_t file,
+                                const rc_result_record *rec) {
+  if (c->rc != RC_OK || rec->nipopt <= 0 || !rec->ipopt_kv)
+    return;
+  hid_t g = H5Gopen2(file, "diagnostics", H5P_DEFAULT);
+  if (g < 0) {
+    wfail(c, "", "diagnostics");
+    return;
+  }
+  ds_strs(c, g, "/diagnostics", "ipopt_options", rec->nipopt, rec->ipopt_kv);
+  gclose(g);
+}
+
+/* Jenkins' lookup3 hash (hashlittle, byte-wise), HDF5's metadata checksum. */
+static uint32_t lookup3(const unsigned char *k, size_t len) {
+#define RC_ROT(x, r) (((x) << (r)) | ((x) >> (32 - (r))))
+  uint32_t a, b, c;
+  a = b = c = 0xdeadbeefu + (uint32_t)len;
+  for (; len > 12; len -= 12, k += 12) {
+    a += k[0] | (uint32_t)k[1] << 8 | (uint32_t)k[2] << 16 |
+         (uint32_t)k[3] << 24;
+    b += k[4] | (uint32_t)k[5] << 8 | (uint32_t)k[6] << 16 |
+         (uint32_t)k[7] << 24;
+    c += k[8] | (uint32_t)k[9] << 8 | (uint32_t)k[10] << 16 |
+         (uint32_t)k[11] << 24;
+    a -= c, a ^= RC_ROT(c, 4), c += b;
+    b -= a, b ^= RC_ROT(a, 6), a += c;
+    c -= b, c ^= RC_ROT(b, 8), b += a;
+    a -= c, a ^= RC_ROT(c, 16), c += b;
+    b -= a, b ^= RC_ROT(a, 19), a += c;
+    c -= b, c ^= RC_ROT(b, 4), b += a;
+  }
+  if (len == 0)
+    return c;
+  unsigned char t[12] = {0};
+  memcpy(t, k, len);
+  a += t[0] | (uint32_t)t[1] << 8 | (uint32_t)t[2] << 16 | (uint32_t)t[3] << 24;
+  b += t[4] | (uint32_t)t[5] << 8 | (uint32_t)t[6] << 16 | (uint32_t)t[7] << 24;
+  c += t[8] | (uint32_t)t[9] << 8 | (uint32_t)t[10] << 16 |
+       (uint32_t)t[11] << 24;
+  c ^= b, c -= RC_ROT(b, 14);
+  a ^= c, a -= RC_ROT(c, 11);
+  b ^= a, b -= RC_ROT(a, 25);
+  c ^= b, c -= RC_ROT(b, 16);
+  a ^= c, a -= RC_ROT(c, 4);
+  b ^= a, b -= RC_ROT(a, 14);
+  c ^= b, c -= RC_ROT(b, 24);
+#undef RC_ROT
+  return c;
+}
+
+/* libhdf5 1.10.8's H5Fget_file_image clears the "open for writing" flags of
+ * a version 2/3 superblock in the image but leaves the checksum of the
+ * flagged one, so the image would not open (measured: h5py and libhdf5
+ * report "incorrect metadata checksum").  Recompute it: the superblock is
+ * signature(8) version sizeof_offsets sizeof_lengths flags, four addresses,
+ * then the lookup3 checksum of those bytes, little-endian. */
+static int fix_superblock_checksum(unsigned char *img, size_t n) {
+  if (n < 12 || (img[8] != 2 && img[8] != 3))
+    return img[8] < 2; /* version 0/1 superblocks carry no checksum */
+  const size_t end = 12 + 4 * (size_t)img[9];
+  if (img[9] != 8 || n < end + 4)
+    return 0;
+  const uint32_t sum = lookup3(img, end);
+  for (int i = 0; i < 4; ++i)
+    img[end + (size_t)i] = (unsigned char)(sum >> (8 * i));
+  return 1;
+}
+
+/* Bytes the file will take, roughly (sizes the in-memory image's growth). */
+static size_t image_estimate(const rc_result_record *rec) {
+  const rc_solution *sol = rec->sol;
+  const rc_diagnostics *d = rec->diag;
+  const size_t nw = (size_t)rc_problem_nw(rec->pb);
+  size_t doubles = (size_t)sol->nnodes * (3 * nw + (size_t)sol->nc + 8);
+  if (d)
+    doubles += (size_t)d->ndense * (2 * nw + (size_t)d->nvar + 2);
+  return 8 * doubles + (1u << 20);
 }
 
 rc_err rc_write_result(const char *path, const rc_result_record *rec,
@@ -743,38 +813,43 @@ rc_err rc_write_result(const char *path, const rc_result_record *rec,
   if (rc != RC_OK)
     return rc;
   silence_hdf5();
-  char *tmp = NULL;
-  if ((rc = temp_name(path, &tmp, err)) != RC_OK)
-    return rc;
 
   const rc_solution *sol = rec->sol;
   const rc_diagnostics *d = rec->diag;
-  wctx c = {path, tmp, err, RC_OK, NULL, 0};
+  wctx c = {path, err, RC_OK, NULL, 0};
   size_t nbuf = (size_t)sol->nnodes + (size_t)sol->mesh.n + 1;
   if (d && (size_t)d->ndense > nbuf)
     nbuf = (size_t)d->ndense;
   c.buf = malloc(sizeof *c.buf * nbuf);
   c.nbuf = nbuf;
-  if (!c.buf) {
-    free(tmp);
+  if (!c.buf)
     return rc_error_set(err, RC_ERR_NOMEM, "%s: out of memory", path);
-  }
-  /* The 1.10 file format: version-2 object headers, B-trees and heaps carry
-   * checksums, so libhdf5 refuses damaged metadata on reading instead of
-   * following it (docs/robustness.md); h5py 3 reads it. */
+  /* libhdf5 builds the file in memory (the core driver without a backing
+   * store: it never opens a path, so it cannot follow a planted link or
+   * fail half-way on a full disk); the finished image is then written
+   * through the descriptor of a temporary file radcol created exclusively
+   * (outfile.c) and renamed over the target.  The 1.10 file format:
+   * version-2 object headers, B-trees and heaps carry checksums, so
+   * libhdf5 refuses damaged metadata on reading instead of following it
+   * (docs/robustness.md); h5py 3 reads it. */
+  size_t inc = image_estimate(rec);
+  if (inc > ((size_t)1 << 28))
+    inc = (size_t)1 << 28;
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-  if (fapl >= 0) {
-    H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
-    H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110);
-  }
+  if (fapl < 0 || H5Pset_fapl_core(fapl, inc, 0) < 0 ||
+      H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0 ||
+      H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110) < 0)
+    c.rc = rc_error_set(err, RC_ERR_INTERNAL,
+                        "%s: cannot set up libhdf5's in-memory file", path);
   hid_t file = -1;
   if (c.rc == RC_OK) {
-    errno = 0;
-    file = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    /* The name only labels the in-memory file. */
+    file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     if (file < 0)
-      c.rc = rc_error_set(err, RC_ERR_IO,
-                          "%s: cannot create temporary file %s%s%s", path, tmp,
-                          errno ? ": " : "", errno ? strerror(errno) : "");
+      c.rc = rc_error_set(err, RC_ERR_NOMEM,
+                          "%s: libhdf5 cannot create the file in memory (out "
+                          "of memory?)",
+                          path);
   }
   if (c.rc == RC_OK) {
     write_root(&c, file, rec);
@@ -784,34 +859,46 @@ rc_err rc_write_result(const char *path, const rc_result_record *rec,
     if (sol->has_duals)
       write_multipliers(&c, file, rec);
     write_diagnostics(&c, file, rec);
+    write_ipopt_options(&c, file, rec);
     write_refinement(&c, file, rec->nrefine, rec->refine);
   }
+  void *image = NULL;
+  ssize_t nimage = 0;
   if (file >= 0) {
     if (c.rc == RC_OK && H5Fflush(file, H5F_SCOPE_GLOBAL) < 0)
-      c.rc = rc_error_set(err, RC_ERR_IO, "%s: flushing %s failed", path, tmp);
+      c.rc = rc_error_set(err, RC_ERR_IO, "%s: flushing the file failed", path);
+    if (c.rc == RC_OK && (nimage = H5Fget_file_image(file, NULL, 0)) <= 0)
+      c.rc = rc_error_set(err, RC_ERR_INTERNAL,
+                          "%s: libhdf5 gave no file image", path);
+    if (c.rc == RC_OK && !(image = malloc((size_t)nimage)))
+      c.rc = rc_error_set(err, RC_ERR_NOMEM,
+                          "%s: out of memory for a file of %zd bytes", path,
+                          nimage);
+    if (c.rc == RC_OK &&
+        (H5Fget_file_image(file, image, (size_t)nimage) != nimage ||
+         !fix_superblock_checksum(image, (size_t)nimage)))
+      c.rc = rc_error_set(err, RC_ERR_INTERNAL,
+                          "%s: libhdf5 could not copy the file image", path);
     if (H5Fclose(file) < 0 && c.rc == RC_OK)
-      c.rc = rc_error_set(err, RC_ERR_IO, "%s: closing %s failed", path, tmp);
+      c.rc = rc_error_set(err, RC_ERR_IO, "%s: closing the file failed", path);
   }
   if (fapl >= 0)
     H5Pclose(fapl);
   free(c.buf);
-  if (c.rc == RC_OK) {
-    int fd = open(tmp, O_RDONLY);
-    if (fd >= 0) {
-      if (fsync(fd) != 0)
-        c.rc = rc_error_set(err, RC_ERR_IO, "%s: fsync of %s failed: %s", path,
-                            tmp, strerror(errno));
-      close(fd);
-    }
-  }
-  if (c.rc == RC_OK && rename(tmp, path) != 0)
-    c.rc = rc_error_set(err, RC_ERR_IO, "%s: cannot rename %s over it: %s",
-                        path, tmp, strerror(errno));
-  if (c.rc != RC_OK)
-    remove(tmp);
+  rc_outfile of;
+  memset(&of, 0, sizeof of);
+  of.fd = -1;
+  if (c.rc == RC_OK)
+    c.rc = rc_outfile_open(path, &of, err);
+  if (c.rc == RC_OK)
+    c.rc = rc_outfile_write(&of, image, (size_t)nimage, err);
+  free(image);
+  if (c.rc == RC_OK)
+    c.rc = rc_outfile_commit(&of, err);
   else
+    rc_outfile_abort(&of);
+  if (c.rc == RC_OK)
     rc_error_clear(err);
-  free(tmp);
   return c.rc;
 }
 
@@ -882,18 +969,37 @@ static void rclose(rctx *c) {
   c->file = -1;
 }
 
-/* Does the link gpath exist (every component checked)? */
-static int has_link(hid_t file, const char *gpath) {
+/* Does the link gpath exist (every component checked)?  Each component is
+ * looked at with H5Lget_info before anything follows it: only hard links
+ * inside the file are used; a soft or external link (which could point at
+ * another file, a FIFO or a device) records RC_ERR_INPUT and gives 0. */
+static int has_link(rctx *c, const char *gpath) {
   char buf[2 * RC_IO_NAME_MAX + 64];
-  if (strlen(gpath) >= sizeof buf)
+  if (c->rc != RC_OK || strlen(gpath) >= sizeof buf)
     return 0;
   strcpy(buf, gpath);
   for (char *p = buf + 1;; ++p) {
     if (*p == '/' || *p == '\0') {
       char saved = *p;
       *p = '\0';
-      if (H5Lexists(file, buf, H5P_DEFAULT) <= 0)
+      H5L_info_t info;
+      if (H5Lexists(c->file, buf, H5P_DEFAULT) <= 0)
         return 0;
+      if (H5Lget_info(c->file, buf, &info, H5P_DEFAULT) < 0) {
+        rfail(c, RC_ERR_IO, "link %s cannot be read (corrupt file?)%s", buf,
+              NULL);
+        return 0;
+      }
+      if (info.type != H5L_TYPE_HARD) {
+        rfail(c, RC_ERR_INPUT,
+              "%s is %s link: expected an object stored in the file "
+              "(radcol follows no soft or external links)",
+              buf,
+              info.type == H5L_TYPE_SOFT       ? "a soft"
+              : info.type == H5L_TYPE_EXTERNAL ? "an external"
+                                               : "a user-defined");
+        return 0;
+      }
       if (saved == '\0')
         return 1;
       *p = saved;
@@ -906,6 +1012,11 @@ static int has_link(hid_t file, const char *gpath) {
  * Failures are recorded in c. */
 static int attr_present(rctx *c, const char *obj, const char *name,
                         const char *where, int required) {
+  if (strcmp(obj, "/") != 0 && !has_link(c, obj)) {
+    if (required)
+      rfail(c, RC_ERR_INPUT, "%s is missing (no object)%s", where, NULL);
+    return c->rc == RC_OK ? 0 : -1;
+  }
   const htri_t ex = H5Aexists_by_name(c->file, obj, name, H5P_DEFAULT);
   if (ex < 0) {
     rfail(c, RC_ERR_IO,
@@ -1029,7 +1140,7 @@ static hid_t ds_open(rctx *c, const char *dpath, H5T_class_t cls, long expect,
                      long *n) {
   if (c->rc != RC_OK)
     return -1;
-  if (!has_link(c->file, dpath)) {
+  if (!has_link(c, dpath)) {
     rfail(c, RC_ERR_INPUT, "dataset %s is missing%s", dpath, NULL);
     return -1;
   }
@@ -1038,27 +1149,62 @@ static hid_t ds_open(rctx *c, const char *dpath, H5T_class_t cls, long expect,
     rfail(c, RC_ERR_IO, "dataset %s is unreadable%s", dpath, NULL);
     return -1;
   }
-  hid_t t = H5Dget_type(d), sp = H5Dget_space(d);
+  hid_t t = H5Dget_type(d), sp = H5Dget_space(d), dcpl = H5Dget_create_plist(d);
   int rank = sp < 0 ? -1 : H5Sget_simple_extent_ndims(sp);
   hsize_t dims[1] = {0};
   H5T_class_t cl = t < 0 ? H5T_NO_CLASS : H5Tget_class(t);
   int okc = (cl == cls || (cls == H5T_FLOAT && cl == H5T_INTEGER)) &&
             (cl == H5T_STRING || plain_number_type(t));
+  const int vlen = cl == H5T_STRING && H5Tis_variable_str(t) != 0;
+  const size_t tsize = t < 0 ? 0 : H5Tget_size(t);
+  /* Where the data lives: only in this file, unfiltered (a compressed
+   * dataset can declare gigabytes in a few kilobytes), fully written. */
+  const H5D_layout_t layout = dcpl < 0 ? H5D_LAYOUT_ERROR : H5Pget_layout(dcpl);
+  const int nfilters = dcpl < 0 ? -1 : H5Pget_nfilters(dcpl);
+  const int nexternal = dcpl < 0 ? -1 : H5Pget_external_count(dcpl);
+  const hsize_t stored = H5Dget_storage_size(d);
+  hsize_t fsize = 0;
+  if (H5Fget_filesize(c->file, &fsize) < 0)
+    fsize = 0;
   if (rank == 1)
     H5Sget_simple_extent_dims(sp, dims, NULL);
+  if (dcpl >= 0)
+    H5Pclose(dcpl);
   if (t >= 0)
     H5Tclose(t);
   if (sp >= 0)
     H5Sclose(sp);
-  char msg[96] = "";
+  const double declared = (double)dims[0] * (double)tsize;
+  char msg[160] = "";
   if (rank != 1 || !okc)
     snprintf(msg, sizeof msg, " is not a 1-D %s dataset",
              cls == H5T_STRING    ? "string"
              : cls == H5T_INTEGER ? "integer"
                                   : "real");
+  else if (vlen)
+    snprintf(msg, sizeof msg,
+             " holds variable-length strings: expected fixed-length strings "
+             "(not a file written by this radcol)");
+  else if (cl == H5T_STRING && (tsize < 1 || tsize > 4096))
+    snprintf(msg, sizeof msg, " holds strings of %zu bytes: expected 1..4096",
+             tsize);
+  else if (nexternal != 0 || (layout != H5D_CONTIGUOUS &&
+                              layout != H5D_COMPACT && layout != H5D_CHUNKED))
+    snprintf(msg, sizeof msg,
+             " keeps its data outside the file (external or virtual "
+             "storage): expected data stored in the file");
+  else if (nfilters != 0)
+    snprintf(msg, sizeof msg,
+             " is compressed or filtered: expected a plain dataset (radcol "
+             "writes no filters)");
   else if (dims[0] > (hsize_t)RC_IO_MAX_LEN)
     snprintf(msg, sizeof msg, " has %llu entries: too many",
              (unsigned long long)dims[0]);
+  else if (declared > (double)fsize || (double)stored < declared)
+    snprintf(msg, sizeof msg,
+             " declares %.0f bytes but stores %llu in a file of %llu bytes: "
+             "expected a fully written dataset",
+             declared, (unsigned long long)stored, (unsigned long long)fsize);
   else if (expect >= 0 && (long)dims[0] != expect)
     snprintf(msg, sizeof msg, " has %llu entries: expected %ld",
              (unsigned long long)dims[0], expect);
@@ -1128,21 +1274,6 @@ static rc_err ds_read_strs(rctx *c, const char *dpath, long expect, char ***out,
   hid_t mt = t < 0 ? -1 : H5Tcopy(t);
   if (!s || mt < 0) {
     rfail(c, RC_ERR_NOMEM, "out of memory reading %s%s", dpath, NULL);
-  } else if (*n > 0 && H5Tis_variable_str(t) > 0) {
-    char **v = calloc((size_t)*n, sizeof *v);
-    hid_t sp = H5Dget_space(d);
-    if (!v || sp < 0 || H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0) {
-      rfail(c, RC_ERR_IO, "dataset %s is unreadable (corrupt file?)%s", dpath,
-            NULL);
-    } else {
-      for (long i = 0; i < *n && c->rc == RC_OK; ++i)
-        if (!(s[i] = strdup(v[i] ? v[i] : "")))
-          rfail(c, RC_ERR_NOMEM, "out of memory reading %s%s", dpath, NULL);
-      H5Dvlen_reclaim(mt, sp, H5P_DEFAULT, v);
-    }
-    if (sp >= 0)
-      H5Sclose(sp);
-    free(v);
   } else if (*n > 0) {
     size_t w = H5Tget_size(t);
     char *v = w > 0 && w < 4096 ? calloc((size_t)*n, w) : NULL;
@@ -1252,6 +1383,27 @@ static rc_err read_column(rctx *c, const char *gpath, const char *prefix,
   return ds_read_real(c, dp, n, a + j, stride);
 }
 
+/* Every value finite and of magnitude <= RC_REAL_MAX_ABS (a guess must not
+ * carry NaN, inf or 1e308 into the solver); names the dataset, the entry
+ * and the value. */
+static rc_err check_reals(rctx *c, const char *gpath, const char *prefix,
+                          const char *name, long n, const double *a,
+                          int stride) {
+  for (long i = 0; c->rc == RC_OK && i < n; ++i) {
+    const double v = a[i * stride];
+    if (!(fabs(v) <= RC_REAL_MAX_ABS)) {
+      char dp[3 * RC_IO_NAME_MAX], msg[96];
+      snprintf(dp, sizeof dp, "%s/%s%s", gpath, prefix, name);
+      snprintf(msg, sizeof msg,
+               "[%ld] is %g: expected a finite number of "
+               "magnitude <= %g",
+               i, v, RC_REAL_MAX_ABS);
+      rfail(c, RC_ERR_INPUT, "dataset %s%s", dp, msg);
+    }
+  }
+  return c->rc;
+}
+
 rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
                         char *formulation, rc_error *err) {
   if (!sol)
@@ -1285,6 +1437,13 @@ rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
   double t0 = 0, tf = 0;
   attr_read_num(&c, "/problem", "t0", &t0, 1);
   attr_read_num(&c, "/solution", "tf", &tf, 1);
+  const int horizon_ok =
+      fabs(t0) <= RC_REAL_MAX_ABS && fabs(tf) <= RC_REAL_MAX_ABS && tf > t0;
+  if (c.rc == RC_OK && !horizon_ok)
+    c.rc = rc_error_set(err, RC_ERR_INPUT,
+                        "%s: horizon t0 = %g, tf = %g: expected finite t0 < tf "
+                        "of magnitude <= %g",
+                        path, t0, tf, RC_REAL_MAX_ABS);
   rc_mesh mesh = {0, NULL, NULL};
   read_mesh_open(&c, &mesh);
   int nw = fake.nx + fake.ny + fake.nu + fake.np;
@@ -1293,7 +1452,7 @@ rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
   if (c.rc == RC_OK && (double)nn * (width + 1) > (double)RC_IO_MAX_LEN)
     rfail(&c, RC_ERR_INPUT, "%s has too many nodes x variables%s", "/mesh",
           NULL);
-  int has_duals = c.rc == RC_OK && has_link(c.file, "/multipliers");
+  int has_duals = c.rc == RC_OK && has_link(&c, "/multipliers");
   char **names = NULL;
   long nnames = 0;
   ds_read_strs(&c, "/problem/variable_names", nw, &names, &nnames);
@@ -1308,14 +1467,20 @@ rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
     sol->t0 = t0;
     sol->tf = tf;
     ds_read_real(&c, "/solution/time", nn, sol->t, 1);
-    for (int j = 0; j < nw; ++j)
+    check_reals(&c, "/solution", "", "time", nn, sol->t, 1);
+    for (int j = 0; j < nw; ++j) {
       read_column(&c, "/solution", "", names[j], nn, sol->w, nw, j);
+      check_reals(&c, "/solution", "", names[j], nn, sol->w + j, nw);
+    }
   }
   if (c.rc == RC_OK && has_duals) {
     sol->has_duals = 1;
-    for (int j = 0; j < fake.nx; ++j)
+    for (int j = 0; j < fake.nx; ++j) {
       read_column(&c, "/multipliers", "costate_", names[j], nn, sol->lam_f,
                   fake.nx, j);
+      check_reals(&c, "/multipliers", "costate_", names[j], nn, sol->lam_f + j,
+                  fake.nx);
+    }
     for (int j = 0; j < fake.ny; ++j)
       read_column(&c, "/multipliers", "alg_", names[fake.nx + j], nn,
                   sol->lam_g, fake.ny, j);
@@ -1330,6 +1495,10 @@ rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
                   j);
       read_column(&c, "/multipliers", "bound_hi_", names[j], nn, sol->z_hi, nw,
                   j);
+      check_reals(&c, "/multipliers", "bound_lo_", names[j], nn, sol->z_lo + j,
+                  nw);
+      check_reals(&c, "/multipliers", "bound_hi_", names[j], nn, sol->z_hi + j,
+                  nw);
     }
   }
   free_strs(names, nnames);
@@ -1455,17 +1624,44 @@ rc_err rc_read_param_assignments(const char *path, const rc_model *model,
 /* rc_print_info                                                          */
 /* ====================================================================== */
 
+/* JSON string: control bytes as \u00XX, bytes that are not valid UTF-8 as
+ * U+FFFD (a file may carry anything; JSON must be UTF-8). */
 static void json_str(FILE *f, const char *s) {
   fputc('"', f);
   for (const unsigned char *p = (const unsigned char *)s; *p; ++p) {
+    const int n = rc_utf8_len((const char *)p);
     if (*p == '"' || *p == '\\')
       fprintf(f, "\\%c", *p);
-    else if (*p < 0x20)
+    else if (*p < 0x20 || *p == 0x7f)
       fprintf(f, "\\u%04x", *p);
-    else
-      fputc(*p, f);
+    else if (n == 0)
+      fputs("\\ufffd", f);
+    else {
+      fwrite(p, 1, (size_t)n, f);
+      p += n - 1; /* the loop's ++p steps over the last byte */
+    }
   }
   fputc('"', f);
+}
+
+/* Text: control bytes and bytes that are not valid UTF-8 as \xNN, so a
+ * file cannot send terminal escape sequences.  Returns buf. */
+static const char *text_esc(const char *s, char *buf, size_t size) {
+  size_t o = 0;
+  for (const unsigned char *p = (const unsigned char *)s; *p && o + 5 < size;) {
+    const int n = rc_utf8_len((const char *)p);
+    if (n == 0 || *p < 0x20 || *p == 0x7f) {
+      o += (size_t)snprintf(buf + o, size - o, "\\x%02x", *p);
+      ++p;
+    } else if (o + (size_t)n < size) {
+      memcpy(buf + o, p, (size_t)n);
+      o += (size_t)n, p += n;
+    } else {
+      break;
+    }
+  }
+  buf[o] = '\0';
+  return buf;
 }
 
 static void json_num(FILE *f, double v) {
@@ -1494,7 +1690,7 @@ static void table_free(info_table *t) {
 static rc_err table_read(rctx *c, const char *gpath, const char *namesds,
                          const char *const *vals, int nvals, info_table *t) {
   memset(t, 0, sizeof *t);
-  if (c->rc != RC_OK || !has_link(c->file, gpath))
+  if (c->rc != RC_OK || !has_link(c, gpath))
     return c->rc;
   char dp[2 * RC_IO_NAME_MAX];
   snprintf(dp, sizeof dp, "%s/%s", gpath, namesds);
@@ -1502,7 +1698,7 @@ static rc_err table_read(rctx *c, const char *gpath, const char *namesds,
     return c->rc;
   for (int i = 0; i < nvals && c->rc == RC_OK; ++i) {
     snprintf(dp, sizeof dp, "%s/%s", gpath, vals[i]);
-    if (!has_link(c->file, dp))
+    if (!has_link(c, dp))
       continue;
     t->v[i] = malloc(sizeof *t->v[i] * (size_t)(t->n ? t->n : 1));
     if (!t->v[i])
@@ -1614,11 +1810,15 @@ rc_err rc_print_info(const char *path, void *out_FILE, int json,
     }
     fputs("}}\n", f);
   } else {
-    fprintf(f, "file         %s\n", path);
-    fprintf(f, "problem      %s / %s (%s)\n", problem, form, kind);
-    fprintf(f, "status       %s\n", status);
-    fprintf(f, "written      radcol %s, %s\n", ver, utc);
-    fprintf(f, "command      %s\n", cmd);
+    enum { E = 4 * S };
+    char e1[E], e2[E], e3[E];
+    fprintf(f, "file         %s\n", text_esc(path, e1, E));
+    fprintf(f, "problem      %s / %s (%s)\n", text_esc(problem, e1, E),
+            text_esc(form, e2, E), text_esc(kind, e3, E));
+    fprintf(f, "status       %s\n", text_esc(status, e1, E));
+    fprintf(f, "written      radcol %s, %s\n", text_esc(ver, e1, E),
+            text_esc(utc, e2, E));
+    fprintf(f, "command      %s\n", text_esc(cmd, e1, E));
     fprintf(f, "mesh         %ld elements, %d..%d stages, %ld nodes\n", n, smin,
             smax, nodes);
     char n0[RC_FMT_LEN], n1[RC_FMT_LEN];
@@ -1633,14 +1833,14 @@ rc_err rc_print_info(const char *path, void *out_FILE, int json,
       fprintf(f, "max error vs reference   %12s %12s %12s\n", "nodes", "dense",
               "ends");
       for (long i = 0; i < re.n; ++i)
-        fprintf(f, "  %-22s %12.3e %12.3e %12.3e\n", re.names[i],
-                re.v[0] ? re.v[0][i] : NAN, re.v[1] ? re.v[1][i] : NAN,
-                re.v[2] ? re.v[2][i] : NAN);
+        fprintf(f, "  %-22s %12.3e %12.3e %12.3e\n",
+                text_esc(re.names[i], e1, E), re.v[0] ? re.v[0][i] : NAN,
+                re.v[1] ? re.v[1][i] : NAN, re.v[2] ? re.v[2][i] : NAN);
     }
     if (inv.n > 0) {
       fprintf(f, "invariants max |h|       %12s %12s\n", "nodes", "dense");
       for (long i = 0; i < inv.n; ++i)
-        fprintf(f, "  %-22s %12.3e %12.3e\n", inv.names[i],
+        fprintf(f, "  %-22s %12.3e %12.3e\n", text_esc(inv.names[i], e1, E),
                 inv.v[0] ? inv.v[0][i] : NAN, inv.v[1] ? inv.v[1][i] : NAN);
     }
   }

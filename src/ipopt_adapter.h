@@ -46,6 +46,10 @@ typedef struct rc_ipopt_nlp {
   void (*new_point)(void *ctx); /* optional */
 } rc_ipopt_nlp;
 
+/* Type of the linked Ipopt's option key (ipopt_options.inc): 0 real,
+ * 1 integer, 2 string; -1 when Ipopt has no such option. */
+int rc_ipopt_option_type(const char *key);
+
 /* Solve from the starting point x (n).  lambda (m), zl, zu (n) are outputs
  * (each may be NULL), and inputs when opt->warm_start.  Returns RC_OK when
  * Ipopt ran; out says how it ended. */

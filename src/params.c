@@ -9,7 +9,6 @@
  * unless the model's own default is not; text entries are NULL or a heap
  * copy owned by pv.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -17,12 +16,33 @@
 
 #include "radcol/params.h"
 
-int rc_parse_real(const char *s, double *out) {
-  if (!s || !*s || isspace((unsigned char)s[0]))
-    return 0;
-  /* strtod accepts "nan", "inf" and "infinity": refuse them before it runs. */
+/* [+-]digits[.digits][(e|E)[+-]digits] with at least one mantissa digit. */
+static int decimal_syntax(const char *s) {
   const char *p = s + (*s == '+' || *s == '-');
-  if (tolower((unsigned char)*p) == 'n' || tolower((unsigned char)*p) == 'i')
+  size_t nd = strspn(p, "0123456789");
+  p += nd;
+  if (*p == '.') {
+    size_t nf = strspn(p + 1, "0123456789");
+    nd += nf;
+    p += 1 + nf;
+  }
+  if (nd == 0)
+    return 0;
+  if (*p == 'e' || *p == 'E') {
+    ++p;
+    p += *p == '+' || *p == '-';
+    size_t ne = strspn(p, "0123456789");
+    if (ne == 0)
+      return 0;
+    p += ne;
+  }
+  return *p == '\0';
+}
+
+int rc_parse_real(const char *s, double *out) {
+  /* The syntax check also refuses what strtod would take beyond decimals:
+   * blanks, "nan", "inf", "infinity", hexadecimal "0x1p3". */
+  if (!s || !decimal_syntax(s))
     return 0;
   char *end = NULL;
   errno = 0;
@@ -31,14 +51,15 @@ int rc_parse_real(const char *s, double *out) {
     return 0;
   if (errno == ERANGE && fabs(v) > 1.0)
     return 0; /* overflow; gradual underflow to a tiny value is accepted */
-  if (!isfinite(v))
+  if (!isfinite(v) || fabs(v) > RC_REAL_MAX_ABS)
     return 0;
   *out = v;
   return 1;
 }
 
 int rc_parse_int(const char *s, long lo, long hi, long *out) {
-  if (!s || !*s || isspace((unsigned char)s[0]))
+  const char *digits = s ? s + (*s == '+' || *s == '-') : NULL;
+  if (!s || !*digits || strspn(digits, "0123456789") != strlen(digits))
     return 0;
   char *end = NULL;
   errno = 0;
@@ -151,8 +172,9 @@ rc_err rc_params_set(const rc_model *model, rc_param_values *pv,
     double v;
     if (!rc_parse_real(value, &v))
       return rc_error_set(err, RC_ERR_INPUT,
-                          "--set %s: expected a finite number for %s",
-                          assignment, name);
+                          "--set %s: expected a finite number for %s "
+                          "(decimal, magnitude <= %g)",
+                          assignment, name, RC_REAL_MAX_ABS);
     real_of(pv)[i] = v;
   } else {
     char *c = dup_text(value);

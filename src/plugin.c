@@ -11,17 +11,20 @@
  *   3. dlsym(RC_PLUGIN_ENTRY) and one call of the entry point;
  *   4. abi_version == RC_PROBLEM_ABI_VERSION, read before any other member
  *      (a plugin built against another header has another layout);
- *   5. the models: names, formulations, parameters and create (see
- *      validate_model).  Problems built later are checked by
- *      rc_problem_validate as for built-in models.
+ *   5. the models: names, formulations, parameters (finite defaults of
+ *      magnitude <= RC_REAL_MAX_ABS) and create (see validate_model).
+ *      Problems built later are checked by rc_problem_validate as for
+ *      built-in models.
  * Invariant: a handle exists only for a library that passed all five steps;
  * it owns the dlopen handle and nothing else (the rc_plugin and its models
  * are the plugin's static data).
  */
 #include "radcol/plugin.h"
+#include "radcol/params.h"
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -102,6 +105,12 @@ static rc_err validate_model(const char *path, int k, const rc_model *m,
                           "--plugin %s: model '%s' parameter '%s' has type %d: "
                           "expected RC_PARAM_REAL or RC_PARAM_TEXT",
                           path, m->name, p->name, (int)p->type);
+    if (p->type == RC_PARAM_REAL && !(fabs(p->default_real) <= RC_REAL_MAX_ABS))
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "--plugin %s: model '%s' parameter '%s' has default "
+                          "%g: expected a finite number of magnitude <= %g",
+                          path, m->name, p->name, p->default_real,
+                          RC_REAL_MAX_ABS);
     for (int e = 0; e < i; ++e)
       if (strcmp(m->params[e].name, p->name) == 0)
         return rc_error_set(err, RC_ERR_INPUT,
@@ -116,8 +125,8 @@ static rc_err validate_model(const char *path, int k, const rc_model *m,
   return RC_OK;
 }
 
-static rc_err validate_plugin(const char *path, const rc_plugin *pl,
-                              rc_error *err) {
+rc_err rc_plugin_validate(const char *path, const rc_plugin *pl,
+                          rc_error *err) {
   if (!pl)
     return rc_error_set(err, RC_ERR_INPUT,
                         "--plugin %s: %s() returned NULL: expected a pointer "
@@ -201,7 +210,7 @@ rc_err rc_plugin_open(const char *path, rc_plugin_handle **out, rc_error *err) {
   rc_plugin_entry_fn entry;
   memcpy(&entry, &sym, sizeof entry);
   const rc_plugin *info = entry();
-  rc_err rc = validate_plugin(path, info, err);
+  rc_err rc = rc_plugin_validate(path, info, err);
   if (rc != RC_OK) {
     dlclose(dl);
     return rc;

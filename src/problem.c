@@ -86,6 +86,14 @@ static rc_err validate_block(const rc_problem *pb, const char *what,
     return rc_error_set(err, RC_ERR_INPUT,
                         "%s/%s: %s block has %d outputs, expected %d",
                         pb->model, pb->formulation, what, b->n_out, nout);
+  if (nout == 0 && (b->jac.nnz != 0 || b->hes.nnz != 0))
+    /* found by fuzz/fuzz_plugin.c: the engine walks these patterns even
+     * for a block without outputs (an out-of-bounds read) */
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "%s/%s: %s block has no outputs but %d Jacobian and "
+                        "%d Hessian pattern entries: expected none",
+                        pb->model, pb->formulation, what, b->jac.nnz,
+                        b->hes.nnz);
   if (nout == 0)
     return RC_OK;
   if (!b->eval || !b->jacobian || (need_hessian && !b->hessian))
@@ -128,6 +136,11 @@ rc_err rc_problem_validate(const rc_problem *pb, rc_error *err) {
     return rc_error_set(err, RC_ERR_INPUT, "%s/%s: negative dimension",
                         pb->model, pb->formulation);
   const int nw = rc_problem_nw(pb);
+  if (nw == 0) /* found by fuzz/fuzz_plugin.c: nothing to transcribe */
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "%s/%s: no variables (nx = ny = nu = np = 0): "
+                        "expected at least one",
+                        pb->model, pb->formulation);
   if (!pb->var_names)
     return rc_error_set(err, RC_ERR_INPUT, "%s/%s: no variable names",
                         pb->model, pb->formulation);

@@ -111,7 +111,7 @@ rc_err rc_solution_alloc(const rc_problem *pb, const rc_mesh *mesh, double t0,
   if (!ok) {
     rc_solution_free(&s);
     return rc_error_set(err, RC_ERR_NOMEM,
-                        "cannot allocate a solution of %zu nodes x %zu "
+                        "out of memory for a solution of %zu nodes x %zu "
                         "values",
                         nn, nw);
   }

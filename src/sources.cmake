@@ -8,6 +8,7 @@ set(RADCOL_LIB_SOURCES
   src/solution.c
   src/guess_map.c
   src/io_hdf5.c
+  src/outfile.c
   src/problem.c
   src/registry.c
   src/ode_reference.c

@@ -1177,6 +1177,18 @@ rc_err rc_nlp_default_guess(const rc_nlp *nlp, double *x, rc_error *err) {
       for (int i = 0; i < nlp->nx; ++i)
         w[i] = pb->x0[i];
     }
+    /* NaN or inf from x0 or a guess function (a plugin's x0, a parameter
+     * that overflows a derived value) is bad input, found before solving. */
+    for (int i = 0; i < nlp->nw; ++i)
+      if (!isfinite(w[i]))
+        return rc_error_set(err, RC_ERR_INPUT,
+                            "%s/%s: the initial guess of %s at t = %g is %g "
+                            "(from %s): expected a finite value (check the "
+                            "parameters)",
+                            pb->model, pb->formulation,
+                            pb->var_names ? pb->var_names[i] : "?",
+                            rc_nlp_node_time(nlp, n, tf), w[i],
+                            pb->guess ? "the guess function" : "x0");
     scatter_w(nlp, n, w, x);
   }
   clip_to_bounds(nlp, x);

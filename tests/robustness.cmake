@@ -44,3 +44,32 @@ add_test(NAME cli.list_plugin
          COMMAND sh -c "\"$1\" list --plugin \"$2\" | head -1 | grep -q '^faults '"
                  sh $<TARGET_FILE:radcol_cli> $<TARGET_FILE:rc_test_plugin_faults>)
 set_tests_properties(cli.list_plugin PROPERTIES LABELS cli TIMEOUT 30)
+# The adapter's table of Ipopt option types against the linked Ipopt
+# (issue 18 item 13: --ipopt values are typed by lookup, not by guessing).
+radcol_unit_test(test_ipopt_options ${RADCOL_TEST_DIR}/test_ipopt_options.c)
+target_link_libraries(test_ipopt_options PRIVATE PkgConfig::IPOPT)
+set_tests_properties(test_ipopt_options PROPERTIES LABELS "unit;robustness")
+# Issue 18 (robustness, second round): failed writes, planted temporaries,
+# non-regular targets, hostile HDF5, Ipopt options, stdout errors, stale
+# temporaries (tests/test_robust_output.sh, one CTest per case).
+if(RADCOL_PYTHON)
+  foreach(case write_limit planted_symlink concurrent nonregular_target
+               hostile_hdf5 ipopt_options out_of_memory init_failed
+               nonfinite_input
+               stdout_full name_length escape stale_temp)
+    add_test(NAME robust.output.${case}
+             COMMAND sh ${RADCOL_TEST_DIR}/test_robust_output.sh
+                     $<TARGET_FILE:radcol_cli> ${RADCOL_PYTHON}
+                     ${PROJECT_SOURCE_DIR} ${case})
+    set_tests_properties(robust.output.${case} PROPERTIES
+                         LABELS "robustness;cli" TIMEOUT 120
+                         ENVIRONMENT
+                         "FAULTS=$<TARGET_FILE:rc_test_plugin_faults>")
+  endforeach()
+  # SIGINT and SIGTERM while the temporary file exists remove it.
+  add_test(NAME robust.signals
+           COMMAND ${RADCOL_PYTHON} ${RADCOL_TEST_DIR}/test_signals.py
+                   $<TARGET_FILE:radcol_cli> --rounds 3)
+  set_tests_properties(robust.signals PROPERTIES LABELS robustness
+                       TIMEOUT 120 RUN_SERIAL ON)
+endif()

@@ -208,7 +208,7 @@ static int make_sample(sample *s) {
       &s->model, &s->pv,    &s->pb,
       &s->sol,   &s->stats, &s->diag,
       2,         s->rows,   "radcol solve io_test_model --set \"g\"=9.80665",
-      "solve",   NULL,     NULL};
+      "solve",   NULL,     NULL,     0,         NULL};
   return 0;
 }
 
@@ -489,9 +489,9 @@ static void test_unwritable(const sample *s) {
   CHECK(count_entries(tmpdir, ".tmp.") == 0);
   remove(dir);
 
-  /* A path naming a directory. */
+  /* A path naming a directory: refused as bad input (not a file name). */
   snprintf(path, sizeof path, "%s/", tmpdir);
-  CHECK(rc_write_result(path, &s->rec, &err) == RC_ERR_IO);
+  CHECK(rc_write_result(path, &s->rec, &err) == RC_ERR_INPUT);
 }
 
 static void test_corrupt(const char *good) {

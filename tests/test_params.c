@@ -1,7 +1,8 @@
 /*
  * test_params.c - unit test of src/params.c: defaults, NAME=VALUE
  * assignments in order, strict number parsing (NaN, infinities, trailing
- * characters, overflow and empty values refused), text parameters, and
+ * characters, overflow, hexadecimal, magnitudes above RC_REAL_MAX_ABS and
+ * empty values refused, for reals and integers alike), text parameters, and
  * that a refused assignment leaves the values unchanged.
  */
 #include <math.h>
@@ -65,6 +66,17 @@ int main(void) {
   refused(&pv, "g=9.81x", "g=9.81x");
   refused(&pv, "g= 9.81", "finite number");
   refused(&pv, "g=", "finite number");
+  /* One rule for reals and integers (issue 18): decimal only, and no
+   * magnitude beyond RC_REAL_MAX_ABS (its square must stay finite). */
+  refused(&pv, "g=0x1p3", "decimal, magnitude <= 1e+150");
+  refused(&pv, "g=0x10", "finite number");
+  refused(&pv, "g=1e151", "finite number");
+  refused(&pv, "g=-1e308", "finite number");
+  refused(&pv, "g=1e", "finite number");
+  refused(&pv, "g=e5", "finite number");
+  refused(&pv, "g=.", "finite number");
+  refused(&pv, "g=-", "finite number");
+  refused(&pv, "g=1.5 ", "finite number");
   refused(&pv, "g", "expected NAME=VALUE");
   refused(&pv, "=3", "expected NAME=VALUE");
   refused(&pv, "foo=1", "--set foo=1: toy has no parameter 'foo' (see radcol "
@@ -74,8 +86,12 @@ int main(void) {
   CHECK(rc_params_set(&model, &pv, "g=1.5", &err) == RC_OK);
   CHECK(rc_params_set(&model, &pv, "g=-2.5e-3", &err) == RC_OK);
   CHECK(pv.real[0] == -2.5e-3 && pv.is_set[0] == 1 && pv.is_set[1] == 0);
-  CHECK(rc_params_set(&model, &pv, "tf=0x1p3", &err) == RC_OK);
+  CHECK(rc_params_set(&model, &pv, "tf=8.", &err) == RC_OK);
   CHECK(pv.real[1] == 8.0);
+  CHECK(rc_params_set(&model, &pv, "tf=1e150", &err) == RC_OK);
+  CHECK(pv.real[1] == 1e150);
+  CHECK(rc_params_set(&model, &pv, "tf=.5", &err) == RC_OK);
+  CHECK(pv.real[1] == 0.5);
   CHECK(rc_params_set(&model, &pv, "path=a=b.csv", &err) == RC_OK);
   CHECK(strcmp(pv.text[2], "a=b.csv") == 0 && pv.is_set[2] == 1);
   CHECK(rc_params_set(&model, &pv, "label=", &err) == RC_OK);
@@ -89,6 +105,13 @@ int main(void) {
   CHECK(rc_parse_int("99999999999999999999999", 1, 1L << 30, &v) == 0);
   CHECK(rc_parse_int("", 1, 20, &v) == 0);
   CHECK(rc_parse_int("20", 1, 20, &v) == 1 && v == 20);
+  CHECK(rc_parse_int("0x10", 1, 20, &v) == 0);
+  CHECK(rc_parse_int(" 5", 1, 20, &v) == 0);
+  CHECK(rc_parse_int("+5", 1, 20, &v) == 1 && v == 5);
+  CHECK(rc_parse_int("-", -5, 20, &v) == 0);
+  double r = 0;
+  CHECK(rc_parse_real("0x10", &r) == 0 && r == 0);
+  CHECK(rc_parse_real("1e-400", &r) == 1 && r == 0); /* underflow accepted */
 
   rc_params_free(&pv);
   CHECK(pv.n == 0 && pv.real == NULL && pv.text == NULL);

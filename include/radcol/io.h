@@ -52,10 +52,38 @@ typedef struct rc_result_record {
   const char *kind; /* "solve", "init", "simulate", "replay" */
   const rc_replay *replay; /* written as /diagnostics/replay when not NULL */
   const rc_dense_violation *dense; /* /diagnostics/dense_violation, or NULL */
+  int nipopt; /* raw Ipopt options of the run, "key=value" (borrowed), */
+  const char *const *ipopt_kv; /* stored as /diagnostics/ipopt_options */
 } rc_result_record;
 
+/* Write rec to path atomically and safely (docs/robustness.md): a random,
+ * exclusively created temporary file next to path, written through its own
+ * descriptor, fsync'd and renamed over path.  An existing path that is not a
+ * regular file is refused (RC_ERR_INPUT); a failed write (full disk, file
+ * size limit) is RC_ERR_IO with path untouched and no temporary file left. */
 rc_err rc_write_result(const char *path, const rc_result_record *rec,
                        rc_error *err);
+
+/* The checks rc_write_result makes before writing, for callers that want
+ * them before a long solve: a file name (not a directory), a base name of
+ * at most NAME_MAX bytes, a path leaving room for the temporary name, and
+ * no existing non-regular file (device, FIFO, symlink, directory) at path.
+ * RC_ERR_INPUT naming path and the reason. */
+rc_err rc_output_check(const char *path, rc_error *err);
+
+/* Writes n bytes as the whole file path, as safely as result files are
+ * written (rc_output_check, then a random exclusively created temporary
+ * file that never follows a link, fsync, rename over path): path is either
+ * left as it was or replaced whole.  For other formats (radcol export's
+ * CSV).  RC_ERR_INPUT for a refused path, RC_ERR_IO for a failed write. */
+rc_err rc_write_file(const char *path, const void *data, size_t n,
+                     rc_error *err);
+
+/* Unlink the temporary file of a write in progress, if any.  Async-signal-
+ * safe: meant for SIGINT/SIGTERM handlers, which then re-raise the signal.
+ * (Temporaries left by SIGKILL are removed by the next write into the same
+ * directory once no live writer holds their lock.) */
+void rc_io_remove_partial_output(void);
 
 /* Read a result file back.  problem/formulation receive the root attributes
  * (buffers of at least 64 chars, may be NULL). */

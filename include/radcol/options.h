@@ -38,7 +38,11 @@ typedef struct rc_options {
                              dense output (Bernstein rows,
                              docs/dense-bounds.md); 0: at the nodes; 1 */
   int nipopt;             /* raw Ipopt options ... */
-  const char *const *ipopt_kv; /* ... as "key=value" (borrowed) */
+  const char *const *ipopt_kv; /* ... as "key=value" (borrowed); typed by
+                                * Ipopt's option table; option_file_name,
+                                * output_file, file_print_level refused.
+                                * Ipopt's printing goes to stderr: during a
+                                * solve fd 1 points at fd 2. */
   rc_progress_fn progress; /* called once per Ipopt iteration, or NULL */
   void *progress_ctx;
   rc_solver_kind solver; /* default RC_SOLVER_AUTO */

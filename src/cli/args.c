@@ -8,6 +8,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/args.h"
+#include "radcol/io.h"
 #include "radcol/plugin.h"
 
 #include <errno.h>
@@ -27,12 +28,27 @@ static double start_time;
 static int proc_argc;
 static char **proc_argv;
 
+void rc_cli_fputs_escaped(const char *s, FILE *out) {
+  for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    const int n = rc_utf8_len((const char *)p);
+    if (n == 0 || *p < 0x20 || *p == 0x7f) {
+      fprintf(out, "\\x%02x", *p);
+      ++p;
+    } else {
+      fwrite(p, 1, (size_t)n, out);
+      p += n;
+    }
+  }
+}
+
 void rc_cli_error(const char *cmd, const char *fmt, ...) {
+  char msg[4 * RC_MESSAGE_MAX];
   va_list ap;
   fprintf(stderr, "radcol%s%s: ", cmd ? " " : "", cmd ? cmd : "");
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
+  rc_cli_fputs_escaped(msg, stderr); /* names from files may hold anything */
   fputc('\n', stderr);
 }
 
@@ -41,12 +57,17 @@ int rc_cli_status_of(rc_err code) {
   case RC_OK:
     return RC_CLI_OK;
   case RC_ERR_INPUT:
+  case RC_ERR_EVAL: /* a problem function failed on the given input */
     return RC_CLI_BAD_INPUT;
   case RC_ERR_IO:
     return RC_CLI_IO;
-  default:
-    return RC_CLI_NOT_CONVERGED;
+  case RC_ERR_NOMEM:
+    return RC_CLI_NO_MEMORY;
+  case RC_ERR_SOLVER:
+  case RC_ERR_INTERNAL:
+    return RC_CLI_INTERNAL;
   }
+  return RC_CLI_INTERNAL;
 }
 
 int rc_cli_fail(const char *cmd, const rc_error *err) {
@@ -102,8 +123,10 @@ int rc_cli_int(const char *cmd, const char *opt, const char *s, long lo,
 int rc_cli_real(const char *cmd, const char *opt, const char *s, int positive,
                 double *out) {
   if (!rc_parse_real(s, out) || (positive && !(*out > 0))) {
-    rc_cli_error(cmd, "%s %s: expected a finite number%s", opt, s,
-                 positive ? " > 0" : "");
+    rc_cli_error(cmd,
+                 "%s %s: expected a finite number%s (decimal, magnitude <= "
+                 "%g)",
+                 opt, s, positive ? " > 0" : "", RC_REAL_MAX_ABS);
     return RC_CLI_BAD_INPUT;
   }
   return RC_CLI_OK;
@@ -148,7 +171,7 @@ char **rc_cli_take_plugins(const char *cmd, int argc, char **argv,
   *status = RC_CLI_OK;
   if (!kept) {
     rc_cli_error(cmd, "out of memory");
-    *status = RC_CLI_IO;
+    *status = RC_CLI_NO_MEMORY;
     return NULL;
   }
   int out = 0;
@@ -309,14 +332,15 @@ int rc_cli_check_output(const char *cmd, const char *path, int mkdir_parent) {
     rc_cli_error(cmd, "-o '': expected a file name");
     return RC_CLI_BAD_INPUT;
   }
-  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-    rc_cli_error(cmd, "-o %s: is a directory, expected a file name", path);
-    return RC_CLI_IO;
+  rc_error err = {RC_OK, ""};
+  if (rc_output_check(path, &err) != RC_OK) {
+    rc_cli_error(cmd, "-o %s", err.message);
+    return rc_cli_status_of(err.code);
   }
   char *dir = strdup(path);
   if (!dir) {
     rc_cli_error(cmd, "out of memory");
-    return RC_CLI_IO;
+    return RC_CLI_NO_MEMORY;
   }
   char *slash = strrchr(dir, '/');
   if (!slash)
@@ -460,7 +484,7 @@ int rc_cli_tf_option(const char *cmd, const char *value, char **owned,
   char *s = malloc(len);
   if (!s) {
     rc_cli_error(cmd, "out of memory");
-    return RC_CLI_IO;
+    return RC_CLI_NO_MEMORY;
   }
   snprintf(s, len, "tf=%s", value);
   owned[(*nowned)++] = s;

@@ -21,8 +21,10 @@
 enum {
   RC_CLI_OK = 0,            /* success */
   RC_CLI_NOT_CONVERGED = 1, /* solver did not converge / check failed */
-  RC_CLI_BAD_INPUT = 2,     /* bad input: nothing written */
-  RC_CLI_IO = 3             /* input/output failure */
+  RC_CLI_BAD_INPUT = 2,     /* bad input, also found late: nothing written */
+  RC_CLI_IO = 3,            /* input/output failure (stdout included) */
+  RC_CLI_NO_MEMORY = 4,     /* out of memory: nothing written */
+  RC_CLI_INTERNAL = 5 /* internal error (please report): nothing written */
 };
 
 /* One row of the command table (main.c).  run == NULL: not implemented. */
@@ -36,7 +38,13 @@ typedef struct rc_cli_command {
 /* The exit-status paragraph every --help ends with. */
 #define RC_CLI_EXIT_HELP                                                       \
   "Exit status: 0 ok; 1 solver did not converge (file still written);\n"       \
-  "             2 bad input (nothing written); 3 input/output failure.\n"
+  "             2 bad input (nothing written); 3 input/output failure,\n"      \
+  "             writing stdout included (a failed write leaves an existing\n"  \
+  "             file untouched); 4 out of memory (nothing written);\n"         \
+  "             5 internal error (nothing written).\n"                         \
+  "Output: a random temporary file next to -o, renamed over it when\n"         \
+  "complete; an existing -o that is not a regular file (device, FIFO,\n"       \
+  "symlink, directory) is refused; no Ipopt option file is read.\n"
 
 /* Print "radcol CMD: message\n" to stderr. */
 void rc_cli_error(const char *cmd, const char *fmt, ...)
@@ -44,7 +52,12 @@ void rc_cli_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* Exit status for a library error code (input 2, I/O 3, others 1). */
+/* Write s with control bytes and bytes that are not valid UTF-8 shown as
+ * \xNN (text output of values taken from input files). */
+void rc_cli_fputs_escaped(const char *s, FILE *out);
+/* Exit status for a library error code: input and evaluation failures 2
+ * (bad input found late: nothing was written), I/O 3, out of memory 4,
+ * solver set-up and internal errors 5.  Never 1: exit 1 promises a file. */
 int rc_cli_status_of(rc_err code);
 /* Print err's message for cmd and return rc_cli_status_of(err->code). */
 int rc_cli_fail(const char *cmd, const rc_error *err);
@@ -120,9 +133,11 @@ int rc_cli_setup_problem(const char *cmd, const char *problem,
  * regular file or no HDF5 signature -> 2, else 0.  Messages name opt and
  * path (opt may be NULL). */
 int rc_cli_check_input(const char *cmd, const char *opt, const char *path);
-/* The output path: its directory must exist and be writable and the path
- * must not be a directory (-> 3).  mkdir_parent creates a missing last
- * directory level (for the default results/). */
+/* The output path, checked before any solve: rc_output_check (a file name
+ * of at most NAME_MAX bytes; an existing path must be a regular file, not a
+ * device, FIFO, symlink or directory -> 2), then its directory must exist and
+ * be writable (-> 3).  mkdir_parent creates a missing last directory level
+ * (for the default results/). */
 int rc_cli_check_output(const char *cmd, const char *path, int mkdir_parent);
 
 /* main() calls rc_cli_start first: it starts the wall clock and remembers

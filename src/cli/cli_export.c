@@ -23,11 +23,12 @@
  * written "nan".  Units are not written: rc_problem records none (the
  * built-in models use SI units and seconds, see radcol list --params).
  *
- * Output.  stdout, or -o FILE: written to "<dir>/.<base>.tmp.<pid>" opened
- * with O_CREAT | O_EXCL | O_NOFOLLOW (never through a planted link),
- * flushed, fsync'ed and renamed over FILE.  An existing FILE that is not a
- * regular file (symbolic link, directory, device, FIFO) or that is the
- * input file itself is refused before anything is written.
+ * Output.  stdout, or -o FILE: the CSV is built in memory and written by
+ * rc_write_file (radcol/io.h), the result files' safe writer (random
+ * exclusive temporary that never follows a link, fsync, rename).  An
+ * existing FILE that is not a regular file (symbolic link, directory,
+ * device, FIFO) or that is the input file itself is refused (exit 2) before
+ * anything is written.
  *
  * Exit status: 0 ok; 2 bad input (not a radcol result file, unknown name,
  * bad step; nothing written); 3 input/output failure.
@@ -45,6 +46,7 @@
 
 #include "cli/args.h"
 #include "cli/plan_file.h"
+#include "radcol/io.h"
 #include "radcol/simulate.h"
 
 #define RC_EXPORT_MAX_ROWS 10000000L
@@ -273,88 +275,33 @@ static int write_csv(const char *cmd, FILE *f, const rc_cli_plan *p,
   return status;
 }
 
-/* Opens the temporary file for -o path; refuses unsafe targets. */
-static int open_output(const char *cmd, const char *path, const char *input,
-                       char **tmp, FILE **f) {
-  struct stat st, in;
+/* Checks -o path before any work (rc_cli_check_output: a file name, no
+ * existing non-regular file) and that it is not the input file. */
+static int check_output(const char *cmd, const char *path, const char *input) {
   int status = rc_cli_check_output(cmd, path, 0);
   if (status)
     return status;
-  if (lstat(path, &st) == 0) {
-    if (!S_ISREG(st.st_mode)) {
-      rc_cli_error(cmd,
-                   "-o %s: exists and is not a regular file (%s): refusing "
-                   "to replace it",
-                   path,
-                   S_ISLNK(st.st_mode)   ? "a symbolic link"
-                   : S_ISDIR(st.st_mode) ? "a directory"
-                                         : "a device, FIFO or socket");
-      return RC_CLI_IO;
-    }
-    if (stat(input, &in) == 0 && in.st_dev == st.st_dev &&
-        in.st_ino == st.st_ino) {
-      rc_cli_error(cmd, "-o %s: is the input file: expected another file",
-                   path);
-      return RC_CLI_BAD_INPUT;
-    }
-  }
-  const char *slash = strrchr(path, '/');
-  const char *base = slash ? slash + 1 : path;
-  if (!base[0]) {
-    rc_cli_error(cmd, "-o %s: expected a file name, not a directory", path);
-    return RC_CLI_IO;
-  }
-  const size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-  const size_t len = dirlen + strlen(base) + 40;
-  *tmp = malloc(len);
-  if (!*tmp) {
-    rc_cli_error(cmd, "out of memory");
-    return RC_CLI_IO;
-  }
-  snprintf(*tmp, len, "%.*s.%s.tmp.%ld", (int)dirlen, path, base,
-           (long)getpid());
-  int fd =
-      open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-  if (fd < 0) {
-    rc_cli_error(cmd, "-o %s: cannot create temporary file %s: %s", path, *tmp,
-                 strerror(errno));
-    free(*tmp);
-    *tmp = NULL;
-    return RC_CLI_IO;
-  }
-  *f = fdopen(fd, "w");
-  if (!*f) {
-    rc_cli_error(cmd, "-o %s: %s", path, strerror(errno));
-    close(fd);
-    remove(*tmp);
-    free(*tmp);
-    *tmp = NULL;
-    return RC_CLI_IO;
+  struct stat st, in;
+  if (lstat(path, &st) == 0 && stat(input, &in) == 0 &&
+      in.st_dev == st.st_dev && in.st_ino == st.st_ino) {
+    rc_cli_error(cmd, "-o %s: is the input file: expected another file", path);
+    return RC_CLI_BAD_INPUT;
   }
   return RC_CLI_OK;
 }
 
-/* Flush, sync, close and rename; on failure the temporary file goes. */
-static int close_output(const char *cmd, const char *path, const char *tmp,
-                        FILE *f, int status) {
-  if (status == RC_CLI_OK && (fflush(f) != 0 || fsync(fileno(f)) != 0)) {
-    rc_cli_error(cmd, "-o %s: writing %s failed: %s", path, tmp,
-                 strerror(errno));
-    status = RC_CLI_IO;
-  }
-  if (fclose(f) != 0 && status == RC_CLI_OK) {
-    rc_cli_error(cmd, "-o %s: closing %s failed: %s", path, tmp,
-                 strerror(errno));
-    status = RC_CLI_IO;
-  }
-  if (status == RC_CLI_OK && rename(tmp, path) != 0) {
-    rc_cli_error(cmd, "-o %s: cannot rename %s over it: %s", path, tmp,
-                 strerror(errno));
-    status = RC_CLI_IO;
-  }
+/* Writes the CSV held in memory to -o path through the library's safe
+ * writer (rc_write_file: random exclusive temporary, fsync, rename). */
+static int commit_output(const char *cmd, const char *path, char *buf,
+                         size_t len, int status) {
   if (status != RC_CLI_OK)
-    remove(tmp);
-  return status;
+    return status;
+  rc_error err = {RC_OK, ""};
+  if (rc_write_file(path, buf, len, &err) != RC_OK) {
+    rc_cli_error(cmd, "-o %s", err.message);
+    return rc_cli_status_of(err.code);
+  }
+  return RC_CLI_OK;
 }
 
 static int run_export(int argc, char **argv) {
@@ -367,7 +314,8 @@ static int run_export(int argc, char **argv) {
   memset(&pv, 0, sizeof pv);
   rc_problem *pb = NULL;
   columns cols = {0, NULL};
-  char *tmp = NULL;
+  char *csv = NULL; /* -o: the CSV in memory, then written safely */
+  size_t csv_len = 0;
   int status = parse_args(cmd, argc, argv, &a);
   if (status)
     goto done;
@@ -400,11 +348,22 @@ static int run_export(int argc, char **argv) {
     goto done;
 
   FILE *f = stdout;
-  if (a.output && (status = open_output(cmd, a.output, a.file, &tmp, &f)))
-    goto done;
+  if (a.output) {
+    if ((status = check_output(cmd, a.output, a.file)))
+      goto done;
+    if (!(f = open_memstream(&csv, &csv_len))) {
+      rc_cli_error(cmd, "out of memory for the CSV");
+      status = RC_CLI_NO_MEMORY;
+      goto done;
+    }
+  }
   status = write_csv(cmd, f, &p, pb, &cols, nsteps + 1, uniform, h);
   if (a.output) {
-    status = close_output(cmd, a.output, tmp, f, status);
+    if (fclose(f) != 0 && status == RC_CLI_OK) {
+      rc_cli_error(cmd, "out of memory for the CSV");
+      status = RC_CLI_NO_MEMORY;
+    }
+    status = commit_output(cmd, a.output, csv, csv_len, status);
   } else if (fflush(stdout) != 0 || ferror(stdout)) {
     if (status == RC_CLI_OK) {
       rc_cli_error(cmd, "writing to standard output failed: %s",
@@ -416,7 +375,7 @@ static int run_export(int argc, char **argv) {
 done:
   if (status < 0)
     status = RC_CLI_OK; /* --help */
-  free(tmp);
+  free(csv);
   free(cols.idx);
   rc_problem_free(&pb);
   rc_params_free(&pv);

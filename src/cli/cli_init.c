@@ -12,7 +12,9 @@
  * the invariants' residuals.
  * Exit status: 0 consistent; 2 bad input or an inconsistent request (the
  * message names the violated constraints and the conflicting fixed values;
- * nothing is written); 1 the solver failed with nothing fixed; 3 I/O.
+ * nothing is written); 1 the solver failed with nothing fixed (with -o the
+ * point reached is written, marked failed: exit 1 promises a file); 3 I/O;
+ * 4 out of memory.
  */
 #include <math.h>
 #include <stdio.h>
@@ -51,8 +53,12 @@ static const char usage[] =
     "                       default: nothing written\n"
     "  --json               print one JSON object on stdout; default: text\n"
     "  -h, --help           print this help\n\n"
-    "Exit status: 0 consistent; 1 solver failure; 2 bad input or an\n"
-    "             inconsistent request (nothing written); 3 I/O failure.\n";
+    "Exit status: 0 consistent; 1 solver failure (with -o the point\n"
+    "             reached is still written, status failed); 2 bad input or\n"
+    "             an inconsistent request (nothing written); 3 I/O failure;\n"
+    "             4 out of memory; 5 internal error.\n"
+    "Output: a random temporary file next to -o, renamed over it when\n"
+    "complete; an existing -o that is not a regular file is refused.\n";
 
 static const char *kind_name(rc_var_kind k) {
   switch (k) {
@@ -82,7 +88,7 @@ static int parse_args(const char *cmd, int argc, char **argv, init_args *a) {
   a->guess = calloc((size_t)argc, sizeof *a->guess);
   if (!a->sets || !a->fix || !a->guess) {
     rc_cli_error(cmd, "out of memory");
-    return RC_CLI_IO;
+    return RC_CLI_NO_MEMORY;
   }
   for (int i = 1; i < argc; ++i) {
     const char *arg = argv[i];
@@ -239,14 +245,23 @@ static int write_file(const char *cmd, const char *path, const rc_model *model,
   rc_solve_stats st;
   memset(&st, 0, sizeof st);
   st.status = r->status == RC_STATUS_NOT_RUN ? RC_STATUS_CONVERGED : r->status;
+  if (!r->consistent &&
+      (st.status == RC_STATUS_CONVERGED || st.status == RC_STATUS_ACCEPTABLE))
+    st.status = RC_STATUS_FAILED; /* the file must not claim success */
   st.iterations = r->iterations;
   st.objective = r->objective;
   st.constraint_violation = r->max_residual;
   st.wall_s = rc_cli_elapsed();
   st.nvars = r->nw;
   st.ncons = r->ncon;
-  snprintf(st.message, sizeof st.message,
-           "consistent initial point at t0 = %g (both nodes hold it)", pb->t0);
+  if (r->consistent)
+    snprintf(st.message, sizeof st.message,
+             "consistent initial point at t0 = %g (both nodes hold it)",
+             pb->t0);
+  else
+    snprintf(st.message, sizeof st.message,
+             "no consistent point found; the point reached at t0 = %g: %.400s",
+             pb->t0, r->message);
   rc_diagnostics d;
   memset(&d, 0, sizeof d);
   d.ninv = pb->ninv;
@@ -265,9 +280,7 @@ static int write_file(const char *cmd, const char *path, const rc_model *model,
   rec.kind = "init";
   int status = RC_CLI_OK;
   if (rc_write_result(path, &rec, &err) != RC_OK) {
-    status = rc_cli_fail(cmd, &err);
-    if (status != RC_CLI_IO)
-      status = RC_CLI_IO;
+    status = rc_cli_fail(cmd, &err); /* 2, 3 or 4: nothing written */
   }
   free(cmdline);
   rc_solution_free(&sol);
@@ -303,7 +316,7 @@ static int run_init(int argc, char **argv) {
   user_guess = calloc((size_t)(nw ? nw : 1), sizeof *user_guess);
   if (!zhat || !fixv || !fixed || !user_guess) {
     rc_cli_error(cmd, "out of memory");
-    status = RC_CLI_IO;
+    status = RC_CLI_NO_MEMORY;
     goto done;
   }
   if (rc_init_default_guess(pb, zhat, &err) != RC_OK) {
@@ -363,8 +376,21 @@ static int run_init(int argc, char **argv) {
       print_json(pb, &rep, user_guess, NULL);
     else
       print_text(pb, &rep, user_guess, NULL);
-    rc_cli_error(cmd, "%s; nothing written", rep.message);
-    status = nfixed > 0 ? RC_CLI_BAD_INPUT : RC_CLI_NOT_CONVERGED;
+    if (nfixed > 0 || !a.output) {
+      /* conflicting fixed values are bad input; without -o no file was
+       * asked for */
+      rc_cli_error(cmd, "%s; nothing written", rep.message);
+      status = nfixed > 0 ? RC_CLI_BAD_INPUT : RC_CLI_NOT_CONVERGED;
+      goto done;
+    }
+    /* Exit 1 promises a file: the point reached, marked failed. */
+    if ((status = write_file(cmd, a.output, model, &pv, pb, &rep)))
+      goto done;
+    rc_cli_error(
+        cmd, "%s; the point reached is in %s (status %s)", rep.message,
+        a.output,
+        rc_status_name(rep.status < 0 ? rep.status : RC_STATUS_FAILED));
+    status = RC_CLI_NOT_CONVERGED;
     goto done;
   }
   if (a.output && (status = write_file(cmd, a.output, model, &pv, pb, &rep)))
@@ -412,7 +438,7 @@ int rc_cli_init_for_solve(const char *cmd, const rc_model *model,
   double *x0 = malloc(sizeof *x0 * (size_t)p->nx);
   if (!x0) {
     rc_cli_error(cmd, "out of memory");
-    return RC_CLI_IO;
+    return RC_CLI_NO_MEMORY;
   }
   int changed = 0;
   if (rc_make_consistent(p, &opt, x0, &changed, &rep, &err) != RC_OK) {
@@ -444,7 +470,7 @@ int rc_cli_init_for_solve(const char *cmd, const rc_model *model,
   int n = nsets, status = RC_CLI_OK;
   if (!all || !buf) {
     rc_cli_error(cmd, "out of memory");
-    status = RC_CLI_IO;
+    status = RC_CLI_NO_MEMORY;
   }
   for (int k = 0; status == RC_CLI_OK && k < nsets; ++k)
     all[k] = sets[k];

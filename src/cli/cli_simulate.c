@@ -99,7 +99,7 @@ static int parse_args(const char *cmd, int argc, char **argv, sim_args *a) {
   a->owned = calloc((size_t)argc, sizeof *a->owned);
   if (!a->sets || !a->owned) {
     rc_cli_error(cmd, "out of memory");
-    return RC_CLI_IO;
+    return RC_CLI_NO_MEMORY;
   }
   for (int i = 1; i < argc; ++i) {
     const char *arg = argv[i];
@@ -319,7 +319,7 @@ static int run_simulate(int argc, char **argv) {
   }
   if (!output) {
     rc_cli_error(cmd, "out of memory");
-    status = RC_CLI_IO;
+    status = RC_CLI_NO_MEMORY;
     goto done;
   }
   if ((status = rc_cli_check_output(cmd, output, a.output == NULL)))
@@ -354,8 +354,7 @@ static int run_simulate(int argc, char **argv) {
   rec.command_line = cmdline ? cmdline : "radcol simulate";
   rec.kind = "simulate";
   if (rc_write_result(output, &rec, &err) != RC_OK) {
-    status = rc_cli_fail(cmd, &err);
-    status = RC_CLI_IO;
+    status = rc_cli_fail(cmd, &err); /* 2, 3 or 4: nothing written */
     goto done;
   }
   if (a.json)

@@ -188,7 +188,7 @@ static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
   a->owned = calloc((size_t)argc, sizeof *a->owned);
   if (!a->sets || !a->ipopt || !a->owned) {
     rc_cli_error(cmd, "out of memory");
-    return RC_CLI_IO;
+    return RC_CLI_NO_MEMORY;
   }
   for (int i = 1; i < argc; ++i) {
     const char *arg = argv[i];
@@ -635,7 +635,7 @@ static int run_solve(int argc, char **argv) {
   }
   if (!output) {
     rc_cli_error(cmd, "out of memory");
-    status = RC_CLI_IO;
+    status = RC_CLI_NO_MEMORY;
     goto done;
   }
   if ((status = rc_cli_check_output(cmd, output, a.output == NULL)))
@@ -702,10 +702,10 @@ static int run_solve(int argc, char **argv) {
   rec.kind = "solve";
   rec.nrefine = nrefine;
   rec.refine = refine_rows;
+  rec.nipopt = a.nipopt; /* /diagnostics/ipopt_options */
+  rec.ipopt_kv = a.ipopt;
   if (rc_write_result(output, &rec, &err) != RC_OK) {
-    status = rc_cli_fail(cmd, &err);
-    if (status == RC_CLI_BAD_INPUT || status == RC_CLI_NOT_CONVERGED)
-      status = RC_CLI_IO;
+    status = rc_cli_fail(cmd, &err); /* 2, 3 or 4: nothing written */
     goto done;
   }
   char bounds[512] = "";

@@ -7,6 +7,8 @@
 
 #include <math.h>
 
+#include "radcol/errors.h"
+
 void rc_json_init(rc_json *j, FILE *out) {
   j->out = out;
   j->depth = 0;
@@ -33,10 +35,21 @@ static void write_string(FILE *out, const char *s) {
       fputs("\\t", out);
       break;
     default:
-      if (*p < 0x20)
+      if (*p < 0x20 || *p == 0x7f) {
         fprintf(out, "\\u%04x", *p);
-      else
+      } else if (*p < 0x80) {
         fputc(*p, out);
+      } else {
+        /* Valid UTF-8 passes; any other byte becomes U+FFFD (input files
+         * may carry anything, JSON must be UTF-8). */
+        const int n = rc_utf8_len((const char *)p);
+        if (n > 0) {
+          fwrite(p, 1, (size_t)n, out);
+          p += n - 1; /* the loop's ++p steps over the last byte */
+        } else {
+          fputs("\\ufffd", out);
+        }
+      }
     }
   }
   fputc('"', out);

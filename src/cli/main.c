@@ -10,11 +10,27 @@
  * `--plugin LIB.so` (repeatable) is taken out of every command's arguments
  * before dispatch and loaded (rc_cli_take_plugins), so each command finds
  * the plugin's problems through rc_cli_find_model without parsing it.
+ *
+ * Process-wide policy (docs/robustness.md):
+ *   - SIGINT, SIGTERM, SIGHUP: the temporary file of a write in progress is
+ *     removed (rc_io_remove_partial_output), then the signal is re-raised
+ *     with its default action, so the exit status still says "killed by".
+ *   - SIGXFSZ is ignored: a write beyond `ulimit -f` fails with EFBIG and
+ *     becomes exit 3 with the temporary file removed, instead of a core
+ *     dump that leaves it behind.
+ *   - stdout is flushed and closed before exit; a failure (full disk,
+ *     /dev/full, a closed descriptor) turns exit 0 or 1 into exit 3.
  */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/args.h"
+#include "radcol/io.h"
 #include "radcol/version.h"
 
 extern const rc_cli_command rc_cli_cmd_list;
@@ -57,7 +73,66 @@ static int unknown_command(const char *name) {
   return RC_CLI_BAD_INPUT;
 }
 
+static void on_signal(int sig) {
+  rc_io_remove_partial_output();
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+static void install_signal_handlers(void) {
+  const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+  for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; ++k) {
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    /* Keep an inherited "ignore" (nohup, background jobs). */
+    if (sigaction(sigs[k], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+      sigaction(sigs[k], &sa, NULL);
+  }
+  signal(SIGXFSZ, SIG_IGN);
+}
+
+/* Everything printed reached stdout: 0 ok, else the message is printed. */
+static int close_stdout(void) {
+  const int bad = fflush(stdout) != 0 || ferror(stdout);
+  const int e = errno;
+  if (fclose(stdout) != 0 || bad) {
+    rc_cli_error(NULL, "writing standard output failed: %s",
+                 strerror(bad ? e : errno));
+    return RC_CLI_IO;
+  }
+  return RC_CLI_OK;
+}
+
+/* A closed standard descriptor would be reused by the next open() (the
+ * result's temporary file could become "stdout").  Occupy it: stdin and
+ * stdout read-only, so a write to a closed stdout still fails (exit 3);
+ * stderr write-only to the null device (messages are dropped). */
+static void occupy_std_fds(void) {
+  for (int fd = 0; fd <= 2; ++fd)
+    if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+      int got = open("/dev/null", fd == 2 ? O_WRONLY : O_RDONLY);
+      if (got >= 0 && got != fd) {
+        dup2(got, fd);
+        close(got);
+      }
+    }
+}
+
+static int run_main(int argc, char **argv);
+
 int main(int argc, char **argv) {
+  occupy_std_fds();
+  install_signal_handlers();
+  int status = run_main(argc, argv);
+  if (close_stdout() != RC_CLI_OK &&
+      (status == RC_CLI_OK || status == RC_CLI_NOT_CONVERGED))
+    status = RC_CLI_IO;
+  return status;
+}
+
+static int run_main(int argc, char **argv) {
   rc_cli_start(argc, argv);
   if (argc < 2) {
     print_usage(stderr);

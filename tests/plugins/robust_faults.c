@@ -26,23 +26,23 @@
 
 #include "radcol/plugin.h"
 
-enum { FORM_INFEASIBLE, FORM_NAN, FORM_FATAL, FORM_DOMAIN };
+enum { FORM_INFEASIBLE, FORM_NAN, FORM_FATAL, FORM_DOMAIN, FORM_NAN_X0 };
 
 static const int jr[] = {0, 1}, jc[] = {1, 1};
 static const int hr[] = {1}, hc[] = {1};
 static const char *const names[] = {"x", "u"};
 static const double lo_box[] = {-1e20, -1.0}, hi_box[] = {1e20, 1.0};
 static const double lo_free[] = {-1e20, -1e20}, hi_free[] = {1e20, 1e20};
-static const double x0[] = {0.0}, xf[] = {2.0};
+static const double x0[] = {0.0}, xf[] = {2.0}, x0_nan[] = {NAN};
 static const int fix[] = {1};
 
 /* Which formulation a problem is: pb->user points at one of these. */
 static const int form_ids[] = {FORM_INFEASIBLE, FORM_NAN, FORM_FATAL,
-                               FORM_DOMAIN};
+                               FORM_DOMAIN, FORM_NAN_X0};
 
 static int fault_at(const rc_problem *pb, double t) {
   int form = *(const int *)pb->user;
-  if (form == FORM_INFEASIBLE || t <= 0.5)
+  if (form == FORM_INFEASIBLE || form == FORM_NAN_X0 || t <= 0.5)
     return 0;
   return form;
 }
@@ -94,15 +94,16 @@ static const rc_formulation_def formulations[] = {
     {"infeasible", "x' = u, |u| <= 1, x(0) = 0, x(1) = 2 (no feasible point)"},
     {"nan", "dynamics callback returns NaN for t > 1/2"},
     {"fatal", "dynamics callback returns -1 (fatal) for t > 1/2"},
-    {"domain", "dynamics callback returns +1 (recoverable) for t > 1/2"}};
+    {"domain", "dynamics callback returns +1 (recoverable) for t > 1/2"},
+    {"nan_x0", "x0 = NaN (bad input: refused before solving)"}};
 
 static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
                      rc_problem **out, rc_error *err) {
   (void)pv;
   *out = NULL;
-  if (form < 0 || form > FORM_DOMAIN)
+  if (form < 0 || form > FORM_NAN_X0)
     return rc_error_set(err, RC_ERR_INPUT,
-                        "faults: formulation %d, expected 0..3", form);
+                        "faults: formulation %d, expected 0..4", form);
   rc_problem *pb = calloc(1, sizeof *pb);
   if (!pb)
     return rc_error_set(err, RC_ERR_NOMEM, "faults: out of memory");
@@ -117,7 +118,7 @@ static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
   pb->w_lo = form == FORM_INFEASIBLE ? lo_box : lo_free;
   pb->w_hi = form == FORM_INFEASIBLE ? hi_box : hi_free;
   pb->t0 = 0.0, pb->tf = 1.0;
-  pb->fix_x0 = fix, pb->x0 = x0;
+  pb->fix_x0 = fix, pb->x0 = form == FORM_NAN_X0 ? x0_nan : x0;
   if (form == FORM_INFEASIBLE)
     pb->fix_xf = fix, pb->xf = xf;
   pb->point = (rc_block){2, {2, jr, jc}, {1, hr, hc}, f_eval, f_jac, f_hes};
@@ -131,7 +132,7 @@ static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
 
 static const rc_model model = {
     "faults", "solves that fail on purpose (robustness tests)",
-    4,        formulations,
+    5,        formulations,
     0,        0,
     NULL,     create};
 static const rc_model *const models[] = {&model};
