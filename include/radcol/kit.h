@@ -232,12 +232,12 @@ static inline int rc_kit_run_(const rc_kit_block *b, const rc_problem *pb,
                     : (pass == RC_KIT_PASS_JACOBIAN ? b->njac : b->nhes);
   for (int i = 0; i < n; ++i)
     out[i] = 0.0;
-  rc_kit k;
+  rc_kit k; /* the fields this pass reads (mu_row and jrow are set by
+               rc_kit_row, bad_* with status, rec_* only when recording) */
   k.pass = pass, k.row = -1, k.n_in = b->n_in, k.n_out = b->n_out;
   k.out = out, k.mu = mu, k.mu_row = 0.0;
   k.jslot = b->jslot, k.hslot = b->hslot, k.jrow = NULL;
-  k.rec_j = NULL, k.rec_h = NULL, k.rec_rows = NULL;
-  k.status = 0, k.bad_row = k.bad_a = k.bad_b = -1;
+  k.status = 0;
   const int st = b->fn(pb, t, w, &k);
   return st != 0 ? st : k.status;
 }
