@@ -10,7 +10,7 @@
 #        (Release build trees of the two versions; N default 10000)
 #        scripts/bench_kit.sh --help
 set -eu
-case "${1:-}" in -h|--help|"") sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0;; esac
+case "${1:-}" in -h|--help|"") sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0;; esac
 src=$(cd "$(dirname "$0")/.." && pwd)
 before=$1 after=$2 n=${3:-10000}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/radcol-bench-kit.XXXXXX")

@@ -10,7 +10,7 @@
 # usage: test_kit_plugin.sh RADCOL KIT_PLUGIN.so
 #        test_kit_plugin.sh --help
 set -eu
-case "${1:-}" in -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0;; esac
+case "${1:-}" in -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0;; esac
 radcol=$1 lib=$2
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/radcol-kit.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
