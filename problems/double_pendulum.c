@@ -55,40 +55,37 @@
  * (a value set by the user replaces the default; consistent initialisation
  * then exposes a conflict).
  *
- * Derivatives: each equation adds its value, Jacobian entries and weighted
- * Hessian entries into dense scratch (stack arrays) in the order of the
- * equations above; the sparsity patterns are the entries an equation
- * touches, recorded once at create (structural, independent of values).
+ * Derivatives (radcol/kit.h): each equation writes its value with its
+ * Jacobian and Hessian entries, in the order of the equations above; the
+ * patterns are the entries written, recorded by the kit once at create
+ * (structural, independent of values).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dense_block.h"
-#include "ode_reference.h"
+#include "radcol/kit.h"
+#include "radcol/ode_reference.h"
 #include "radcol/problem.h"
 
 #define RC_DP_GRID 2001
 #define RC_DP_REF_TOL 1e-13
 #define RC_DP_MAXW 10
-#define RC_DP_MAXO 10
 
 enum { DP_INDEX3 = 0, DP_INDEX1 = 1, DP_BAUMGARTE = 2, DP_ANGLE = 3 };
-
-/* ---- dense accumulation of values, Jacobian and Hessian ----------------- */
 
 /* ---- problem data ----------------------------------------------------------
  */
 
 typedef struct dp_data {
-  rc_problem pb; /* first member: the rc_problem handed out */
+  rc_kit_blocks kit; /* first: the kit's callbacks find their blocks here */
+  rc_problem pb;
   int form;
   double m1, m2, L1, L2, g, eta, w;
   double ang0[4]; /* theta1, theta2, omega1, omega2 at t0 */
   double x0[8];
   int fix_x0[8];
   double w_lo[RC_DP_MAXW], w_hi[RC_DP_MAXW];
-  rc_dense_pattern pt, inv;
   /* guess: the angle solution on a uniform grid */
   int ngrid;
   double grid_h;
@@ -221,326 +218,235 @@ static void dp_angles_to_cartesian(const dp_data *d, const double *s, double *z,
 
 /* ---- hidden constraint levels, each added as scale * level -------------- */
 
-/* Every helper adds sc * h to F[row], its Jacobian to row `row` and
- * hm * (Hessian of h) to the Hessian (hm = sc * mu[row]). */
-static void lv_pos1(const double *w, rc_dense_acc *D, double *F, int row,
-                    double sc, double hm, const dp_data *d) {
+/* Every helper adds sc * h to row `row` with its derivatives (the kit
+ * weights the second derivatives with the row's multiplier). */
+static void lv_pos1(rc_kit *k, const double *w, int row, double sc,
+                    const dp_data *d) {
   const double x1 = w[0], y1 = w[1];
-  F[row] += sc * (x1 * x1 + y1 * y1 - d->L1 * d->L1);
-  rc_dense_jadd(D, row, 0, sc * 2.0 * x1);
-  rc_dense_jadd(D, row, 1, sc * 2.0 * y1);
-  rc_dense_hadd(D, hm, 0, 0, 2.0);
-  rc_dense_hadd(D, hm, 1, 1, 2.0);
+  rc_kit_row(k, row, sc * (x1 * x1 + y1 * y1 - d->L1 * d->L1));
+  rc_kit_d(k, 0, sc * 2.0 * x1);
+  rc_kit_d(k, 1, sc * 2.0 * y1);
+  rc_kit_d2(k, 0, 0, sc * 2.0);
+  rc_kit_d2(k, 1, 1, sc * 2.0);
 }
 
-static void lv_pos2(const double *w, rc_dense_acc *D, double *F, int row,
-                    double sc, double hm, const dp_data *d) {
+static void lv_pos2(rc_kit *k, const double *w, int row, double sc,
+                    const dp_data *d) {
   const double dx = w[0] - w[2], dy = w[1] - w[3];
-  F[row] += sc * (dx * dx + dy * dy - d->L2 * d->L2);
-  rc_dense_jadd(D, row, 0, sc * 2.0 * dx);
-  rc_dense_jadd(D, row, 2, -sc * 2.0 * dx);
-  rc_dense_jadd(D, row, 1, sc * 2.0 * dy);
-  rc_dense_jadd(D, row, 3, -sc * 2.0 * dy);
-  rc_dense_hadd(D, hm, 0, 0, 2.0);
-  rc_dense_hadd(D, hm, 2, 0, -2.0);
-  rc_dense_hadd(D, hm, 2, 2, 2.0);
-  rc_dense_hadd(D, hm, 1, 1, 2.0);
-  rc_dense_hadd(D, hm, 3, 1, -2.0);
-  rc_dense_hadd(D, hm, 3, 3, 2.0);
+  rc_kit_row(k, row, sc * (dx * dx + dy * dy - d->L2 * d->L2));
+  rc_kit_d(k, 0, sc * 2.0 * dx);
+  rc_kit_d(k, 2, -sc * 2.0 * dx);
+  rc_kit_d(k, 1, sc * 2.0 * dy);
+  rc_kit_d(k, 3, -sc * 2.0 * dy);
+  rc_kit_d2(k, 0, 0, sc * 2.0);
+  rc_kit_d2(k, 2, 0, sc * -2.0);
+  rc_kit_d2(k, 2, 2, sc * 2.0);
+  rc_kit_d2(k, 1, 1, sc * 2.0);
+  rc_kit_d2(k, 3, 1, sc * -2.0);
+  rc_kit_d2(k, 3, 3, sc * 2.0);
 }
 
-static void lv_vel1(const double *w, rc_dense_acc *D, double *F, int row,
-                    double sc, double hm) {
+static void lv_vel1(rc_kit *k, const double *w, int row, double sc) {
   const double x1 = w[0], y1 = w[1], u1 = w[4], v1 = w[5];
-  F[row] += sc * (x1 * u1 + y1 * v1);
-  rc_dense_jadd(D, row, 0, sc * u1);
-  rc_dense_jadd(D, row, 4, sc * x1);
-  rc_dense_jadd(D, row, 1, sc * v1);
-  rc_dense_jadd(D, row, 5, sc * y1);
-  rc_dense_hadd(D, hm, 4, 0, 1.0);
-  rc_dense_hadd(D, hm, 5, 1, 1.0);
+  rc_kit_row(k, row, sc * (x1 * u1 + y1 * v1));
+  rc_kit_d(k, 0, sc * u1);
+  rc_kit_d(k, 4, sc * x1);
+  rc_kit_d(k, 1, sc * v1);
+  rc_kit_d(k, 5, sc * y1);
+  rc_kit_d2(k, 4, 0, sc * 1.0);
+  rc_kit_d2(k, 5, 1, sc * 1.0);
 }
 
-static void lv_vel2(const double *w, rc_dense_acc *D, double *F, int row,
-                    double sc, double hm) {
+static void lv_vel2(rc_kit *k, const double *w, int row, double sc) {
   const double dx = w[0] - w[2], dy = w[1] - w[3];
   const double du = w[4] - w[6], dv = w[5] - w[7];
-  F[row] += sc * (dx * du + dy * dv);
-  rc_dense_jadd(D, row, 0, sc * du);
-  rc_dense_jadd(D, row, 2, -sc * du);
-  rc_dense_jadd(D, row, 4, sc * dx);
-  rc_dense_jadd(D, row, 6, -sc * dx);
-  rc_dense_jadd(D, row, 1, sc * dv);
-  rc_dense_jadd(D, row, 3, -sc * dv);
-  rc_dense_jadd(D, row, 5, sc * dy);
-  rc_dense_jadd(D, row, 7, -sc * dy);
-  rc_dense_hadd(D, hm, 4, 0, 1.0);
-  rc_dense_hadd(D, hm, 6, 0, -1.0);
-  rc_dense_hadd(D, hm, 4, 2, -1.0);
-  rc_dense_hadd(D, hm, 6, 2, 1.0);
-  rc_dense_hadd(D, hm, 5, 1, 1.0);
-  rc_dense_hadd(D, hm, 7, 1, -1.0);
-  rc_dense_hadd(D, hm, 5, 3, -1.0);
-  rc_dense_hadd(D, hm, 7, 3, 1.0);
+  rc_kit_row(k, row, sc * (dx * du + dy * dv));
+  rc_kit_d(k, 0, sc * du);
+  rc_kit_d(k, 2, -sc * du);
+  rc_kit_d(k, 4, sc * dx);
+  rc_kit_d(k, 6, -sc * dx);
+  rc_kit_d(k, 1, sc * dv);
+  rc_kit_d(k, 3, -sc * dv);
+  rc_kit_d(k, 5, sc * dy);
+  rc_kit_d(k, 7, -sc * dy);
+  rc_kit_d2(k, 4, 0, sc * 1.0);
+  rc_kit_d2(k, 6, 0, sc * -1.0);
+  rc_kit_d2(k, 4, 2, sc * -1.0);
+  rc_kit_d2(k, 6, 2, sc * 1.0);
+  rc_kit_d2(k, 5, 1, sc * 1.0);
+  rc_kit_d2(k, 7, 1, sc * -1.0);
+  rc_kit_d2(k, 5, 3, sc * -1.0);
+  rc_kit_d2(k, 7, 3, sc * 1.0);
 }
 
-static void lv_acc1(const double *w, rc_dense_acc *D, double *F, int row,
-                    double sc, double hm, const dp_data *d) {
+static void lv_acc1(rc_kit *k, const double *w, int row, double sc,
+                    const dp_data *d) {
   const double x1 = w[0], y1 = w[1], x2 = w[2], y2 = w[3], u1 = w[4], v1 = w[5],
                l1 = w[8], l2 = w[9];
   const double dx = x1 - x2, dy = y1 - y2, p = x1 * dx + y1 * dy;
   const double im1 = 1.0 / d->m1, g = d->g;
-  F[row] += sc * (u1 * u1 + v1 * v1 +
-                  ((x1 * x1 + y1 * y1) * l1 + p * l2) * im1 - g * y1);
-  rc_dense_jadd(D, row, 0, sc * (2.0 * x1 * l1 + (x1 + dx) * l2) * im1);
-  rc_dense_jadd(D, row, 1, sc * ((2.0 * y1 * l1 + (y1 + dy) * l2) * im1 - g));
-  rc_dense_jadd(D, row, 2, -sc * x1 * l2 * im1);
-  rc_dense_jadd(D, row, 3, -sc * y1 * l2 * im1);
-  rc_dense_jadd(D, row, 4, sc * 2.0 * u1);
-  rc_dense_jadd(D, row, 5, sc * 2.0 * v1);
-  rc_dense_jadd(D, row, 8, sc * (x1 * x1 + y1 * y1) * im1);
-  rc_dense_jadd(D, row, 9, sc * p * im1);
-  rc_dense_hadd(D, hm, 0, 0, (2.0 * l1 + 2.0 * l2) * im1);
-  rc_dense_hadd(D, hm, 1, 1, (2.0 * l1 + 2.0 * l2) * im1);
-  rc_dense_hadd(D, hm, 2, 0, -l2 * im1);
-  rc_dense_hadd(D, hm, 3, 1, -l2 * im1);
-  rc_dense_hadd(D, hm, 4, 4, 2.0);
-  rc_dense_hadd(D, hm, 5, 5, 2.0);
-  rc_dense_hadd(D, hm, 8, 0, 2.0 * x1 * im1);
-  rc_dense_hadd(D, hm, 8, 1, 2.0 * y1 * im1);
-  rc_dense_hadd(D, hm, 9, 0, (x1 + dx) * im1);
-  rc_dense_hadd(D, hm, 9, 1, (y1 + dy) * im1);
-  rc_dense_hadd(D, hm, 9, 2, -x1 * im1);
-  rc_dense_hadd(D, hm, 9, 3, -y1 * im1);
+  rc_kit_row(k, row,
+             sc * (u1 * u1 + v1 * v1 +
+                   ((x1 * x1 + y1 * y1) * l1 + p * l2) * im1 - g * y1));
+  rc_kit_d(k, 0, sc * (2.0 * x1 * l1 + (x1 + dx) * l2) * im1);
+  rc_kit_d(k, 1, sc * ((2.0 * y1 * l1 + (y1 + dy) * l2) * im1 - g));
+  rc_kit_d(k, 2, -sc * x1 * l2 * im1);
+  rc_kit_d(k, 3, -sc * y1 * l2 * im1);
+  rc_kit_d(k, 4, sc * 2.0 * u1);
+  rc_kit_d(k, 5, sc * 2.0 * v1);
+  rc_kit_d(k, 8, sc * (x1 * x1 + y1 * y1) * im1);
+  rc_kit_d(k, 9, sc * p * im1);
+  rc_kit_d2(k, 0, 0, sc * ((2.0 * l1 + 2.0 * l2) * im1));
+  rc_kit_d2(k, 1, 1, sc * ((2.0 * l1 + 2.0 * l2) * im1));
+  rc_kit_d2(k, 2, 0, sc * (-l2 * im1));
+  rc_kit_d2(k, 3, 1, sc * (-l2 * im1));
+  rc_kit_d2(k, 4, 4, sc * 2.0);
+  rc_kit_d2(k, 5, 5, sc * 2.0);
+  rc_kit_d2(k, 8, 0, sc * (2.0 * x1 * im1));
+  rc_kit_d2(k, 8, 1, sc * (2.0 * y1 * im1));
+  rc_kit_d2(k, 9, 0, sc * ((x1 + dx) * im1));
+  rc_kit_d2(k, 9, 1, sc * ((y1 + dy) * im1));
+  rc_kit_d2(k, 9, 2, sc * (-x1 * im1));
+  rc_kit_d2(k, 9, 3, sc * (-y1 * im1));
 }
 
-static void lv_acc2(const double *w, rc_dense_acc *D, double *F, int row,
-                    double sc, double hm, const dp_data *d) {
+static void lv_acc2(rc_kit *k, const double *w, int row, double sc,
+                    const dp_data *d) {
   const double x1 = w[0], y1 = w[1], x2 = w[2], y2 = w[3], l1 = w[8], l2 = w[9];
   const double dx = x1 - x2, dy = y1 - y2, du = w[4] - w[6], dv = w[5] - w[7];
   const double p = x1 * dx + y1 * dy;
   const double im1 = 1.0 / d->m1, imt = 1.0 / d->m1 + 1.0 / d->m2;
-  F[row] +=
-      sc * (du * du + dv * dv + p * l1 * im1 + (dx * dx + dy * dy) * l2 * imt);
-  rc_dense_jadd(D, row, 0, sc * ((x1 + dx) * l1 * im1 + 2.0 * imt * dx * l2));
-  rc_dense_jadd(D, row, 2, sc * (-x1 * l1 * im1 - 2.0 * imt * dx * l2));
-  rc_dense_jadd(D, row, 1, sc * ((y1 + dy) * l1 * im1 + 2.0 * imt * dy * l2));
-  rc_dense_jadd(D, row, 3, sc * (-y1 * l1 * im1 - 2.0 * imt * dy * l2));
-  rc_dense_jadd(D, row, 4, sc * 2.0 * du);
-  rc_dense_jadd(D, row, 6, -sc * 2.0 * du);
-  rc_dense_jadd(D, row, 5, sc * 2.0 * dv);
-  rc_dense_jadd(D, row, 7, -sc * 2.0 * dv);
-  rc_dense_jadd(D, row, 8, sc * p * im1);
-  rc_dense_jadd(D, row, 9, sc * (dx * dx + dy * dy) * imt);
+  rc_kit_row(
+      k, row,
+      sc * (du * du + dv * dv + p * l1 * im1 + (dx * dx + dy * dy) * l2 * imt));
+  rc_kit_d(k, 0, sc * ((x1 + dx) * l1 * im1 + 2.0 * imt * dx * l2));
+  rc_kit_d(k, 2, sc * (-x1 * l1 * im1 - 2.0 * imt * dx * l2));
+  rc_kit_d(k, 1, sc * ((y1 + dy) * l1 * im1 + 2.0 * imt * dy * l2));
+  rc_kit_d(k, 3, sc * (-y1 * l1 * im1 - 2.0 * imt * dy * l2));
+  rc_kit_d(k, 4, sc * 2.0 * du);
+  rc_kit_d(k, 6, -sc * 2.0 * du);
+  rc_kit_d(k, 5, sc * 2.0 * dv);
+  rc_kit_d(k, 7, -sc * 2.0 * dv);
+  rc_kit_d(k, 8, sc * p * im1);
+  rc_kit_d(k, 9, sc * (dx * dx + dy * dy) * imt);
   for (int c = 0; c < 2; ++c) { /* c = 0: x coordinates, c = 1: y */
     const int i1 = c, i2 = 2 + c;
     const double q1 = c ? y1 : x1, dq = c ? dy : dx;
-    rc_dense_hadd(D, hm, i1, i1, 2.0 * l1 * im1 + 2.0 * imt * l2);
-    rc_dense_hadd(D, hm, i2, i1, -l1 * im1 - 2.0 * imt * l2);
-    rc_dense_hadd(D, hm, i2, i2, 2.0 * imt * l2);
-    rc_dense_hadd(D, hm, 4 + c, 4 + c, 2.0);
-    rc_dense_hadd(D, hm, 6 + c, 4 + c, -2.0);
-    rc_dense_hadd(D, hm, 6 + c, 6 + c, 2.0);
-    rc_dense_hadd(D, hm, 8, i1, (q1 + dq) * im1);
-    rc_dense_hadd(D, hm, 8, i2, -q1 * im1);
-    rc_dense_hadd(D, hm, 9, i1, 2.0 * imt * dq);
-    rc_dense_hadd(D, hm, 9, i2, -2.0 * imt * dq);
+    rc_kit_d2(k, i1, i1, sc * (2.0 * l1 * im1 + 2.0 * imt * l2));
+    rc_kit_d2(k, i2, i1, sc * (-l1 * im1 - 2.0 * imt * l2));
+    rc_kit_d2(k, i2, i2, sc * (2.0 * imt * l2));
+    rc_kit_d2(k, 4 + c, 4 + c, sc * 2.0);
+    rc_kit_d2(k, 6 + c, 4 + c, sc * -2.0);
+    rc_kit_d2(k, 6 + c, 6 + c, sc * 2.0);
+    rc_kit_d2(k, 8, i1, sc * ((q1 + dq) * im1));
+    rc_kit_d2(k, 8, i2, sc * (-q1 * im1));
+    rc_kit_d2(k, 9, i1, sc * (2.0 * imt * dq));
+    rc_kit_d2(k, 9, i2, sc * (-2.0 * imt * dq));
   }
 }
 
 /* ---- the point block -------------------------------------------------------
  */
 
-static void dp_point_cartesian(const dp_data *d, const double *w,
-                               const double *mu, double *F, rc_dense_acc *D) {
+static int dp_point_cartesian(const dp_data *d, const double *w, rc_kit *k) {
   const double x1 = w[0], y1 = w[1], x2 = w[2], y2 = w[3], l1 = w[8], l2 = w[9];
   const double m1 = d->m1, m2 = d->m2, g = d->g;
   const double dx = x1 - x2, dy = y1 - y2;
-#define MU(r) (mu ? mu[r] : 0.0)
-  for (int i = 0; i < 10; ++i)
-    F[i] = 0.0;
   /* x' = u */
   for (int i = 0; i < 4; ++i) {
-    F[i] = w[4 + i];
-    rc_dense_jadd(D, i, 4 + i, 1.0);
+    rc_kit_row(k, i, w[4 + i]);
+    rc_kit_d(k, 4 + i, 1.0);
   }
   /* mass 1: u1' (c = 0, coordinate x) and v1' (c = 1, coordinate y) */
   for (int c = 0; c < 2; ++c) {
     const int r = 4 + c, i1 = c, i2 = 2 + c;
     const double q1 = c ? y1 : x1, dq = c ? dy : dx;
-    F[r] = (q1 * l1 + dq * l2) / m1 - (c ? g : 0.0);
-    rc_dense_jadd(D, r, i1, (l1 + l2) / m1);
-    rc_dense_jadd(D, r, i2, -l2 / m1);
-    rc_dense_jadd(D, r, 8, q1 / m1);
-    rc_dense_jadd(D, r, 9, dq / m1);
-    rc_dense_hadd(D, MU(r), 8, i1, 1.0 / m1);
-    rc_dense_hadd(D, MU(r), 9, i1, 1.0 / m1);
-    rc_dense_hadd(D, MU(r), 9, i2, -1.0 / m1);
+    rc_kit_row(k, r, (q1 * l1 + dq * l2) / m1 - (c ? g : 0.0));
+    rc_kit_d(k, i1, (l1 + l2) / m1);
+    rc_kit_d(k, i2, -l2 / m1);
+    rc_kit_d(k, 8, q1 / m1);
+    rc_kit_d(k, 9, dq / m1);
+    rc_kit_d2(k, 8, i1, 1.0 / m1);
+    rc_kit_d2(k, 9, i1, 1.0 / m1);
+    rc_kit_d2(k, 9, i2, -1.0 / m1);
   }
   /* mass 2: u2' and v2' */
   for (int c = 0; c < 2; ++c) {
     const int r = 6 + c, i1 = c, i2 = 2 + c;
     const double dq = c ? dy : dx;
-    F[r] = -dq * l2 / m2 - (c ? g : 0.0);
-    rc_dense_jadd(D, r, i1, -l2 / m2);
-    rc_dense_jadd(D, r, i2, l2 / m2);
-    rc_dense_jadd(D, r, 9, -dq / m2);
-    rc_dense_hadd(D, MU(r), 9, i1, -1.0 / m2);
-    rc_dense_hadd(D, MU(r), 9, i2, 1.0 / m2);
+    rc_kit_row(k, r, -dq * l2 / m2 - (c ? g : 0.0));
+    rc_kit_d(k, i1, -l2 / m2);
+    rc_kit_d(k, i2, l2 / m2);
+    rc_kit_d(k, 9, -dq / m2);
+    rc_kit_d2(k, 9, i1, -1.0 / m2);
+    rc_kit_d2(k, 9, i2, 1.0 / m2);
   }
   /* algebraic equations */
   switch (d->form) {
   case DP_INDEX3:
-    lv_pos1(w, D, F, 8, 1.0, MU(8), d);
-    lv_pos2(w, D, F, 9, 1.0, MU(9), d);
+    lv_pos1(k, w, 8, 1.0, d);
+    lv_pos2(k, w, 9, 1.0, d);
     break;
   case DP_INDEX1:
-    lv_acc1(w, D, F, 8, m1, m1 * MU(8), d);
-    lv_acc2(w, D, F, 9, m1, m1 * MU(9), d);
+    lv_acc1(k, w, 8, m1, d);
+    lv_acc2(k, w, 9, m1, d);
     break;
   default: { /* DP_BAUMGARTE */
     const double cv = m1 * 2.0 * d->eta * d->w, cp = m1 * 0.5 * d->w * d->w;
-    lv_acc1(w, D, F, 8, m1, m1 * MU(8), d);
-    lv_vel1(w, D, F, 8, cv, cv * MU(8));
-    lv_pos1(w, D, F, 8, cp, cp * MU(8), d);
-    lv_acc2(w, D, F, 9, m1, m1 * MU(9), d);
-    lv_vel2(w, D, F, 9, cv, cv * MU(9));
-    lv_pos2(w, D, F, 9, cp, cp * MU(9), d);
+    lv_acc1(k, w, 8, m1, d);
+    lv_vel1(k, w, 8, cv);
+    lv_pos1(k, w, 8, cp, d);
+    lv_acc2(k, w, 9, m1, d);
+    lv_vel2(k, w, 9, cv);
+    lv_pos2(k, w, 9, cp, d);
   } break;
   }
-#undef MU
+  return 0;
 }
 
-static void dp_point_angle(const dp_data *d, const double *w, const double *mu,
-                           double *F, rc_dense_acc *D) {
+/* angle: s' = (omega1, omega2, a1, a2) with a from dp_angle_accel. */
+static int dp_point_angle(const dp_data *d, const double *w, rc_kit *k) {
   double a[2], da[2][4], d2a[2][4][4];
-  dp_angle_accel(d, w, a, D ? da : NULL, (D && D->hes) ? d2a : NULL);
-  F[0] = w[2];
-  F[1] = w[3];
-  F[2] = a[0];
-  F[3] = a[1];
-  if (!D)
-    return;
-  rc_dense_jadd(D, 0, 2, 1.0);
-  rc_dense_jadd(D, 1, 3, 1.0);
-  for (int k = 0; k < 4; ++k) {
-    rc_dense_jadd(D, 2, k, da[0][k]);
-    rc_dense_jadd(D, 3, k, da[1][k]);
-  }
-  if (D->hes)
-    for (int k = 0; k < 4; ++k)
-      for (int l = 0; l <= k; ++l) {
-        rc_dense_hadd(D, mu ? mu[2] : 0.0, k, l, d2a[0][k][l]);
-        rc_dense_hadd(D, mu ? mu[3] : 0.0, k, l, d2a[1][k][l]);
-      }
-}
-
-static void dp_point_dense(const dp_data *d, const double *w, const double *mu,
-                           double *F, rc_dense_acc *D) {
-  if (d->form == DP_ANGLE)
-    dp_point_angle(d, w, mu, F, D);
-  else
-    dp_point_cartesian(d, w, mu, F, D);
-}
-
-static void dp_inv_dense(const dp_data *d, const double *w, const double *mu,
-                         double *F, rc_dense_acc *D) {
-#define MU(r) (mu ? mu[r] : 0.0)
-  for (int i = 0; i < 6; ++i)
-    F[i] = 0.0;
-  lv_pos1(w, D, F, 0, 1.0, MU(0), d);
-  lv_pos2(w, D, F, 1, 1.0, MU(1), d);
-  lv_vel1(w, D, F, 2, 1.0, MU(2));
-  lv_vel2(w, D, F, 3, 1.0, MU(3));
-  lv_acc1(w, D, F, 4, 1.0, MU(4), d);
-  lv_acc2(w, D, F, 5, 1.0, MU(5), d);
-#undef MU
-}
-
-typedef void (*dp_dense_fn)(const dp_data *d, const double *w, const double *mu,
-                            double *F, rc_dense_acc *D);
-
-static int dp_eval_with(dp_dense_fn fn, const rc_problem *pb, const double *w,
-                        double *out) {
-  double F[RC_DP_MAXO];
-  fn(dp_of(pb), w, NULL, F, NULL);
-  const int n = fn == dp_inv_dense ? pb->ninv : rc_problem_nF(pb);
-  for (int i = 0; i < n; ++i) {
-    if (!isfinite(F[i]))
-      return 1;
-    out[i] = F[i];
+  const int order = rc_kit_order(k);
+  dp_angle_accel(d, w, a, order >= 1 ? da : NULL, order >= 2 ? d2a : NULL);
+  rc_kit_row(k, 0, w[2]);
+  rc_kit_d(k, 2, 1.0);
+  rc_kit_row(k, 1, w[3]);
+  rc_kit_d(k, 3, 1.0);
+  for (int i = 0; i < 2; ++i) {
+    rc_kit_row(k, 2 + i, a[i]);
+    if (order < 1)
+      continue;
+    for (int c = 0; c < 4; ++c)
+      rc_kit_d(k, c, da[i][c]);
+    if (order < 2)
+      continue;
+    for (int c = 0; c < 4; ++c)
+      for (int l = 0; l <= c; ++l)
+        rc_kit_d2(k, c, l, d2a[i][c][l]);
   }
   return 0;
 }
 
-static int dp_jac_with(dp_dense_fn fn, const rc_dense_pattern *pat,
-                       const rc_problem *pb, const double *w, double *vals) {
-  double F[RC_DP_MAXO], J[RC_DP_MAXO * RC_DP_MAXW] = {0};
-  unsigned char m[RC_DP_MAXO * RC_DP_MAXW];
-  const int nw = rc_problem_nw(pb);
-  rc_dense_acc D = {nw, J, m, NULL, NULL};
-  fn(dp_of(pb), w, NULL, F, &D);
-  rc_dense_gather(J, nw, pat->njac, pat->jr, pat->jc, vals);
-  return 0;
+static int dp_point_fn(const rc_problem *pb, double t, const double *w,
+                       rc_kit *k) {
+  (void)t;
+  const dp_data *d = dp_of(pb);
+  return d->form == DP_ANGLE ? dp_point_angle(d, w, k)
+                             : dp_point_cartesian(d, w, k);
 }
 
-static int dp_hes_with(dp_dense_fn fn, const rc_dense_pattern *pat,
-                       const rc_problem *pb, const double *w, const double *mu,
-                       double *vals) {
-  double F[RC_DP_MAXO], H[RC_DP_MAXW * RC_DP_MAXW] = {0};
-  unsigned char m[RC_DP_MAXW * RC_DP_MAXW];
-  const int nw = rc_problem_nw(pb);
-  rc_dense_acc D = {nw, NULL, NULL, H, m};
-  fn(dp_of(pb), w, mu, F, &D);
-  rc_dense_gather(H, nw, pat->nhes, pat->hr, pat->hc, vals);
-  return 0;
-}
-
-static int dp_point_eval(const rc_problem *pb, double t, const double *w,
-                         double *out) {
+/* Invariants pos1, pos2, vel1, vel2, acc1, acc2 (Cartesian forms). */
+static int dp_inv_fn(const rc_problem *pb, double t, const double *w,
+                     rc_kit *k) {
   (void)t;
-  return dp_eval_with(dp_point_dense, pb, w, out);
-}
-static int dp_point_jac(const rc_problem *pb, double t, const double *w,
-                        double *vals) {
-  (void)t;
-  return dp_jac_with(dp_point_dense, &dp_of(pb)->pt, pb, w, vals);
-}
-static int dp_point_hes(const rc_problem *pb, double t, const double *w,
-                        const double *mu, double *vals) {
-  (void)t;
-  return dp_hes_with(dp_point_dense, &dp_of(pb)->pt, pb, w, mu, vals);
-}
-static int dp_inv_eval(const rc_problem *pb, double t, const double *w,
-                       double *out) {
-  (void)t;
-  return dp_eval_with(dp_inv_dense, pb, w, out);
-}
-static int dp_inv_jac(const rc_problem *pb, double t, const double *w,
-                      double *vals) {
-  (void)t;
-  return dp_jac_with(dp_inv_dense, &dp_of(pb)->inv, pb, w, vals);
-}
-static int dp_inv_hes(const rc_problem *pb, double t, const double *w,
-                      const double *mu, double *vals) {
-  (void)t;
-  return dp_hes_with(dp_inv_dense, &dp_of(pb)->inv, pb, w, mu, vals);
-}
-
-/* Empty boundary block (no boundary constraints, no Mayer term). */
-static int dp_bnd_eval(const rc_problem *pb, double t, const double *z,
-                       double *out) {
-  (void)pb, (void)t, (void)z, (void)out;
-  return 0;
-}
-static int dp_bnd_jac(const rc_problem *pb, double t, const double *z,
-                      double *vals) {
-  (void)pb, (void)t, (void)z, (void)vals;
-  return 0;
-}
-static int dp_bnd_hes(const rc_problem *pb, double t, const double *z,
-                      const double *mu, double *vals) {
-  (void)pb, (void)t, (void)z, (void)mu, (void)vals;
+  const dp_data *d = dp_of(pb);
+  lv_pos1(k, w, 0, 1.0, d);
+  lv_pos2(k, w, 1, 1.0, d);
+  lv_vel1(k, w, 2, 1.0);
+  lv_vel2(k, w, 3, 1.0);
+  lv_acc1(k, w, 4, 1.0, d);
+  lv_acc2(k, w, 5, 1.0, d);
   return 0;
 }
 
@@ -630,28 +536,9 @@ static void dp_destroy(rc_problem *pb) {
   if (!pb)
     return;
   dp_data *d = (dp_data *)pb->user;
-  rc_dense_pattern_free(&d->pt);
-  rc_dense_pattern_free(&d->inv);
+  rc_kit_release(&d->kit);
   free(d->grid_y), free(d->grid_dy);
   free(d);
-}
-
-/* Record the structural pattern of a dense block (entries it touches). */
-static rc_err dp_build_pattern(dp_data *d, dp_dense_fn fn, int nout, int nin,
-                               rc_dense_pattern *pat, rc_error *err) {
-  double F[RC_DP_MAXO], J[RC_DP_MAXO * RC_DP_MAXW] = {0},
-                                       H[RC_DP_MAXW * RC_DP_MAXW] = {0};
-  unsigned char jm[RC_DP_MAXO * RC_DP_MAXW] = {0},
-                                hm[RC_DP_MAXW * RC_DP_MAXW] = {0};
-  double w[RC_DP_MAXW], mu[RC_DP_MAXO];
-  for (int i = 0; i < nin; ++i)
-    w[i] = 0.3 + 0.1 * i;
-  for (int i = 0; i < nout; ++i)
-    mu[i] = 1.0;
-  rc_dense_acc D = {nin, J, jm, H, hm};
-  fn(d, w, mu, F, &D);
-  return rc_dense_pattern_from_masks(nout, nin, jm, hm, "double-pendulum", pat,
-                                     err);
 }
 
 static const char *const dp_names_cart[] = {"x1", "y1", "x2", "y2", "u1",
@@ -767,33 +654,19 @@ static rc_err dp_create(const rc_model *model, int formulation,
   pb->fix_x0 = d->fix_x0;
   pb->x0 = angle ? d->ang0 : d->x0;
   pb->t0_algebraic = formulation != DP_INDEX3 && !angle;
-  const int nw = rc_problem_nw(pb), nF = rc_problem_nF(pb);
-  rc_err rc = dp_build_pattern(d, dp_point_dense, nF, nw, &d->pt, err);
-  if (rc == RC_OK && !angle) {
-    rc = dp_build_pattern(d, dp_inv_dense, 6, nw, &d->inv, err);
+  if (!angle) {
     pb->ninv = 6;
     pb->inv_names = dp_inv_names;
-    pb->invariants = (rc_block){6,
-                                {d->inv.njac, d->inv.jr, d->inv.jc},
-                                {d->inv.nhes, d->inv.hr, d->inv.hc},
-                                dp_inv_eval,
-                                dp_inv_jac,
-                                dp_inv_hes};
   }
-  pb->point = (rc_block){nF,
-                         {d->pt.njac, d->pt.jr, d->pt.jc},
-                         {d->pt.nhes, d->pt.hr, d->pt.hc},
-                         dp_point_eval,
-                         dp_point_jac,
-                         dp_point_hes};
-  pb->boundary = (rc_block){0,           {0, NULL, NULL}, {0, NULL, NULL},
-                            dp_bnd_eval, dp_bnd_jac,      dp_bnd_hes};
   pb->nout = d->form == DP_ANGLE ? 9 : 1;
   pb->out_names = dp_out_names;
   pb->outputs = dp_outputs;
   pb->reference = dp_reference;
   pb->guess = dp_guess;
 
+  const rc_kit_spec ks = {.point = dp_point_fn,
+                          .invariants = angle ? NULL : dp_inv_fn};
+  rc_err rc = rc_kit_attach(pb, &d->kit, &ks, err);
   /* the guess grid: the angle solution at RC_DP_GRID uniform times */
   if (rc == RC_OK) {
     d->ngrid = RC_DP_GRID;

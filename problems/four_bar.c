@@ -62,9 +62,9 @@
  * dynamics at w (a pointwise function of w; zero on exact solutions);
  * kinetic T and potential V = sum m_b g y_b.
  *
- * Derivatives: every term adds value, Jacobian entries and weighted Hessian
- * entries into dense stack scratch; the patterns are the entries the terms
- * touch, recorded once at create (structural).
+ * Derivatives (radcol/kit.h): every term adds its value with its Jacobian
+ * and Hessian entries to its row; the patterns are the entries the terms
+ * write, recorded by the kit once at create (structural).
  */
 #include <math.h>
 #include <stdio.h>
@@ -74,19 +74,16 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
 
-#include "ode_reference.h"
-#include "dense_block.h"
+#include "radcol/kit.h"
+#include "radcol/ode_reference.h"
 #include "radcol/problem.h"
 
 #define FB_MAXW 36
-#define FB_MAXO 36
 #define FB_NQ 9
 #define FB_NX 18
 #define FB_GRID 801
 
 enum { FB_INDEX3 = 0, FB_GGL = 1, FB_BAUMGARTE = 2 };
-
-/* ---- dense accumulation ------------------------------------------------ */
 
 /* ---- data -----------------------------------------------------------------
  */
@@ -98,6 +95,7 @@ typedef struct fb_end {
 } fb_end;
 
 typedef struct fb_data {
+  rc_kit_blocks kit; /* first: the kit's callbacks find their blocks here */
   rc_problem pb;
   int form;
   int speed; /* 1: constant-speed driver, 0: given torque */
@@ -111,7 +109,6 @@ typedef struct fb_data {
   const char *names[FB_MAXW];
   const char *inv_names[27];
   char name_buf[FB_MAXW + 27][16];
-  rc_dense_pattern pt, inv;
   /* torque driver: the ODE solution on a uniform grid, for the guess */
   int ngrid;
   double grid_h;
@@ -195,13 +192,12 @@ static double lin_value(const fb_lin *L, const double *w) {
   return v;
 }
 
-/* F[row] += K L E(phi) with E, E', E'' given (E = 1, 0, 0 for a plain L);
- * derivatives w.r.t. phi (L->phi_idx, which E also depends on if
- * e_phi >= 0) and the multipliers; the Hessian gets hm K (...), hm being
- * the row's weight mu[row]. */
-static void add_lin_e(rc_dense_acc *D, double *F, int row, double K,
-                      const fb_lin *L, const double *w, int e_phi, double E,
-                      double E1, double E2, double hm) {
+/* Row `row` += K L E(phi) with E, E', E'' given (E = 1, 0, 0 for a plain L),
+ * with its derivatives w.r.t. phi (L->phi_idx, which E also depends on if
+ * e_phi >= 0) and the multipliers. */
+static void add_lin_e(rc_kit *k, int row, double K, const fb_lin *L,
+                      const double *w, int e_phi, double E, double E1,
+                      double E2) {
   const int phi = L->phi_idx >= 0 ? L->phi_idx : e_phi;
   double Lv = L->c0, Lp = 0.0, Lpp = 0.0;
   for (int j = 0; j < L->n; ++j) {
@@ -210,85 +206,82 @@ static void add_lin_e(rc_dense_acc *D, double *F, int row, double K,
     Lp += L->cp[j] * l;
     Lpp += L->cpp[j] * l;
   }
-  F[row] += K * Lv * E;
+  rc_kit_row(k, row, K * Lv * E);
   for (int j = 0; j < L->n; ++j) {
-    rc_dense_jadd(D, row, L->idx[j], K * L->c[j] * E);
+    rc_kit_d(k, L->idx[j], K * L->c[j] * E);
     if (phi >= 0)
-      rc_dense_hadd(D, hm, L->idx[j], phi, K * (L->cp[j] * E + L->c[j] * E1));
+      rc_kit_d2(k, L->idx[j], phi, K * (L->cp[j] * E + L->c[j] * E1));
   }
   if (phi >= 0) {
-    rc_dense_jadd(D, row, phi, K * (Lp * E + Lv * E1));
-    rc_dense_hadd(D, hm, phi, phi, K * (Lpp * E + 2.0 * Lp * E1 + Lv * E2));
+    rc_kit_d(k, phi, K * (Lp * E + Lv * E1));
+    rc_kit_d2(k, phi, phi, K * (Lpp * E + 2.0 * Lp * E1 + Lv * E2));
   }
 }
 
 /* ---- constraint levels ----------------------------------------------------
  */
 
-/* Adds sc * level to F[row] for joint equation r (r = 2k + c, or 8: the
- * driver), its Jacobian, and mu sc (Hessian of the level). */
-static void lv_pos(const fb_data *d, double t, const double *w, rc_dense_acc *D,
-                   double *F, int row, int r, double sc, double mu) {
-  const double hm = sc * mu;
+/* Adds sc * level to row `row` for joint equation r (r = 2k + c, or 8: the
+ * driver), with its derivatives. */
+static void lv_pos(const fb_data *d, double t, const double *w, rc_kit *k,
+                   int row, int r, double sc) {
   if (r == 8) {
-    F[row] += sc * (w[2] - d->Omega * t - d->phi10);
-    rc_dense_jadd(D, row, 2, sc);
+    rc_kit_row(k, row, sc * (w[2] - d->Omega * t - d->phi10));
+    rc_kit_d(k, 2, sc);
     return;
   }
-  const int k = r / 2, c = r % 2;
-  F[row] -= sc * d->ground[k][c];
+  const int kj = r / 2, c = r % 2;
+  rc_kit_row(k, row, -sc * d->ground[kj][c]);
   for (int e = 0; e < 2; ++e) {
-    const fb_end *en = &d->ends[k][e];
+    const fb_end *en = &d->ends[kj][e];
     if (en->body < 0)
       continue;
     const int b = en->body, ip = 3 * b + 2;
     const double ph = w[ip], ss = sc * en->sigma * en->s;
     const double G = c ? sin(ph) : cos(ph), G1 = c ? cos(ph) : -sin(ph);
-    F[row] += sc * en->sigma * w[3 * b + c] + ss * G;
-    rc_dense_jadd(D, row, 3 * b + c, sc * en->sigma);
-    rc_dense_jadd(D, row, ip, ss * G1);
-    rc_dense_hadd(D, hm, ip, ip, en->sigma * en->s * -G);
+    rc_kit_row(k, row, sc * en->sigma * w[3 * b + c] + ss * G);
+    rc_kit_d(k, 3 * b + c, sc * en->sigma);
+    rc_kit_d(k, ip, ss * G1);
+    rc_kit_d2(k, ip, ip, sc * (en->sigma * en->s * -G));
   }
 }
 
-static void lv_vel(const fb_data *d, const double *w, rc_dense_acc *D, double *F,
-                   int row, int r, double sc, double mu) {
-  const double hm = sc * mu;
+static void lv_vel(const fb_data *d, const double *w, rc_kit *k, int row, int r,
+                   double sc) {
   if (r == 8) {
-    F[row] += sc * (w[FB_NQ + 2] - d->Omega);
-    rc_dense_jadd(D, row, FB_NQ + 2, sc);
+    rc_kit_row(k, row, sc * (w[FB_NQ + 2] - d->Omega));
+    rc_kit_d(k, FB_NQ + 2, sc);
     return;
   }
-  const int k = r / 2, c = r % 2;
+  const int kj = r / 2, c = r % 2;
   for (int e = 0; e < 2; ++e) {
-    const fb_end *en = &d->ends[k][e];
+    const fb_end *en = &d->ends[kj][e];
     if (en->body < 0)
       continue;
     const int b = en->body, ip = 3 * b + 2, iw = FB_NQ + 3 * b + 2;
     const double ph = w[ip], om = w[iw], s = en->sigma * en->s;
     const double E = c ? cos(ph) : -sin(ph), E1 = c ? -sin(ph) : -cos(ph),
                  E2 = -E;
-    F[row] += sc * (en->sigma * w[FB_NQ + 3 * b + c] + s * om * E);
-    rc_dense_jadd(D, row, FB_NQ + 3 * b + c, sc * en->sigma);
-    rc_dense_jadd(D, row, iw, sc * s * E);
-    rc_dense_jadd(D, row, ip, sc * s * om * E1);
-    rc_dense_hadd(D, hm, iw, ip, s * E1);
-    rc_dense_hadd(D, hm, ip, ip, s * om * E2);
+    rc_kit_row(k, row, sc * (en->sigma * w[FB_NQ + 3 * b + c] + s * om * E));
+    rc_kit_d(k, FB_NQ + 3 * b + c, sc * en->sigma);
+    rc_kit_d(k, iw, sc * s * E);
+    rc_kit_d(k, ip, sc * s * om * E1);
+    rc_kit_d2(k, iw, ip, sc * (s * E1));
+    rc_kit_d2(k, ip, ip, sc * (s * om * E2));
   }
 }
 
-static void lv_acc(const fb_data *d, const double *w, rc_dense_acc *D, double *F,
-                   int row, int r, double sc, double mu) {
-  const double hm = sc * mu;
+static void lv_acc(const fb_data *d, const double *w, rc_kit *k, int row, int r,
+                   double sc) {
   fb_lin L;
   if (r == 8) {
     fb_accel(d, w, 0, 2, &L);
-    add_lin_e(D, F, row, sc, &L, w, -1, 1.0, 0.0, 0.0, mu);
+    add_lin_e(k, row, sc, &L, w, -1, 1.0, 0.0, 0.0);
     return;
   }
-  const int k = r / 2, c = r % 2;
+  const int kj = r / 2, c = r % 2;
   for (int e = 0; e < 2; ++e) {
-    const fb_end *en = &d->ends[k][e];
+    const fb_end *en = &d->ends[kj][e];
     if (en->body < 0)
       continue;
     const int b = en->body, ip = 3 * b + 2, iw = FB_NQ + 3 * b + 2;
@@ -298,159 +291,72 @@ static void lv_acc(const fb_data *d, const double *w, rc_dense_acc *D, double *F
     const double E = G1, E1 = G2, E2 = -G1;
     /* sigma a_c */
     fb_accel(d, w, b, c, &L);
-    add_lin_e(D, F, row, sc * en->sigma, &L, w, -1, 1.0, 0.0, 0.0, mu);
+    add_lin_e(k, row, sc * en->sigma, &L, w, -1, 1.0, 0.0, 0.0);
     /* s alpha E(phi) */
     fb_accel(d, w, b, 2, &L);
-    add_lin_e(D, F, row, sc * s, &L, w, ip, E, E1, E2, mu);
+    add_lin_e(k, row, sc * s, &L, w, ip, E, E1, E2);
     /* -s om^2 G(phi) */
-    F[row] += -sc * s * om * om * G;
-    rc_dense_jadd(D, row, iw, -sc * 2.0 * s * om * G);
-    rc_dense_jadd(D, row, ip, -sc * s * om * om * G1);
-    rc_dense_hadd(D, hm, iw, iw, -2.0 * s * G);
-    rc_dense_hadd(D, hm, iw, ip, -2.0 * s * om * G1);
-    rc_dense_hadd(D, hm, ip, ip, -s * om * om * G2);
+    rc_kit_row(k, row, -sc * s * om * om * G);
+    rc_kit_d(k, iw, -sc * 2.0 * s * om * G);
+    rc_kit_d(k, ip, -sc * s * om * om * G1);
+    rc_kit_d2(k, iw, iw, sc * (-2.0 * s * G));
+    rc_kit_d2(k, iw, ip, sc * (-2.0 * s * om * G1));
+    rc_kit_d2(k, ip, ip, sc * (-s * om * om * G2));
   }
 }
 
 /* ---- blocks -----------------------------------------------------------------
  */
 
-static void fb_point_dense(const fb_data *d, double t, const double *w,
-                           const double *mu, double *F, rc_dense_acc *D) {
-  const int nF = FB_NX + d->nl * (d->form == FB_GGL ? 2 : 1);
-  for (int i = 0; i < nF; ++i)
-    F[i] = 0.0;
-#define MU(r) (mu ? mu[r] : 0.0)
+static int fb_point_fn(const rc_problem *pb, double t, const double *w,
+                       rc_kit *k) {
+  const fb_data *d = fb_of(pb);
   fb_lin L;
   for (int b = 0; b < 3; ++b)
     for (int comp = 0; comp < 3; ++comp) {
       const int rq = 3 * b + comp, rv = FB_NQ + rq;
       /* q' = v (- Cq^T mu) */
-      F[rq] += w[rv];
-      rc_dense_jadd(D, rq, rv, 1.0);
+      rc_kit_row(k, rq, w[rv]);
+      rc_kit_d(k, rv, 1.0);
       if (d->form == FB_GGL) {
         fb_gen_force(d, w, b, comp, FB_NX + d->nl, &L);
-        add_lin_e(D, F, rq, -1.0, &L, w, -1, 1.0, 0.0, 0.0, MU(rq));
+        add_lin_e(k, rq, -1.0, &L, w, -1, 1.0, 0.0, 0.0);
       }
       /* v' = M^{-1} (F + Cq^T lambda) */
       fb_accel(d, w, b, comp, &L);
-      add_lin_e(D, F, rv, 1.0, &L, w, -1, 1.0, 0.0, 0.0, MU(rv));
+      add_lin_e(k, rv, 1.0, &L, w, -1, 1.0, 0.0, 0.0);
     }
   const int nl = d->nl;
   for (int r = 0; r < nl; ++r) {
     const int row = FB_NX + r;
     switch (d->form) {
     case FB_INDEX3:
-      lv_pos(d, t, w, D, F, row, r, 1.0, MU(row));
+      lv_pos(d, t, w, k, row, r, 1.0);
       break;
     case FB_GGL:
-      lv_pos(d, t, w, D, F, row, r, 1.0, MU(row));
-      lv_vel(d, w, D, F, row + nl, r, 1.0, MU(row + nl));
+      lv_pos(d, t, w, k, row, r, 1.0);
+      lv_vel(d, w, k, row + nl, r, 1.0);
       break;
     default: {
       const double cv = 2.0 * d->eta * d->w, cp = d->w * d->w;
-      lv_acc(d, w, D, F, row, r, 1.0, MU(row));
-      lv_vel(d, w, D, F, row, r, cv, MU(row));
-      lv_pos(d, t, w, D, F, row, r, cp, MU(row));
+      lv_acc(d, w, k, row, r, 1.0);
+      lv_vel(d, w, k, row, r, cv);
+      lv_pos(d, t, w, k, row, r, cp);
     } break;
     }
   }
-#undef MU
+  return 0;
 }
 
-static void fb_inv_dense(const fb_data *d, double t, const double *w,
-                         const double *mu, double *F, rc_dense_acc *D) {
+static int fb_inv_fn(const rc_problem *pb, double t, const double *w,
+                     rc_kit *k) {
+  const fb_data *d = fb_of(pb);
   const int nl = d->nl;
-  for (int i = 0; i < 3 * nl; ++i)
-    F[i] = 0.0;
-#define MU(r) (mu ? mu[r] : 0.0)
   for (int r = 0; r < nl; ++r) {
-    lv_pos(d, t, w, D, F, r, r, 1.0, MU(r));
-    lv_vel(d, w, D, F, nl + r, r, 1.0, MU(nl + r));
-    lv_acc(d, w, D, F, 2 * nl + r, r, 1.0, MU(2 * nl + r));
+    lv_pos(d, t, w, k, r, r, 1.0);
+    lv_vel(d, w, k, nl + r, r, 1.0);
+    lv_acc(d, w, k, 2 * nl + r, r, 1.0);
   }
-#undef MU
-}
-
-typedef void (*fb_dense_fn)(const fb_data *d, double t, const double *w,
-                            const double *mu, double *F, rc_dense_acc *D);
-
-static int fb_eval_with(fb_dense_fn fn, int n, const rc_problem *pb, double t,
-                        const double *w, double *out) {
-  double F[FB_MAXO];
-  fn(fb_of(pb), t, w, NULL, F, NULL);
-  for (int i = 0; i < n; ++i) {
-    if (!isfinite(F[i]))
-      return 1;
-    out[i] = F[i];
-  }
-  return 0;
-}
-
-static int fb_jac_with(fb_dense_fn fn, const rc_dense_pattern *pat,
-                       const rc_problem *pb, double t, const double *w,
-                       double *vals) {
-  double F[FB_MAXO], J[FB_MAXO * FB_MAXW] = {0};
-  unsigned char m[FB_MAXO * FB_MAXW];
-  const int nw = rc_problem_nw(pb);
-  rc_dense_acc D = {nw, J, m, NULL, NULL};
-  fn(fb_of(pb), t, w, NULL, F, &D);
-  for (int e = 0; e < pat->njac; ++e)
-    vals[e] = J[pat->jr[e] * nw + pat->jc[e]];
-  return 0;
-}
-
-static int fb_hes_with(fb_dense_fn fn, const rc_dense_pattern *pat,
-                       const rc_problem *pb, double t, const double *w,
-                       const double *mu, double *vals) {
-  double F[FB_MAXO], H[FB_MAXW * FB_MAXW] = {0};
-  unsigned char m[FB_MAXW * FB_MAXW];
-  const int nw = rc_problem_nw(pb);
-  rc_dense_acc D = {nw, NULL, NULL, H, m};
-  fn(fb_of(pb), t, w, mu, F, &D);
-  for (int e = 0; e < pat->nhes; ++e)
-    vals[e] = H[pat->hr[e] * nw + pat->hc[e]];
-  return 0;
-}
-
-static int fb_point_eval(const rc_problem *pb, double t, const double *w,
-                         double *out) {
-  return fb_eval_with(fb_point_dense, rc_problem_nF(pb), pb, t, w, out);
-}
-static int fb_point_jac(const rc_problem *pb, double t, const double *w,
-                        double *vals) {
-  return fb_jac_with(fb_point_dense, &fb_of(pb)->pt, pb, t, w, vals);
-}
-static int fb_point_hes(const rc_problem *pb, double t, const double *w,
-                        const double *mu, double *vals) {
-  return fb_hes_with(fb_point_dense, &fb_of(pb)->pt, pb, t, w, mu, vals);
-}
-static int fb_inv_eval(const rc_problem *pb, double t, const double *w,
-                       double *out) {
-  return fb_eval_with(fb_inv_dense, pb->ninv, pb, t, w, out);
-}
-static int fb_inv_jac(const rc_problem *pb, double t, const double *w,
-                      double *vals) {
-  return fb_jac_with(fb_inv_dense, &fb_of(pb)->inv, pb, t, w, vals);
-}
-static int fb_inv_hes(const rc_problem *pb, double t, const double *w,
-                      const double *mu, double *vals) {
-  return fb_hes_with(fb_inv_dense, &fb_of(pb)->inv, pb, t, w, mu, vals);
-}
-
-static int fb_bnd_eval(const rc_problem *pb, double t, const double *z,
-                       double *out) {
-  (void)pb, (void)t, (void)z, (void)out;
-  return 0;
-}
-static int fb_bnd_jac(const rc_problem *pb, double t, const double *z,
-                      double *vals) {
-  (void)pb, (void)t, (void)z, (void)vals;
-  return 0;
-}
-static int fb_bnd_hes(const rc_problem *pb, double t, const double *z,
-                      const double *mu, double *vals) {
-  (void)pb, (void)t, (void)z, (void)mu, (void)vals;
   return 0;
 }
 
@@ -714,24 +620,9 @@ static void fb_destroy(rc_problem *pb) {
   if (!pb)
     return;
   fb_data *d = (fb_data *)pb->user;
-  rc_dense_pattern_free(&d->pt);
-  rc_dense_pattern_free(&d->inv);
+  rc_kit_release(&d->kit);
   free(d->grid_y), free(d->grid_dy);
   free(d);
-}
-
-static rc_err fb_build_pattern(fb_data *d, fb_dense_fn fn, int nout, int nin,
-                               rc_dense_pattern *pat, rc_error *err) {
-  double F[FB_MAXO], J[FB_MAXO * FB_MAXW] = {0}, H[FB_MAXW * FB_MAXW] = {0};
-  unsigned char jm[FB_MAXO * FB_MAXW] = {0}, hm[FB_MAXW * FB_MAXW] = {0};
-  double w[FB_MAXW], mu[FB_MAXO];
-  for (int i = 0; i < nin; ++i)
-    w[i] = 0.3 + 0.1 * i;
-  for (int i = 0; i < nout; ++i)
-    mu[i] = 1.0;
-  rc_dense_acc D = {nin, J, jm, H, hm};
-  fn(d, 0.1, w, mu, F, &D);
-  return rc_dense_pattern_from_masks(nout, nin, jm, hm, "four-bar", pat, err);
 }
 
 static const char *const fb_state_names[FB_NX] = {
@@ -920,26 +811,10 @@ static rc_err fb_create(const rc_model *model, int formulation,
   pb->fix_x0 = d->fix_x0;
   pb->x0 = d->x0;
   pb->t0_algebraic = formulation == FB_BAUMGARTE;
-  const int nw = rc_problem_nw(pb), nF = rc_problem_nF(pb);
-  rc_err rc = fb_build_pattern(d, fb_point_dense, nF, nw, &d->pt, err);
-  if (rc == RC_OK)
-    rc = fb_build_pattern(d, fb_inv_dense, 3 * nl, nw, &d->inv, err);
-  pb->point = (rc_block){nF,
-                         {d->pt.njac, d->pt.jr, d->pt.jc},
-                         {d->pt.nhes, d->pt.hr, d->pt.hc},
-                         fb_point_eval,
-                         fb_point_jac,
-                         fb_point_hes};
-  pb->boundary = (rc_block){0,           {0, NULL, NULL}, {0, NULL, NULL},
-                            fb_bnd_eval, fb_bnd_jac,      fb_bnd_hes};
   pb->ninv = 3 * nl;
   pb->inv_names = d->inv_names;
-  pb->invariants = (rc_block){3 * nl,
-                              {d->inv.njac, d->inv.jr, d->inv.jc},
-                              {d->inv.nhes, d->inv.hr, d->inv.hc},
-                              fb_inv_eval,
-                              fb_inv_jac,
-                              fb_inv_hes};
+  const rc_kit_spec ks = {.point = fb_point_fn, .invariants = fb_inv_fn};
+  rc_err rc = rc_kit_attach(pb, &d->kit, &ks, err);
   pb->nout = 3;
   pb->out_names = fb_out_names;
   pb->outputs = fb_outputs;

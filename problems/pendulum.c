@@ -80,7 +80,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ode_reference.h"
+#include "radcol/kit.h"
+#include "radcol/ode_reference.h"
 #include "radcol/problem.h"
 
 #define REF_TOL 1e-14
@@ -124,7 +125,8 @@ enum { PX = 0, PU = 1 };
 enum { ATH = 0, AOM = 1 };
 
 typedef struct pendulum {
-  rc_problem pb; /* first: the problem handed out */
+  rc_kit_blocks kit; /* first: the kit's callbacks find their blocks here */
+  rc_problem pb;
   int form;
   double g, L;
   double a, b;     /* Baumgarte: a = 4 eta w, b = w^2 */
@@ -157,160 +159,134 @@ static void load_state(const pendulum *p, const double *w, double s[5]) {
   }
 }
 
-/* ---- point blocks: values, Jacobians, Hessians (equation order) ---------- */
+/* ---- point blocks: each row with its derivatives (equation order) -------- */
 
-/* index3: F = [u, v, -T x, g - T y, x^2 + y^2 - L^2] */
-static const int index3_jr[] = {0, 1, 2, 2, 3, 3, 4, 4};
-static const int index3_jc[] = {IU, IV, IX, IT, IY, IT, IX, IY};
-static const int index3_hr[] = {IT, IT, IX, IY};
-static const int index3_hc[] = {IX, IY, IX, IY};
+/* Columns of the Cartesian state (x, y, u, v, T) in a layout. */
+static const int std_col[5] = {IX, IY, IU, IV, IT};
+static const int crd_col[5] = {CX, CY, CU, CV, CT};
 
-static void f_common(const pendulum *p, const double *w, double *F) {
-  F[0] = w[IU];
-  F[1] = w[IV];
-  F[2] = -w[IT] * w[IX];
-  F[3] = p->g - w[IT] * w[IY];
-}
-static void j_common(const double *w, double *J) {
-  J[0] = 1.0, J[1] = 1.0;
-  J[2] = -w[IT], J[3] = -w[IX];
-  J[4] = -w[IT], J[5] = -w[IY];
+/* Row i += sc h1, h1 = x^2 + y^2 - L^2 (state s, columns c). */
+static void add_h1(const pendulum *p, const double s[5], const int c[5], int i,
+                   double sc, rc_kit *k) {
+  const double x = s[SX], y = s[SY];
+  rc_kit_row(k, i, sc * (x * x + y * y - p->L * p->L));
+  rc_kit_d(k, c[SX], sc * 2.0 * x);
+  rc_kit_d(k, c[SY], sc * 2.0 * y);
+  rc_kit_d2(k, c[SX], c[SX], sc * 2.0);
+  rc_kit_d2(k, c[SY], c[SY], sc * 2.0);
 }
 
-static int index3_eval(const rc_problem *pb, double t, const double *w,
-                       double *F) {
-  (void)t;
-  const pendulum *p = P(pb);
-  f_common(p, w, F);
-  F[4] = w[IX] * w[IX] + w[IY] * w[IY] - p->L * p->L;
-  return 0;
-}
-static int index3_jac(const rc_problem *pb, double t, const double *w,
-                      double *J) {
-  (void)pb, (void)t;
-  j_common(w, J);
-  J[6] = 2.0 * w[IX], J[7] = 2.0 * w[IY];
-  return 0;
-}
-static int index3_hes(const rc_problem *pb, double t, const double *w,
-                      const double *mu, double *H) {
-  (void)pb, (void)t, (void)w;
-  H[0] = -mu[2], H[1] = -mu[3];
-  H[2] = 2.0 * mu[4], H[3] = 2.0 * mu[4];
-  return 0;
+/* Row i += sc h2, h2 = x u + y v. */
+static void add_h2(const double s[5], const int c[5], int i, double sc,
+                   rc_kit *k) {
+  const double x = s[SX], y = s[SY], u = s[SU], v = s[SV];
+  rc_kit_row(k, i, sc * (x * u + y * v));
+  rc_kit_d(k, c[SX], sc * u);
+  rc_kit_d(k, c[SY], sc * v);
+  rc_kit_d(k, c[SU], sc * x);
+  rc_kit_d(k, c[SV], sc * y);
+  rc_kit_d2(k, c[SU], c[SX], sc);
+  rc_kit_d2(k, c[SV], c[SY], sc);
 }
 
-/* accel: F = [u, v, -T x, g - T y, h3] */
-static const int accel_jr[] = {0, 1, 2, 2, 3, 3, 4, 4, 4, 4, 4};
-static const int accel_jc[] = {IU, IV, IX, IT, IY, IT, IX, IY, IU, IV, IT};
-static const int accel_hr[] = {IT, IT, IX, IY, IU, IV};
-static const int accel_hc[] = {IX, IY, IX, IY, IU, IV};
-
+/* Row i += sc h3, h3 = u^2 + v^2 - T (x^2 + y^2) + g y. */
 static double h3_of(const pendulum *p, const double s[5]) {
   return s[SU] * s[SU] + s[SV] * s[SV] -
          s[ST] * (s[SX] * s[SX] + s[SY] * s[SY]) + p->g * s[SY];
 }
+static void add_h3(const pendulum *p, const double s[5], const int c[5], int i,
+                   double sc, rc_kit *k) {
+  const double x = s[SX], y = s[SY], T = s[ST];
+  rc_kit_row(k, i, sc * h3_of(p, s));
+  rc_kit_d(k, c[SX], sc * -2.0 * T * x);
+  rc_kit_d(k, c[SY], sc * (-2.0 * T * y + p->g));
+  rc_kit_d(k, c[SU], sc * 2.0 * s[SU]);
+  rc_kit_d(k, c[SV], sc * 2.0 * s[SV]);
+  rc_kit_d(k, c[ST], sc * -(x * x + y * y));
+  rc_kit_d2(k, c[SX], c[SX], sc * -2.0 * T);
+  rc_kit_d2(k, c[SY], c[SY], sc * -2.0 * T);
+  rc_kit_d2(k, c[SU], c[SU], sc * 2.0);
+  rc_kit_d2(k, c[SV], c[SV], sc * 2.0);
+  rc_kit_d2(k, c[ST], c[SX], sc * -2.0 * x);
+  rc_kit_d2(k, c[ST], c[SY], sc * -2.0 * y);
+}
 
-static int accel_eval(const rc_problem *pb, double t, const double *w,
-                      double *F) {
+/* Rows 0..3 of the standard layout: x' = u, y' = v, u' = -T x,
+ * v' = g - T y. */
+static void rows_motion(const pendulum *p, const double *w, rc_kit *k) {
+  rc_kit_row(k, 0, w[IU]);
+  rc_kit_d(k, IU, 1.0);
+  rc_kit_row(k, 1, w[IV]);
+  rc_kit_d(k, IV, 1.0);
+  rc_kit_row(k, 2, -w[IT] * w[IX]);
+  rc_kit_d(k, IX, -w[IT]);
+  rc_kit_d(k, IT, -w[IX]);
+  rc_kit_d2(k, IT, IX, -1.0);
+  rc_kit_row(k, 3, p->g - w[IT] * w[IY]);
+  rc_kit_d(k, IY, -w[IT]);
+  rc_kit_d(k, IT, -w[IY]);
+  rc_kit_d2(k, IT, IY, -1.0);
+}
+
+/* index3: F = [u, v, -T x, g - T y, h1] */
+static int index3_fn(const rc_problem *pb, double t, const double *w,
+                     rc_kit *k) {
   (void)t;
   const pendulum *p = P(pb);
-  f_common(p, w, F);
-  F[4] = h3_of(p, w);
+  rows_motion(p, w, k);
+  add_h1(p, w, std_col, 4, 1.0, k);
   return 0;
 }
-static int accel_jac(const rc_problem *pb, double t, const double *w,
-                     double *J) {
+
+/* accel: F = [u, v, -T x, g - T y, h3] */
+static int accel_fn(const rc_problem *pb, double t, const double *w,
+                    rc_kit *k) {
   (void)t;
   const pendulum *p = P(pb);
-  const double x = w[IX], y = w[IY], T = w[IT];
-  j_common(w, J);
-  J[6] = -2.0 * T * x;
-  J[7] = -2.0 * T * y + p->g;
-  J[8] = 2.0 * w[IU];
-  J[9] = 2.0 * w[IV];
-  J[10] = -(x * x + y * y);
-  return 0;
-}
-static int accel_hes(const rc_problem *pb, double t, const double *w,
-                     const double *mu, double *H) {
-  (void)pb, (void)t;
-  H[0] = -mu[2] - 2.0 * w[IX] * mu[4];
-  H[1] = -mu[3] - 2.0 * w[IY] * mu[4];
-  H[2] = -2.0 * w[IT] * mu[4];
-  H[3] = -2.0 * w[IT] * mu[4];
-  H[4] = 2.0 * mu[4];
-  H[5] = 2.0 * mu[4];
+  rows_motion(p, w, k);
+  add_h3(p, w, std_col, 4, 1.0, k);
   return 0;
 }
 
 /* baumgarte: F = [u, v, -T x, g - T y, 2 h3 + a h2 + b h1],
  * a = 4 eta w, b = w^2 */
-static const int baum_jr[] = {0, 1, 2, 2, 3, 3, 4, 4, 4, 4, 4};
-static const int baum_jc[] = {IU, IV, IX, IT, IY, IT, IX, IY, IU, IV, IT};
-static const int baum_hr[] = {IT, IT, IX, IY, IU, IV, IU, IV};
-static const int baum_hc[] = {IX, IY, IX, IY, IU, IV, IX, IY};
-
-static int baum_eval(const rc_problem *pb, double t, const double *w,
-                     double *F) {
+static int baum_fn(const rc_problem *pb, double t, const double *w, rc_kit *k) {
   (void)t;
   const pendulum *p = P(pb);
-  const double x = w[IX], y = w[IY];
-  f_common(p, w, F);
-  F[4] = 2.0 * h3_of(p, w) + p->a * (x * w[IU] + y * w[IV]) +
-         p->b * (x * x + y * y - p->L * p->L);
-  return 0;
-}
-static int baum_jac(const rc_problem *pb, double t, const double *w,
-                    double *J) {
-  (void)t;
-  const pendulum *p = P(pb);
-  const double x = w[IX], y = w[IY], u = w[IU], v = w[IV], T = w[IT];
-  j_common(w, J);
-  J[6] = -4.0 * T * x + p->a * u + 2.0 * p->b * x;
-  J[7] = -4.0 * T * y + 2.0 * p->g + p->a * v + 2.0 * p->b * y;
-  J[8] = 4.0 * u + p->a * x;
-  J[9] = 4.0 * v + p->a * y;
-  J[10] = -2.0 * (x * x + y * y);
-  return 0;
-}
-static int baum_hes(const rc_problem *pb, double t, const double *w,
-                    const double *mu, double *H) {
-  (void)t;
-  const pendulum *p = P(pb);
-  H[0] = -mu[2] - 4.0 * w[IX] * mu[4];
-  H[1] = -mu[3] - 4.0 * w[IY] * mu[4];
-  H[2] = (-4.0 * w[IT] + 2.0 * p->b) * mu[4];
-  H[3] = H[2];
-  H[4] = 4.0 * mu[4];
-  H[5] = 4.0 * mu[4];
-  H[6] = p->a * mu[4];
-  H[7] = p->a * mu[4];
+  rows_motion(p, w, k);
+  add_h3(p, w, std_col, 4, 2.0, k);
+  add_h2(w, std_col, 4, p->a, k);
+  add_h1(p, w, std_col, 4, p->b, k);
   return 0;
 }
 
 /* ode: F = [u, v, -T x, g - T y, N/D] with N = -4 T (xu + yv) + 3 g v,
  * D = x^2 + y^2.  Second derivatives of N/D:
  *   (N/D)_ab = N_ab/D - (N_a D_b + N_b D_a)/D^2 - N D_ab/D^2
- *              + 2 N D_a D_b / D^3. */
-static const int ode_jr[] = {0, 1, 2, 2, 3, 3, 4, 4, 4, 4, 4};
-static const int ode_jc[] = {IU, IV, IX, IT, IY, IT, IX, IY, IU, IV, IT};
-static const int ode_hr[] = {IX, IY, IY, IU, IU, IV, IV, IT, IT, IT, IT};
-static const int ode_hc[] = {IX, IX, IY, IX, IY, IX, IY, IX, IY, IU, IV};
+ *              + 2 N D_a D_b / D^3,
+ * nonzero on the 11 pairs below ((u,u), (v,v), (T,T), (v,u) vanish). */
+static const int ode_pairs[11][2] = {{IX, IX}, {IY, IX}, {IY, IY}, {IU, IX},
+                                     {IU, IY}, {IV, IX}, {IV, IY}, {IT, IX},
+                                     {IT, IY}, {IT, IU}, {IT, IV}};
 
-/* N, D and their first and second derivatives in the standard columns. */
-static void ode_parts(const pendulum *p, const double *w, double *N, double *D,
-                      double Na[5], double Da[5], double Nab[5][5],
-                      double Dab[5][5]) {
+static int ode_fn(const rc_problem *pb, double t, const double *w, rc_kit *k) {
+  (void)t;
+  const pendulum *p = P(pb);
   const double x = w[IX], y = w[IY], u = w[IU], v = w[IV], T = w[IT];
-  const double h2 = x * u + y * v;
-  *N = -4.0 * T * h2 + 3.0 * p->g * v;
-  *D = x * x + y * y;
-  Na[IX] = -4.0 * T * u, Na[IY] = -4.0 * T * v, Na[IU] = -4.0 * T * x;
-  Na[IV] = -4.0 * T * y + 3.0 * p->g, Na[IT] = -4.0 * h2;
-  Da[IX] = 2.0 * x, Da[IY] = 2.0 * y, Da[IU] = Da[IV] = Da[IT] = 0.0;
-  memset(Nab, 0, 25 * sizeof(double));
-  memset(Dab, 0, 25 * sizeof(double));
+  const double h2 = x * u + y * v, N = -4.0 * T * h2 + 3.0 * p->g * v;
+  const double D = x * x + y * y;
+  if (!(D > 0.0))
+    return 1;
+  rows_motion(p, w, k);
+  rc_kit_row(k, 4, N / D);
+  const double Na[5] = {-4.0 * T * u, -4.0 * T * v, -4.0 * T * x,
+                        -4.0 * T * y + 3.0 * p->g, -4.0 * h2};
+  const double Da[5] = {2.0 * x, 2.0 * y, 0.0, 0.0, 0.0};
+  for (int a = 0; a < 5; ++a)
+    rc_kit_d(k, a, Na[a] / D - N * Da[a] / (D * D));
+  if (rc_kit_order(k) < 2)
+    return 0;
+  double Nab[5][5] = {{0.0}}, Dab[5][5] = {{0.0}};
   Nab[IU][IX] = Nab[IX][IU] = -4.0 * T;
   Nab[IV][IY] = Nab[IY][IV] = -4.0 * T;
   Nab[IT][IX] = Nab[IX][IT] = -4.0 * u;
@@ -318,301 +294,126 @@ static void ode_parts(const pendulum *p, const double *w, double *N, double *D,
   Nab[IT][IU] = Nab[IU][IT] = -4.0 * x;
   Nab[IT][IV] = Nab[IV][IT] = -4.0 * y;
   Dab[IX][IX] = Dab[IY][IY] = 2.0;
-}
-
-static int ode_eval(const rc_problem *pb, double t, const double *w,
-                    double *F) {
-  (void)t;
-  const pendulum *p = P(pb);
-  const double x = w[IX], y = w[IY], D = x * x + y * y;
-  if (!(D > 0.0))
-    return 1;
-  f_common(p, w, F);
-  F[4] = (-4.0 * w[IT] * (x * w[IU] + y * w[IV]) + 3.0 * p->g * w[IV]) / D;
-  return 0;
-}
-static int ode_jac(const rc_problem *pb, double t, const double *w, double *J) {
-  (void)t;
-  double N, D, Na[5], Da[5], Nab[5][5], Dab[5][5];
-  ode_parts(P(pb), w, &N, &D, Na, Da, Nab, Dab);
-  if (!(D > 0.0))
-    return 1;
-  j_common(w, J);
-  const int col[5] = {IX, IY, IU, IV, IT};
-  for (int k = 0; k < 5; ++k)
-    J[6 + k] = Na[col[k]] / D - N * Da[col[k]] / (D * D);
-  return 0;
-}
-static int ode_hes(const rc_problem *pb, double t, const double *w,
-                   const double *mu, double *H) {
-  (void)t;
-  double N, D, Na[5], Da[5], Nab[5][5], Dab[5][5];
-  ode_parts(P(pb), w, &N, &D, Na, Da, Nab, Dab);
-  if (!(D > 0.0))
-    return 1;
-  const int n = (int)(sizeof ode_hr / sizeof ode_hr[0]);
-  for (int e = 0; e < n; ++e) {
-    const int a = ode_hr[e], b = ode_hc[e];
-    const double d2 =
-        Nab[a][b] / D - (Na[a] * Da[b] + Na[b] * Da[a]) / (D * D) -
-        N * Dab[a][b] / (D * D) + 2.0 * N * Da[a] * Da[b] / (D * D * D);
-    H[e] = mu[4] * d2;
+  for (int e = 0; e < 11; ++e) {
+    const int a = ode_pairs[e][0], b = ode_pairs[e][1];
+    rc_kit_d2(k, a, b,
+              Nab[a][b] / D - (Na[a] * Da[b] + Na[b] * Da[a]) / (D * D) -
+                  N * Dab[a][b] / (D * D) +
+                  2.0 * N * Da[a] * Da[b] / (D * D * D));
   }
-  H[7] -= mu[2]; /* (T, x) of -T x */
-  H[8] -= mu[3]; /* (T, y) of g - T y */
   return 0;
 }
 
 /* ggl: F = [u - 2 x mu, v - 2 y mu, -T x, g - T y, h1, h2] */
-static const int ggl_jr[] = {0, 0, 0, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 5, 5};
-static const int ggl_jc[] = {IU, IX, IMU, IV, IY, IMU, IX, IT,
-                             IY, IT, IX,  IY, IX, IY,  IU, IV};
-static const int ggl_hr[] = {IMU, IMU, IT, IT, IX, IY, IU, IV};
-static const int ggl_hc[] = {IX, IY, IX, IY, IX, IY, IX, IY};
-
-static int ggl_eval(const rc_problem *pb, double t, const double *w,
-                    double *F) {
+static int ggl_fn(const rc_problem *pb, double t, const double *w, rc_kit *k) {
   (void)t;
   const pendulum *p = P(pb);
-  const double x = w[IX], y = w[IY], u = w[IU], v = w[IV], T = w[IT];
-  F[0] = u - 2.0 * x * w[IMU];
-  F[1] = v - 2.0 * y * w[IMU];
-  F[2] = -T * x;
-  F[3] = p->g - T * y;
-  F[4] = x * x + y * y - p->L * p->L;
-  F[5] = x * u + y * v;
-  return 0;
-}
-static int ggl_jac(const rc_problem *pb, double t, const double *w, double *J) {
-  (void)pb, (void)t;
-  const double x = w[IX], y = w[IY], u = w[IU], v = w[IV], T = w[IT];
-  const double m = w[IMU];
-  J[0] = 1.0, J[1] = -2.0 * m, J[2] = -2.0 * x;
-  J[3] = 1.0, J[4] = -2.0 * m, J[5] = -2.0 * y;
-  J[6] = -T, J[7] = -x;
-  J[8] = -T, J[9] = -y;
-  J[10] = 2.0 * x, J[11] = 2.0 * y;
-  J[12] = u, J[13] = v, J[14] = x, J[15] = y;
-  return 0;
-}
-static int ggl_hes(const rc_problem *pb, double t, const double *w,
-                   const double *mu, double *H) {
-  (void)pb, (void)t, (void)w;
-  H[0] = -2.0 * mu[0], H[1] = -2.0 * mu[1];
-  H[2] = -mu[2], H[3] = -mu[3];
-  H[4] = 2.0 * mu[4], H[5] = 2.0 * mu[4];
-  H[6] = mu[5], H[7] = mu[5];
+  const double x = w[IX], y = w[IY], m = w[IMU];
+  rc_kit_row(k, 0, w[IU] - 2.0 * x * m);
+  rc_kit_d(k, IU, 1.0);
+  rc_kit_d(k, IX, -2.0 * m);
+  rc_kit_d(k, IMU, -2.0 * x);
+  rc_kit_d2(k, IMU, IX, -2.0);
+  rc_kit_row(k, 1, w[IV] - 2.0 * y * m);
+  rc_kit_d(k, IV, 1.0);
+  rc_kit_d(k, IY, -2.0 * m);
+  rc_kit_d(k, IMU, -2.0 * y);
+  rc_kit_d2(k, IMU, IY, -2.0);
+  rc_kit_row(k, 2, -w[IT] * x);
+  rc_kit_d(k, IX, -w[IT]);
+  rc_kit_d(k, IT, -x);
+  rc_kit_d2(k, IT, IX, -1.0);
+  rc_kit_row(k, 3, p->g - w[IT] * y);
+  rc_kit_d(k, IY, -w[IT]);
+  rc_kit_d(k, IT, -y);
+  rc_kit_d2(k, IT, IY, -1.0);
+  add_h1(p, w, std_col, 4, 1.0, k);
+  add_h2(w, std_col, 5, 1.0, k);
   return 0;
 }
 
 /* coord: F = [v, g - T y, h1, h2, h3] on w = (y v | x u T) */
-static const int coord_jr[] = {0, 1, 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4};
-static const int coord_jc[] = {CV, CY, CT, CX, CY, CX, CY,
-                               CU, CV, CX, CY, CU, CV, CT};
-static const int coord_hr[] = {CX, CY, CU, CV, CU, CV, CT, CT};
-static const int coord_hc[] = {CX, CY, CX, CY, CU, CV, CX, CY};
-
-static int coord_eval(const rc_problem *pb, double t, const double *w,
-                      double *F) {
+static int coord_fn(const rc_problem *pb, double t, const double *w,
+                    rc_kit *k) {
   (void)t;
   const pendulum *p = P(pb);
   double s[5];
   load_state(p, w, s);
-  F[0] = s[SV];
-  F[1] = p->g - s[ST] * s[SY];
-  F[2] = s[SX] * s[SX] + s[SY] * s[SY] - p->L * p->L;
-  F[3] = s[SX] * s[SU] + s[SY] * s[SV];
-  F[4] = h3_of(p, s);
-  return 0;
-}
-static int coord_jac(const rc_problem *pb, double t, const double *w,
-                     double *J) {
-  (void)t;
-  const pendulum *p = P(pb);
-  const double x = w[CX], y = w[CY], u = w[CU], v = w[CV], T = w[CT];
-  J[0] = 1.0;
-  J[1] = -T, J[2] = -y;
-  J[3] = 2.0 * x, J[4] = 2.0 * y;
-  J[5] = u, J[6] = v, J[7] = x, J[8] = y;
-  J[9] = -2.0 * T * x, J[10] = -2.0 * T * y + p->g;
-  J[11] = 2.0 * u, J[12] = 2.0 * v, J[13] = -(x * x + y * y);
-  return 0;
-}
-static int coord_hes(const rc_problem *pb, double t, const double *w,
-                     const double *mu, double *H) {
-  (void)pb, (void)t;
-  H[0] = 2.0 * mu[2] - 2.0 * w[CT] * mu[4];
-  H[1] = H[0];
-  H[2] = mu[3], H[3] = mu[3];
-  H[4] = 2.0 * mu[4], H[5] = 2.0 * mu[4];
-  H[6] = -2.0 * w[CX] * mu[4];
-  H[7] = -mu[1] - 2.0 * w[CY] * mu[4];
+  rc_kit_row(k, 0, w[CV]);
+  rc_kit_d(k, CV, 1.0);
+  rc_kit_row(k, 1, p->g - w[CT] * w[CY]);
+  rc_kit_d(k, CY, -w[CT]);
+  rc_kit_d(k, CT, -w[CY]);
+  rc_kit_d2(k, CT, CY, -1.0);
+  add_h1(p, s, crd_col, 2, 1.0, k);
+  add_h2(s, crd_col, 3, 1.0, k);
+  add_h3(p, s, crd_col, 4, 1.0, k);
   return 0;
 }
 
 /* partition: F = [u, -T x], T = u^2/s + g y/L^2, s = L^2 - x^2, y = sqrt(s):
  *   T_u = 2u/s, T_uu = 2/s, T_x = 2 x u^2/s^2 - g x/(y L^2),
  *   T_xu = 4 x u/s^2, T_xx = 2u^2/s^2 + 8 x^2 u^2/s^3 - g/y^3. */
-static const int part_jr[] = {0, 1, 1};
-static const int part_jc[] = {PU, PX, PU};
-static const int part_hr[] = {PX, PU, PU};
-static const int part_hc[] = {PX, PX, PU};
-
-typedef struct part_d {
-  double T, Tx, Tu, Txx, Txu, Tuu;
-} part_d;
-
-static int part_parts(const pendulum *p, const double *w, part_d *d) {
+static int part_fn(const rc_problem *pb, double t, const double *w, rc_kit *k) {
+  (void)t;
+  const pendulum *p = P(pb);
   const double x = w[PX], u = w[PU], L2 = p->L * p->L, s = L2 - x * x;
   if (!(s > 0.0))
     return 1; /* outside |x| < L: recoverable */
   const double y = sqrt(s), s2 = s * s;
-  d->T = u * u / s + p->g * y / L2;
-  d->Tu = 2.0 * u / s;
-  d->Tuu = 2.0 / s;
-  d->Tx = 2.0 * x * u * u / s2 - p->g * x / (y * L2);
-  d->Txu = 4.0 * x * u / s2;
-  d->Txx =
+  const double T = u * u / s + p->g * y / L2;
+  const double Tu = 2.0 * u / s, Tuu = 2.0 / s;
+  const double Tx = 2.0 * x * u * u / s2 - p->g * x / (y * L2);
+  const double Txu = 4.0 * x * u / s2;
+  const double Txx =
       2.0 * u * u / s2 + 8.0 * x * x * u * u / (s2 * s) - p->g / (y * y * y);
-  return 0;
-}
-
-static int part_eval(const rc_problem *pb, double t, const double *w,
-                     double *F) {
-  (void)t;
-  part_d d;
-  if (part_parts(P(pb), w, &d))
-    return 1;
-  F[0] = w[PU];
-  F[1] = -d.T * w[PX];
-  return 0;
-}
-static int part_jac(const rc_problem *pb, double t, const double *w,
-                    double *J) {
-  (void)t;
-  part_d d;
-  if (part_parts(P(pb), w, &d))
-    return 1;
-  const double x = w[PX];
-  J[0] = 1.0;
-  J[1] = -d.T - x * d.Tx;
-  J[2] = -x * d.Tu;
-  return 0;
-}
-static int part_hes(const rc_problem *pb, double t, const double *w,
-                    const double *mu, double *H) {
-  (void)t;
-  part_d d;
-  if (part_parts(P(pb), w, &d))
-    return 1;
-  const double x = w[PX];
-  H[0] = mu[1] * (-2.0 * d.Tx - x * d.Txx);
-  H[1] = mu[1] * (-d.Tu - x * d.Txu);
-  H[2] = mu[1] * (-x * d.Tuu);
+  rc_kit_row(k, 0, u);
+  rc_kit_d(k, PU, 1.0);
+  rc_kit_row(k, 1, -T * x);
+  rc_kit_d(k, PX, -T - x * Tx);
+  rc_kit_d(k, PU, -x * Tu);
+  rc_kit_d2(k, PX, PX, -2.0 * Tx - x * Txx);
+  rc_kit_d2(k, PU, PX, -Tu - x * Txu);
+  rc_kit_d2(k, PU, PU, -x * Tuu);
   return 0;
 }
 
 /* angle: F = [omega, -(g/L) sin theta] */
-static const int angle_jr[] = {0, 1};
-static const int angle_jc[] = {AOM, ATH};
-static const int angle_hr[] = {ATH};
-static const int angle_hc[] = {ATH};
-
-static int angle_eval(const rc_problem *pb, double t, const double *w,
-                      double *F) {
+static int angle_fn(const rc_problem *pb, double t, const double *w,
+                    rc_kit *k) {
   (void)t;
   const pendulum *p = P(pb);
-  F[0] = w[AOM];
-  F[1] = -p->g / p->L * sin(w[ATH]);
-  return 0;
-}
-static int angle_jac(const rc_problem *pb, double t, const double *w,
-                     double *J) {
-  (void)t;
-  const pendulum *p = P(pb);
-  J[0] = 1.0;
-  J[1] = -p->g / p->L * cos(w[ATH]);
-  return 0;
-}
-static int angle_hes(const rc_problem *pb, double t, const double *w,
-                     const double *mu, double *H) {
-  (void)t;
-  const pendulum *p = P(pb);
-  H[0] = mu[1] * p->g / p->L * sin(w[ATH]);
+  const double th = w[ATH];
+  rc_kit_row(k, 0, w[AOM]);
+  rc_kit_d(k, AOM, 1.0);
+  rc_kit_row(k, 1, -p->g / p->L * sin(th));
+  rc_kit_d(k, ATH, -p->g / p->L * cos(th));
+  rc_kit_d2(k, ATH, ATH, p->g / p->L * sin(th));
   return 0;
 }
 
 /* ---- invariants h1, h2, h3 ---------------------------------------------- */
 
-/* Jacobian entries in the order h1: x y; h2: x y u v; h3: x y u v T, and
- * Hessian entries (x,x) (y,y) (u,x) (v,y) (u,u) (v,v) (T,x) (T,y). */
-static const int inv_jr[] = {0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 2};
-static const int inv_std_jc[] = {IX, IY, IX, IY, IU, IV, IX, IY, IU, IV, IT};
-static const int inv_std_hr[] = {IX, IY, IU, IV, IU, IV, IT, IT};
-static const int inv_std_hc[] = {IX, IY, IX, IY, IU, IV, IX, IY};
-static const int inv_crd_jc[] = {CX, CY, CX, CY, CU, CV, CX, CY, CU, CV, CT};
-static const int inv_crd_hr[] = {CX, CY, CU, CV, CU, CV, CT, CT};
-static const int inv_crd_hc[] = {CX, CY, CX, CY, CU, CV, CX, CY};
-
-static int inv_eval(const rc_problem *pb, double t, const double *w,
-                    double *h) {
+/* In the standard and coord layouts h1, h2, h3 with their derivatives; in
+ * partition and angle the values only (built from the derived y, v, T they
+ * vanish identically: empty patterns). */
+static int inv_fn(const rc_problem *pb, double t, const double *w, rc_kit *k) {
   (void)t;
   const pendulum *p = P(pb);
   double s[5];
   if (p->form == F_PARTITION && !(fabs(w[PX]) < p->L))
     return 1;
   load_state(p, w, s);
-  h[0] = s[SX] * s[SX] + s[SY] * s[SY] - p->L * p->L;
-  h[1] = s[SX] * s[SU] + s[SY] * s[SV];
-  h[2] = h3_of(p, s);
-  return 0;
-}
-static int inv_jac(const rc_problem *pb, double t, const double *w, double *J) {
-  (void)t;
-  const pendulum *p = P(pb);
-  if (p->form == F_PARTITION || p->form == F_ANGLE)
-    return 0; /* identically zero: empty pattern */
-  double s[5];
-  load_state(p, w, s);
-  const double x = s[SX], y = s[SY], u = s[SU], v = s[SV], T = s[ST];
-  J[0] = 2.0 * x, J[1] = 2.0 * y;
-  J[2] = u, J[3] = v, J[4] = x, J[5] = y;
-  J[6] = -2.0 * T * x, J[7] = -2.0 * T * y + p->g;
-  J[8] = 2.0 * u, J[9] = 2.0 * v, J[10] = -(x * x + y * y);
-  return 0;
-}
-static int inv_hes(const rc_problem *pb, double t, const double *w,
-                   const double *mu, double *H) {
-  (void)t;
-  const pendulum *p = P(pb);
-  if (p->form == F_PARTITION || p->form == F_ANGLE)
+  if (p->form == F_PARTITION || p->form == F_ANGLE) {
+    rc_kit_row(k, 0, s[SX] * s[SX] + s[SY] * s[SY] - p->L * p->L);
+    rc_kit_row(k, 1, s[SX] * s[SU] + s[SY] * s[SV]);
+    rc_kit_row(k, 2, h3_of(p, s));
     return 0;
-  double s[5];
-  load_state(p, w, s);
-  H[0] = 2.0 * mu[0] - 2.0 * s[ST] * mu[2];
-  H[1] = H[0];
-  H[2] = mu[1], H[3] = mu[1];
-  H[4] = 2.0 * mu[2], H[5] = 2.0 * mu[2];
-  H[6] = -2.0 * s[SX] * mu[2];
-  H[7] = -2.0 * s[SY] * mu[2];
-  return 0;
-}
-
-/* ---- boundary block: empty (pure simulation, no objective) --------------- */
-
-static int bnd_eval(const rc_problem *pb, double t, const double *z,
-                    double *out) {
-  (void)pb, (void)t, (void)z, (void)out;
-  return 0;
-}
-static int bnd_jac(const rc_problem *pb, double t, const double *z,
-                   double *vals) {
-  (void)pb, (void)t, (void)z, (void)vals;
-  return 0;
-}
-static int bnd_hes(const rc_problem *pb, double t, const double *z,
-                   const double *mu, double *vals) {
-  (void)pb, (void)t, (void)z, (void)mu, (void)vals;
+  }
+  const int *c = p->form == F_COORD ? crd_col : std_col;
+  add_h1(p, s, c, 0, 1.0, k);
+  add_h2(s, c, 1, 1.0, k);
+  add_h3(p, s, c, 2, 1.0, k);
   return 0;
 }
 
@@ -709,8 +510,8 @@ static double ellip_k(double k) {
 
 /* A cheap guess: a harmonic oscillation through (th0, om0) whose frequency is
  * the exact nonlinear one, pi sqrt(g/L) / (2 K(sin(theta_max/2))), mapped to
- * the formulation's variables (coord: x follows the physical motion); a rotating
- * pendulum gets theta = th0 + om0 t. */
+ * the formulation's variables (coord: x follows the physical motion); a
+ * rotating pendulum gets theta = th0 + om0 t. */
 static int guess(const rc_problem *pb, double t, double *w) {
   const pendulum *p = P(pb);
   const double W2 = p->g / p->L, tau = t - pb->t0;
@@ -783,29 +584,19 @@ static const char *const out_part[] = {"y", "v", "T"};
 static const char *const out_angle[] = {"x", "y", "u", "v", "T"};
 static const char *const inv_names[] = {"h1", "h2", "h3"};
 
-#define PAT(r, c)                                                              \
-  { (int)(sizeof(r) / sizeof((r)[0])), (r), (c) }
-
 typedef struct form_spec {
   int nx, ny, index, t0_algebraic;
   const char *const *names;
-  rc_pattern jac, hes;
-  rc_eval_fn eval;
-  rc_jac_fn jacobian;
-  rc_hes_fn hessian;
+  rc_kit_fn point;
   const char *note;
 } form_spec;
 
 static const form_spec specs[F_COUNT] = {
-    [F_INDEX3] = {4, 1, 3, 0, names_std, PAT(index3_jr, index3_jc),
-                  PAT(index3_hr, index3_hc), index3_eval, index3_jac,
-                  index3_hes,
+    [F_INDEX3] = {4, 1, 3, 0, names_std, index3_fn,
                   "index 3: at element ends positions converge at order "
                   "2s-1, velocities at s, T at s-1"},
-    [F_ODE] = {5, 0, 0, 0, names_std, PAT(ode_jr, ode_jc), PAT(ode_hr, ode_hc),
-               ode_eval, ode_jac, ode_hes, NULL},
-    [F_COORD] = {2, 3, 1, 1, names_coord, PAT(coord_jr, coord_jc),
-                 PAT(coord_hr, coord_hc), coord_eval, coord_jac, coord_hes,
+    [F_ODE] = {5, 0, 0, 0, names_std, ode_fn, NULL},
+    [F_COORD] = {2, 3, 1, 1, names_coord, coord_fn,
                  "coord: index 1 only where x != 0; the branch of x is "
                  "chosen at t0 by the sign of x0 through the guess, which "
                  "follows the physical motion through the zeros of x; near "
@@ -814,25 +605,18 @@ static const form_spec specs[F_COUNT] = {
                  "close to a zero may be infeasible (discrete y > L); "
                  "horizons on which x keeps its sign (default data: "
                  "tf < 0.9) converge at full order"},
-    [F_ACCEL] = {4, 1, 1, 1, names_std, PAT(accel_jr, accel_jc),
-                 PAT(accel_hr, accel_hc), accel_eval, accel_jac, accel_hes,
-                 NULL},
-    [F_BAUMGARTE] = {4, 1, 1, 1, names_std, PAT(baum_jr, baum_jc),
-                     PAT(baum_hr, baum_hc), baum_eval, baum_jac, baum_hes,
-                     NULL},
-    [F_GGL] = {4, 2, 2, 0, names_std, PAT(ggl_jr, ggl_jc), PAT(ggl_hr, ggl_hc),
-               ggl_eval, ggl_jac, ggl_hes,
+    [F_ACCEL] = {4, 1, 1, 1, names_std, accel_fn, NULL},
+    [F_BAUMGARTE] = {4, 1, 1, 1, names_std, baum_fn, NULL},
+    [F_GGL] = {4, 2, 2, 0, names_std, ggl_fn,
                "ggl: index 2, T and mu converge at order s"},
-    [F_PARTITION] = {2, 0, 0, 0, names_part, PAT(part_jr, part_jc),
-                     PAT(part_hr, part_hc), part_eval, part_jac, part_hes,
-                     NULL},
-    [F_ANGLE] = {2, 0, 0, 0, names_angle, PAT(angle_jr, angle_jc),
-                 PAT(angle_hr, angle_hc), angle_eval, angle_jac, angle_hes,
-                 NULL},
+    [F_PARTITION] = {2, 0, 0, 0, names_part, part_fn, NULL},
+    [F_ANGLE] = {2, 0, 0, 0, names_angle, angle_fn, NULL},
 };
 
 static void destroy(rc_problem *pb) {
-  free(pb->user);
+  pendulum *p = pb->user;
+  rc_kit_release(&p->kit);
+  free(p);
 }
 
 static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
@@ -971,10 +755,6 @@ static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
   pb->fix_x0 = p->fix_x0;
   pb->x0 = p->x0;
   pb->t0_algebraic = fs->t0_algebraic;
-  pb->point = (rc_block){rc_problem_nF(pb), fs->jac,      fs->hes,
-                         fs->eval,          fs->jacobian, fs->hessian};
-  pb->boundary = (rc_block){0,        {0, NULL, NULL}, {0, NULL, NULL},
-                            bnd_eval, bnd_jac,         bnd_hes};
   if (form == F_PARTITION) {
     pb->nout = 3, pb->out_names = out_part, pb->outputs = outputs;
   } else if (form == F_ANGLE) {
@@ -982,31 +762,21 @@ static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
   }
   pb->ninv = 3;
   pb->inv_names = inv_names;
-  if (form == F_COORD)
-    pb->invariants = (rc_block){3,
-                                PAT(inv_jr, inv_crd_jc),
-                                PAT(inv_crd_hr, inv_crd_hc),
-                                inv_eval,
-                                inv_jac,
-                                inv_hes};
-  else if (form == F_PARTITION || form == F_ANGLE)
-    pb->invariants = (rc_block){3,        {0, NULL, NULL}, {0, NULL, NULL},
-                                inv_eval, inv_jac,         inv_hes};
-  else
-    pb->invariants = (rc_block){3,
-                                PAT(inv_jr, inv_std_jc),
-                                PAT(inv_std_hr, inv_std_hc),
-                                inv_eval,
-                                inv_jac,
-                                inv_hes};
   pb->guess = guess;
   pb->reference = reference;
   pb->user = p;
   pb->destroy = destroy;
 
-  rc_err rc = rc_problem_validate(pb, err);
+  /* Record the patterns at the initial state (inside every domain). */
+  double w_rec[6] = {0.0};
+  guess(pb, pb->t0, w_rec);
+  const rc_kit_spec ks = {
+      .point = fs->point, .invariants = inv_fn, .w_record = w_rec};
+  rc_err rc = rc_kit_attach(pb, &p->kit, &ks, err);
+  if (rc == RC_OK)
+    rc = rc_problem_validate(pb, err);
   if (rc != RC_OK) {
-    free(p);
+    destroy(pb);
     return rc;
   }
   *out = pb;

@@ -11,7 +11,7 @@
  * depends on radcol's transcription, so a reference built on it is an
  * independent check of the collocation.
  */
-#include "ode_reference.h"
+#include "radcol/ode_reference.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -22,3 +22,13 @@ add_test(NAME plugin
           $<TARGET_FILE:rc_test_plugin_abi_new>
           "${RADCOL_PYTHON}")
 set_tests_properties(plugin PROPERTIES LABELS plugin TIMEOUT 180)
+
+# The problem kit from a plugin (radcol/kit.h header only, rc_ode_reference
+# resolved from the executable): check, solve, drift and a refused entry.
+add_library(rc_test_plugin_kit MODULE plugins/kit_plugin.c)
+target_include_directories(rc_test_plugin_kit PRIVATE ${_rc_plugin_inc})
+set_target_properties(rc_test_plugin_kit PROPERTIES C_VISIBILITY_PRESET hidden)
+add_test(NAME plugin.kit
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/test_kit_plugin.sh
+          $<TARGET_FILE:radcol_cli> $<TARGET_FILE:rc_test_plugin_kit>)
+set_tests_properties(plugin.kit PROPERTIES LABELS plugin TIMEOUT 120)

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ode_reference.h"
+#include "radcol/ode_reference.h"
 #include "radcol/check.h"
 #include "radcol/problem.h"
 #include "radcol/solve.h"

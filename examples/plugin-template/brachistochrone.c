@@ -43,22 +43,25 @@
  * Blocks, as radcol sees them:
  *   point block    F(w) = [f0, f1, f2 or g0, c0]   inputs w (5), autonomous
  *   boundary block B(z) = [phi]     inputs z = (x(0)[nx], x(tf)[nx], tf)
- * Derivatives (Jacobian entries, then the Hessian of sum_i mu_i F_i, lower
- * triangle, in the order of the pattern arrays below):
- *   df0/dv = ux, df0/dux = v;  df1/dv = uy, df1/duy = v;
- *   ode: df2/duy = g;            dae: dg0/dy = -2 g, dg0/dv = 2 v;
- *   dc0/dux = 2 ux, dc0/duy = 2 uy;
- *   H(ux,v) = mu0, H(uy,v) = mu1, H(ux,ux) = H(uy,uy) = 2 mu3,
- *   dae also H(v,v) = 2 mu2;  dphi/dtf = 1, no second derivatives.
+ * Derivatives go through the kit (radcol/kit.h): one function per block
+ * writes each row's value with its Jacobian entries dF_i/dw_a and Hessian
+ * entries d2F_i/dw_a dw_b (each pair once, any order); the kit records the
+ * sparsity patterns from these writes when the problem is created and
+ * supplies radcol's callbacks, so pattern and values cannot disagree:
+ *   df0/dv = ux, df0/dux = v, d2f0/dux dv = 1;  f1 likewise with uy;
+ *   ode: df2/duy = g;   dae: dg0/dy = -2 g, dg0/dv = 2 v, d2g0/dv2 = 2;
+ *   dc0/dux = 2 ux, dc0/duy = 2 uy, d2c0/dux2 = d2c0/duy2 = 2;
+ *   dphi/dtf = 1.
  * Invariant (a diagnostic, in both forms): the energy balance
  * h = v^2 - 2 g y, conserved by the ode and imposed at the nodes by the dae;
  * radcol reports its residual between the collocation nodes.
  *
- * Rules every problem follows: callbacks return 0 (ok), > 0 (recoverable,
- * e.g. outside the domain) or < 0 (fatal); they never allocate or print;
- * sparsity patterns are static arrays declared once; `create` validates the
- * parameters and reports a bad one through rc_error_set; the callbacks reach
- * the instance's data through pb->user; structs are filled with designated
+ * Rules every problem follows: block functions return 0 (ok), > 0
+ * (recoverable, e.g. outside the domain) or < 0 (fatal); they never allocate
+ * or print, and write the same entries at every point (branch on the
+ * problem's data, never on w); `create` validates the parameters and reports
+ * a bad one through rc_error_set; the functions reach the instance's data
+ * through pb->user; structs are filled with designated
  * initialisers (.field = value), so a field added to rc_problem in a later
  * radcol is zero here rather than shifting the others.  The same problem
  * from a 25-line model file: examples/models/brachistochrone.py and
@@ -67,6 +70,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "radcol/kit.h"
 #include "radcol/plugin.h"
 
 /* Indices into the point vector w. */
@@ -78,9 +82,11 @@ enum { P_G, P_XF, P_YF, P_TF, P_TF_MAX, NPAR };
 
 #define TWO_PI 6.283185307179586
 
-/* Everything a problem instance owns.  The callbacks reach it through
- * pb->user (the one documented way); create sets pb->user = the instance. */
+/* Everything a problem instance owns.  The block functions reach it through
+ * pb->user (the one documented way); create sets pb->user = the instance,
+ * whose first member is the kit's part. */
 typedef struct brach {
+  rc_kit_blocks kit; /* first: the kit's callbacks find their blocks here */
   rc_problem pb;
   int form;
   double g, xf, yf;
@@ -89,7 +95,6 @@ typedef struct brach {
   double c_lo[1], c_hi[1];
   double x0[3], xf_val[3];
   int fix_x0[3], fix_xf[3];
-  int jbnd_col[1]; /* tf's place in z: 2 nx */
 } brach;
 
 static const brach *B(const rc_problem *pb) {
@@ -98,87 +103,47 @@ static const brach *B(const rc_problem *pb) {
 
 /* ---- point block F = [f0, f1, f2 or g0, c0] ------------------------------ */
 
-/* ode: rows f0 f1 f2 c0. */
-static const int ode_jr[] = {0, 0, 1, 1, 2, 3, 3};
-static const int ode_jc[] = {W_V, W_UX, W_V, W_UY, W_UY, W_UX, W_UY};
-static const int ode_hr[] = {W_UX, W_UY, W_UX, W_UY};
-static const int ode_hc[] = {W_V, W_V, W_UX, W_UY};
-/* dae: rows f0 f1 g0 c0. */
-static const int dae_jr[] = {0, 0, 1, 1, 2, 2, 3, 3};
-static const int dae_jc[] = {W_V, W_UX, W_V, W_UY, W_Y, W_V, W_UX, W_UY};
-static const int dae_hr[] = {W_UX, W_UY, W_UX, W_UY, W_V};
-static const int dae_hc[] = {W_V, W_V, W_UX, W_UY, W_V};
-
-static int point_eval(const rc_problem *pb, double t, const double *w,
-                      double *F) {
+static int point_fn(const rc_problem *pb, double t, const double *w,
+                    rc_kit *k) {
   (void)t;
   const brach *b = B(pb);
-  F[0] = w[W_V] * w[W_UX];
-  F[1] = w[W_V] * w[W_UY];
-  if (b->form == F_ODE)
-    F[2] = b->g * w[W_UY];
-  else
-    F[2] = w[W_V] * w[W_V] - 2.0 * b->g * w[W_Y];
-  F[3] = w[W_UX] * w[W_UX] + w[W_UY] * w[W_UY];
-  return 0;
-}
-
-/* Values in the order of the formulation's jr/jc arrays. */
-static int point_jac(const rc_problem *pb, double t, const double *w,
-                     double *J) {
-  (void)t;
-  const brach *b = B(pb);
-  int k = 0;
-  J[k++] = w[W_UX]; /* df0/dv  */
-  J[k++] = w[W_V];  /* df0/dux */
-  J[k++] = w[W_UY]; /* df1/dv  */
-  J[k++] = w[W_V];  /* df1/duy */
+  const double v = w[W_V], ux = w[W_UX], uy = w[W_UY];
+  rc_kit_row(k, 0, v * ux); /* f0 = v ux */
+  rc_kit_d(k, W_V, ux);
+  rc_kit_d(k, W_UX, v);
+  rc_kit_d2(k, W_UX, W_V, 1.0);
+  rc_kit_row(k, 1, v * uy); /* f1 = v uy */
+  rc_kit_d(k, W_V, uy);
+  rc_kit_d(k, W_UY, v);
+  rc_kit_d2(k, W_UY, W_V, 1.0);
   if (b->form == F_ODE) {
-    J[k++] = b->g; /* df2/duy */
+    rc_kit_row(k, 2, b->g * uy); /* f2 = g uy */
+    rc_kit_d(k, W_UY, b->g);
   } else {
-    J[k++] = -2.0 * b->g;  /* dg0/dy */
-    J[k++] = 2.0 * w[W_V]; /* dg0/dv */
+    rc_kit_row(k, 2, v * v - 2.0 * b->g * w[W_Y]); /* g0 = v^2 - 2 g y */
+    rc_kit_d(k, W_Y, -2.0 * b->g);
+    rc_kit_d(k, W_V, 2.0 * v);
+    rc_kit_d2(k, W_V, W_V, 2.0);
   }
-  J[k++] = 2.0 * w[W_UX]; /* dc0/dux */
-  J[k++] = 2.0 * w[W_UY]; /* dc0/duy */
-  return 0;
-}
-
-/* Hessian of mu0 F0 + mu1 F1 + mu2 F2 + mu3 F3 (f2 is linear: no term). */
-static int point_hes(const rc_problem *pb, double t, const double *w,
-                     const double *mu, double *H) {
-  (void)t, (void)w;
-  H[0] = mu[0];       /* (ux, v)  */
-  H[1] = mu[1];       /* (uy, v)  */
-  H[2] = 2.0 * mu[3]; /* (ux, ux) */
-  H[3] = 2.0 * mu[3]; /* (uy, uy) */
-  if (B(pb)->form == F_DAE)
-    H[4] = 2.0 * mu[2]; /* (v, v) */
+  rc_kit_row(k, 3, ux * ux + uy * uy); /* c0 = ux^2 + uy^2 */
+  rc_kit_d(k, W_UX, 2.0 * ux);
+  rc_kit_d(k, W_UY, 2.0 * uy);
+  rc_kit_d2(k, W_UX, W_UX, 2.0);
+  rc_kit_d2(k, W_UY, W_UY, 2.0);
   return 0;
 }
 
 /* ---- boundary block B = [phi], phi = tf -----------------------------------
  */
 
-/* z = (x(0)[nx], x(tf)[nx], tf): tf is z[2 nx] (np = 0). */
-static const int bjac_row[] = {0};
-
-static int bnd_eval(const rc_problem *pb, double t, const double *z,
-                    double *out) {
+/* z = (x(0)[nx], x(tf)[nx], tf): tf is z[2 nx] (np = 0).  A problem without
+ * boundary constraints and Mayer term has no boundary function. */
+static int boundary_fn(const rc_problem *pb, double t, const double *z,
+                       rc_kit *k) {
   (void)t;
-  out[0] = z[2 * pb->nx];
-  return 0;
-}
-
-static int bnd_jac(const rc_problem *pb, double t, const double *z, double *J) {
-  (void)pb, (void)t, (void)z;
-  J[0] = 1.0;
-  return 0;
-}
-
-static int bnd_hes(const rc_problem *pb, double t, const double *z,
-                   const double *mu, double *H) {
-  (void)pb, (void)t, (void)z, (void)mu, (void)H; /* empty pattern */
+  const int itf = 2 * pb->nx;
+  rc_kit_row(k, 0, z[itf]);
+  rc_kit_d(k, itf, 1.0);
   return 0;
 }
 
@@ -187,29 +152,14 @@ static int bnd_hes(const rc_problem *pb, double t, const double *z,
 /* h = v^2 - 2 g y is g0 again: collocation imposes it at the nodes only, so
  * its residual on radcol's dense grid measures the error between them. */
 static const char *const inv_names[] = {"energy"};
-static const int ijac_row[] = {0, 0};
-static const int ijac_col[] = {W_Y, W_V};
-static const int ihes_row[] = {W_V};
-static const int ihes_col[] = {W_V};
 
-static int inv_eval(const rc_problem *pb, double t, const double *w,
-                    double *h) {
+static int inv_fn(const rc_problem *pb, double t, const double *w, rc_kit *k) {
   (void)t;
-  h[0] = w[W_V] * w[W_V] - 2.0 * B(pb)->g * w[W_Y];
-  return 0;
-}
-
-static int inv_jac(const rc_problem *pb, double t, const double *w, double *J) {
-  (void)t;
-  J[0] = -2.0 * B(pb)->g; /* dh/dy */
-  J[1] = 2.0 * w[W_V];    /* dh/dv */
-  return 0;
-}
-
-static int inv_hes(const rc_problem *pb, double t, const double *w,
-                   const double *mu, double *H) {
-  (void)pb, (void)t, (void)w;
-  H[0] = 2.0 * mu[0]; /* (v, v) */
+  const double g = B(pb)->g;
+  rc_kit_row(k, 0, w[W_V] * w[W_V] - 2.0 * g * w[W_Y]);
+  rc_kit_d(k, W_Y, -2.0 * g);
+  rc_kit_d(k, W_V, 2.0 * w[W_V]);
+  rc_kit_d2(k, W_V, W_V, 2.0);
   return 0;
 }
 
@@ -281,7 +231,9 @@ static const rc_formulation_def formulations[NFORM] = {
 };
 
 static void destroy(rc_problem *pb) {
-  free(pb->user);
+  brach *b = pb->user;
+  rc_kit_release(&b->kit);
+  free(b);
 }
 
 static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
@@ -323,10 +275,10 @@ static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
     b->x0[i] = 0.0, b->fix_x0[i] = 1;
   b->xf_val[0] = b->xf, b->xf_val[1] = b->yf;
   b->fix_xf[0] = b->fix_xf[1] = 1;
-  b->jbnd_col[0] = 2 * nx;
 
   /* The problem, field by field (designated initialisers: every field not
-   * named is zero, e.g. no outputs, no decision parameters). */
+   * named is zero, e.g. no outputs, no decision parameters).  The blocks
+   * (point, boundary, invariants) are filled by rc_kit_attach below. */
   b->pb = (rc_problem){
       .model = model->name,
       .formulation = formulations[form].name,
@@ -358,34 +310,21 @@ static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
       .t0_algebraic = 0, /* dae: g0 is singular at t0 (v = 0), not imposed */
       .default_elements = 20,
       .default_stages = 3,
-      .point = {.n_out = 4,
-                .jac = form == F_ODE ? (rc_pattern){7, ode_jr, ode_jc}
-                                     : (rc_pattern){8, dae_jr, dae_jc},
-                .hes = form == F_ODE ? (rc_pattern){4, ode_hr, ode_hc}
-                                     : (rc_pattern){5, dae_hr, dae_hc},
-                .eval = point_eval,
-                .jacobian = point_jac,
-                .hessian = point_hes},
-      /* B = [phi].  A problem without boundary constraints and Mayer term
-       * leaves .boundary out (n_out = 0, no callbacks needed). */
-      .boundary = {.n_out = 1,
-                   .jac = {1, bjac_row, b->jbnd_col},
-                   .hes = {0, NULL, NULL},
-                   .eval = bnd_eval,
-                   .jacobian = bnd_jac,
-                   .hessian = bnd_hes},
       .ninv = 1,
       .inv_names = inv_names,
-      .invariants = {.n_out = 1,
-                     .jac = {2, ijac_row, ijac_col},
-                     .hes = {1, ihes_row, ihes_col},
-                     .eval = inv_eval,
-                     .jacobian = inv_jac,
-                     .hessian = inv_hes},
       .guess = guess,
       .reference = reference,
       .user = b, /* the callbacks' way to the instance: B(pb) */
       .destroy = destroy};
+  /* Record the patterns from the functions' writes and install the
+   * callbacks; the sizes come from the dims above. */
+  const rc_kit_spec ks = {
+      .point = point_fn, .boundary = boundary_fn, .invariants = inv_fn};
+  rc_err rc = rc_kit_attach(&b->pb, &b->kit, &ks, err);
+  if (rc != RC_OK) {
+    destroy(&b->pb);
+    return rc;
+  }
   *out = &b->pb;
   return RC_OK;
 }

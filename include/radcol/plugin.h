@@ -21,7 +21,8 @@
  * member of rc_plugin in every future version.
  *
  * Symbols.  Besides the headers, a plugin may call rc_error_set and the
- * other library functions declared in radcol/problem.h and radcol/errors.h;
+ * other library functions declared in radcol/problem.h, radcol/errors.h and
+ * radcol/ode_reference.h (the derivative kit, radcol/kit.h, is header-only);
  * the radcol executable exports them (it is linked with ENABLE_EXPORTS), so
  * a plugin need not link libradcol.  Linking radcol::radcol also works (the
  * plugin then carries its own copy of the few objects it uses).

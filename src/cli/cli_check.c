@@ -11,6 +11,7 @@
 #include "cli/args.h"
 #include "cli/json.h"
 #include "radcol/check.h"
+#include "radcol/kit.h"
 
 static const char usage[] =
     "usage: radcol check PROBLEM [-f FORMULATION] [--points N] [--seed S]\n"
@@ -52,7 +53,13 @@ static const char *kind_name(rc_check_kind k) {
  *   Hessian   d2 f_u[2] / d T[4] d x[0]  (the output row found by checking
  *             each row alone; d2 (sum_i mu_i F_i) when no single row is) */
 static void describe(const rc_check_failure *x, char *buf, size_t n) {
-  if (x->kind == RC_CHECK_EVAL) {
+  if (x->kind == RC_CHECK_EVAL && x->got == RC_KIT_UNRECORDED) {
+    snprintf(buf, n,
+             "callback %s returned %g: the block function wrote an entry "
+             "its recording pass did not (radcol/kit.h: write the same "
+             "entries at every point)",
+             x->row_name, x->got);
+  } else if (x->kind == RC_CHECK_EVAL) {
     snprintf(buf, n, "callback %s returned %g", x->row_name, x->got);
   } else if (x->kind == RC_CHECK_HES_VALUE || x->kind == RC_CHECK_HES_MISSING) {
     if (x->out_row >= 0)

@@ -4,57 +4,41 @@
  *
  *     x' = -k x^2            (k = 1.5),  x(0) = 1,  tf = 1
  *
- * The Jacobian returns df/dx = -k x instead of the true -2 k x (the Hessian,
- * -2 k mu, is right), so the check must report the point-block Jacobian
- * entry (row x, column x) and exit with status 1.  Built with only the
- * installed headers (pkg-config --cflags radcol); rc_error_set is resolved
- * from the radcol executable at load time.
+ * The kit function (radcol/kit.h) writes df/dx = -k x instead of the true
+ * -2 k x (the second derivative, -2 k, is right), so the check must report
+ * the point-block Jacobian entry (row x, column x) and exit with status 1.
+ * Built with only the installed headers (pkg-config --cflags radcol);
+ * rc_error_set is resolved from the radcol executable at load time.
  */
 #include <stdlib.h>
 
+#include "radcol/kit.h"
 #include "radcol/plugin.h"
 
 #define K 1.5
 
-static const int jr[] = {0}, jc[] = {0};
-static const int hr[] = {0}, hc[] = {0};
 static const char *const names[] = {"x"};
 static const double lo[] = {-1e20}, hi[] = {1e20}, x0[] = {1.0};
 static const int fix[] = {1};
 
-static int f_eval(const rc_problem *pb, double t, const double *w, double *F) {
+typedef struct bad {
+  rc_kit_blocks kit; /* first: the kit's callbacks find their blocks here */
+  rc_problem pb;
+} bad;
+
+static int point_fn(const rc_problem *pb, double t, const double *w,
+                    rc_kit *k) {
   (void)pb, (void)t;
-  F[0] = -K * w[0] * w[0];
-  return 0;
-}
-static int f_jac(const rc_problem *pb, double t, const double *w, double *J) {
-  (void)pb, (void)t;
-  J[0] = -K * w[0]; /* planted bug: the true value is -2 K x */
-  return 0;
-}
-static int f_hes(const rc_problem *pb, double t, const double *w,
-                 const double *mu, double *H) {
-  (void)pb, (void)t, (void)w;
-  H[0] = -2.0 * K * mu[0];
-  return 0;
-}
-static int b_eval(const rc_problem *pb, double t, const double *z,
-                  double *out) {
-  (void)pb, (void)t, (void)z, (void)out;
-  return 0;
-}
-static int b_jac(const rc_problem *pb, double t, const double *z, double *J) {
-  (void)pb, (void)t, (void)z, (void)J;
-  return 0;
-}
-static int b_hes(const rc_problem *pb, double t, const double *z,
-                 const double *mu, double *H) {
-  (void)pb, (void)t, (void)z, (void)mu, (void)H;
+  rc_kit_row(k, 0, -K * w[0] * w[0]);
+  rc_kit_d(k, 0, -K * w[0]); /* planted bug: the true value is -2 K x */
+  rc_kit_d2(k, 0, 0, -2.0 * K);
   return 0;
 }
 
 static void destroy(rc_problem *pb) {
-  free(pb);
+  bad *b = pb->user;
+  rc_kit_release(&b->kit);
+  free(b);
 }
 
 static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
@@ -64,9 +48,10 @@ static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
   if (form != 0)
     return rc_error_set(err, RC_ERR_INPUT, "bad-derivative: formulation %d",
                         form);
-  rc_problem *pb = calloc(1, sizeof *pb);
-  if (!pb)
+  bad *b = calloc(1, sizeof *b);
+  if (!b)
     return rc_error_set(err, RC_ERR_NOMEM, "bad-derivative: out of memory");
+  rc_problem *pb = &b->pb;
   pb->model = model->name;
   pb->formulation = "ode";
   pb->summary = "x' = -k x^2 with a wrong Jacobian";
@@ -76,10 +61,14 @@ static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
   pb->w_lo = lo, pb->w_hi = hi;
   pb->t0 = 0.0, pb->tf = 1.0;
   pb->fix_x0 = fix, pb->x0 = x0;
-  pb->point = (rc_block){1, {1, jr, jc}, {1, hr, hc}, f_eval, f_jac, f_hes};
-  pb->boundary =
-      (rc_block){0, {0, NULL, NULL}, {0, NULL, NULL}, b_eval, b_jac, b_hes};
+  pb->user = b;
   pb->destroy = destroy;
+  const rc_kit_spec ks = {.point = point_fn};
+  rc_err rc = rc_kit_attach(pb, &b->kit, &ks, err);
+  if (rc != RC_OK) {
+    destroy(pb);
+    return rc;
+  }
   *out = pb;
   return RC_OK;
 }

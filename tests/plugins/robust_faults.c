@@ -15,8 +15,9 @@
  *   domain     :  the same, but the callback returns +1 (recoverable:
  *                 outside the domain) for t > 1/2 at every point.
  *
- * Point block F = [f; L] = [u; u^2], w = (x, u):
- *   dF/dw: (0, 1) = 1, (1, 1) = 2u;  Hessian of mu0 f + mu1 L: (1, 1) = 2 mu1.
+ * Point block F = [f; L] = [u; u^2], w = (x, u), written through the kit
+ * (radcol/kit.h): df/du = 1, dL/du = 2u, d2L/du2 = 2.  The faults are in
+ * the values only (rc_kit_order(k) == 0), as a buggy eval would be.
  * No boundary block outputs (x(0), x(1) are fixed by simple bounds).
  * Built with the public headers only; rc_error_set comes from the radcol
  * executable at load time.
@@ -24,70 +25,49 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "radcol/kit.h"
 #include "radcol/plugin.h"
 
 enum { FORM_INFEASIBLE, FORM_NAN, FORM_FATAL, FORM_DOMAIN, FORM_NAN_X0 };
 
-static const int jr[] = {0, 1}, jc[] = {1, 1};
-static const int hr[] = {1}, hc[] = {1};
 static const char *const names[] = {"x", "u"};
 static const double lo_box[] = {-1e20, -1.0}, hi_box[] = {1e20, 1.0};
 static const double lo_free[] = {-1e20, -1e20}, hi_free[] = {1e20, 1e20};
 static const double x0[] = {0.0}, xf[] = {2.0}, x0_nan[] = {NAN};
 static const int fix[] = {1};
 
-/* Which formulation a problem is: pb->user points at one of these. */
-static const int form_ids[] = {FORM_INFEASIBLE, FORM_NAN, FORM_FATAL,
-                               FORM_DOMAIN, FORM_NAN_X0};
+typedef struct faults {
+  rc_kit_blocks kit; /* first: the kit's callbacks find their blocks here */
+  rc_problem pb;
+  int form;
+} faults;
 
 static int fault_at(const rc_problem *pb, double t) {
-  int form = *(const int *)pb->user;
+  const int form = ((const faults *)pb->user)->form;
   if (form == FORM_INFEASIBLE || form == FORM_NAN_X0 || t <= 0.5)
     return 0;
   return form;
 }
 
-static int f_eval(const rc_problem *pb, double t, const double *w, double *F) {
-  switch (fault_at(pb, t)) {
-  case FORM_NAN:
-    F[0] = NAN;
-    F[1] = w[1] * w[1];
-    return 0;
-  case FORM_FATAL:
+static int point_fn(const rc_problem *pb, double t, const double *w,
+                    rc_kit *k) {
+  const int fault = rc_kit_order(k) == 0 ? fault_at(pb, t) : 0;
+  if (fault == FORM_FATAL)
     return -1;
-  case FORM_DOMAIN:
+  if (fault == FORM_DOMAIN)
     return 1;
-  default:
-    F[0] = w[1];
-    F[1] = w[1] * w[1];
-    return 0;
-  }
-}
-static int f_jac(const rc_problem *pb, double t, const double *w, double *J) {
-  (void)pb, (void)t;
-  J[0] = 1.0;
-  J[1] = 2.0 * w[1];
-  return 0;
-}
-static int f_hes(const rc_problem *pb, double t, const double *w,
-                 const double *mu, double *H) {
-  (void)pb, (void)t, (void)w;
-  H[0] = 2.0 * mu[1];
-  return 0;
-}
-static int b_none(const rc_problem *pb, double t, const double *z,
-                  double *out) {
-  (void)pb, (void)t, (void)z, (void)out;
-  return 0;
-}
-static int b_hes(const rc_problem *pb, double t, const double *z,
-                 const double *mu, double *H) {
-  (void)pb, (void)t, (void)z, (void)mu, (void)H;
+  rc_kit_row(k, 0, fault == FORM_NAN ? NAN : w[1]);
+  rc_kit_d(k, 1, 1.0);
+  rc_kit_row(k, 1, w[1] * w[1]);
+  rc_kit_d(k, 1, 2.0 * w[1]);
+  rc_kit_d2(k, 1, 1, 2.0);
   return 0;
 }
 
 static void destroy(rc_problem *pb) {
-  free(pb);
+  faults *f = pb->user;
+  rc_kit_release(&f->kit);
+  free(f);
 }
 
 static const rc_formulation_def formulations[] = {
@@ -104,9 +84,11 @@ static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
   if (form < 0 || form > FORM_NAN_X0)
     return rc_error_set(err, RC_ERR_INPUT,
                         "faults: formulation %d, expected 0..4", form);
-  rc_problem *pb = calloc(1, sizeof *pb);
-  if (!pb)
+  faults *f = calloc(1, sizeof *f);
+  if (!f)
     return rc_error_set(err, RC_ERR_NOMEM, "faults: out of memory");
+  rc_problem *pb = &f->pb;
+  f->form = form;
   pb->model = model->name;
   pb->formulation = formulations[form].name;
   pb->summary = formulations[form].summary;
@@ -121,11 +103,14 @@ static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
   pb->fix_x0 = fix, pb->x0 = form == FORM_NAN_X0 ? x0_nan : x0;
   if (form == FORM_INFEASIBLE)
     pb->fix_xf = fix, pb->xf = xf;
-  pb->point = (rc_block){2, {2, jr, jc}, {1, hr, hc}, f_eval, f_jac, f_hes};
-  pb->boundary =
-      (rc_block){0, {0, NULL, NULL}, {0, NULL, NULL}, b_none, b_none, b_hes};
-  pb->user = (void *)&form_ids[form];
+  pb->user = f;
   pb->destroy = destroy;
+  const rc_kit_spec ks = {.point = point_fn};
+  rc_err rc = rc_kit_attach(pb, &f->kit, &ks, err);
+  if (rc != RC_OK) {
+    destroy(pb);
+    return rc;
+  }
   *out = pb;
   return RC_OK;
 }
