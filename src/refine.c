@@ -35,9 +35,16 @@
 #include <string.h>
 
 #include "radau.h"
+#include "radcol/estimate.h"
 #include "radcol/refine.h"
 #include "radcol/solve.h"
 #include "timing.h"
+
+/* The estimate of an element with s <= RC_MAX_STAGES stages needs the
+ * (s + 1)-stage Radau rule: without it every estimate of a 20-stage element
+ * was +inf and the loop split forever (issue 17 item 5). */
+_Static_assert(RC_RADAU_MAX_STAGES >= RC_MAX_STAGES + 1,
+               "the PHR estimate needs RC_MAX_STAGES + 1 Radau stages");
 
 void rc_refine_options_default(rc_refine_options *ro) {
   memset(ro, 0, sizeof *ro);
@@ -50,6 +57,7 @@ void rc_refine_options_default(rc_refine_options *ro) {
   ro->merge_factor = 1e-3;
   ro->estimator = RC_REFINE_PHR;
   ro->dual_warm_start = 1;
+  ro->global = 1;
 }
 
 rc_err rc_refine_options_validate(const rc_refine_options *ro, rc_error *err) {
@@ -343,6 +351,7 @@ static void fill_row(rc_refine_row *r, int it, const rc_solution *sol,
   r->ipopt_iterations = st->iterations;
   r->wall_s = wall;
   r->status = (int)st->status;
+  r->global_error = NAN;
 }
 
 static double nlp_bytes(const rc_problem *pb, const rc_mesh *mesh,
@@ -360,6 +369,29 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
                         const rc_refine_options *ro, rc_solution *sol,
                         rc_solve_stats *stats, rc_refine_row **rows, int *nrows,
                         rc_error *err) {
+  return rc_solve_refined_estimated(pb, initial, guess, opt, ro, sol, stats,
+                                    rows, nrows, NULL, err);
+}
+
+/* Global estimate of cur into *g (freed first when *have); 1 if global. */
+static int global_estimate(const rc_problem *pb, const rc_solution *cur,
+                           const rc_options *opt, rc_error_estimate *g,
+                           int *have) {
+  if (*have)
+    rc_error_estimate_free(g);
+  *have = rc_estimate_error(pb, cur, opt, RC_ESTIMATE_GLOBAL, g, NULL) == RC_OK;
+  return *have && g->kind == RC_ESTIMATE_GLOBAL;
+}
+
+rc_err rc_solve_refined_estimated(const rc_problem *pb, const rc_mesh *initial,
+                                  const rc_solution *guess,
+                                  const rc_options *opt,
+                                  const rc_refine_options *ro, rc_solution *sol,
+                                  rc_solve_stats *stats, rc_refine_row **rows,
+                                  int *nrows, rc_error_estimate *final_estimate,
+                                  rc_error *err) {
+  if (final_estimate)
+    memset(final_estimate, 0, sizeof *final_estimate);
   memset(sol, 0, sizeof *sol);
   memset(stats, 0, sizeof *stats);
   *rows = NULL;
@@ -390,8 +422,14 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
   rc_solution prev;
   memset(&prev, 0, sizeof prev);
   int have_prev = 0, n = 0;
-  double *est = NULL;
+  double *est = NULL, *mark = NULL;
   char why[RC_MESSAGE_MAX] = "";
+  /* Local target: ro->tol, tightened when the global estimate of a locally
+   * converged mesh is above ro->tol (errors propagate between elements). */
+  double tol_local = ro->tol;
+  rc_error_estimate gest;
+  memset(&gest, 0, sizeof gest);
+  int have_gest = 0, gest_is_cur = 0;
   for (int it = 0;; ++it) {
     const double t_start = rc_now_s();
     rc_options o = *opt;
@@ -407,9 +445,12 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
     prev = cur;
     have_prev = 1;
     *stats = st;
+    gest_is_cur = 0;
     free(est);
+    free(mark);
     est = malloc(sizeof *est * (size_t)cur.mesh.n);
-    if (!est) {
+    mark = malloc(sizeof *mark * (size_t)cur.mesh.n);
+    if (!est || !mark) {
       rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory for %d estimates",
                         cur.mesh.n);
       break;
@@ -428,7 +469,29 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
              rc_now_s() - t_start);
     if (have_d)
       rc_diagnostics_free(&d);
-    const rc_refine_row *row = &hist[n++];
+    rc_refine_row *row = &hist[n++];
+
+    /* Global estimate once the local one is met (or at the last allowed
+     * solve); the marks are the local estimates in units of ro->tol and,
+     * with a global estimate, its per-element values. */
+    const int ok = !sampled && solve_ok(st.status);
+    const int local_met = ok && row->est_error <= tol_local;
+    int global_ok = 0;
+    if (ok && ro->global && (local_met || it >= ro->max_refinements)) {
+      global_ok = global_estimate(pb, &cur, opt, &gest, &have_gest);
+      gest_is_cur = have_gest;
+      if (global_ok)
+        row->global_error = gest.max;
+    }
+    for (int k = 0; ok && k < cur.mesh.n; ++k)
+      mark[k] = est[k] * (ro->tol / tol_local);
+    if (global_ok && !(gest.max <= ro->tol)) {
+      tol_local = fmin(tol_local, 0.5 * tol_local * ro->tol / gest.max);
+      for (int k = 0; k < cur.mesh.n; ++k)
+        mark[k] = fmax(est[k] * (ro->tol / tol_local),
+                       isnan(gest.elem_max[k]) ? INFINITY : gest.elem_max[k]);
+    }
+    const int done = ro->global ? global_ok && gest.max <= ro->tol : local_met;
 
     /* Stop, or build and check the next mesh. */
     int stop = 1, nr = 0, ns = 0, nm = 0;
@@ -442,17 +505,22 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
                "%.3g above tolerance %.3g",
                it, rc_status_name(st.status), st.message, row->est_error,
                ro->tol);
-    } else if (row->est_error <= ro->tol) {
+    } else if (done) {
       snprintf(why, sizeof why,
-               "tolerance %.3g reached after %d solves: max estimate %.3g on "
-               "%d elements",
-               ro->tol, n, row->est_error, row->elements);
+               "tolerance %.3g reached after %d solves: global estimate %.3g, "
+               "max local estimate %.3g on %d elements",
+               ro->tol, n, row->global_error, row->est_error, row->elements);
+    } else if (ro->global && local_met && !global_ok) {
+      snprintf(why, sizeof why,
+               "the global estimate failed (%.300s): max local estimate %.3g, "
+               "tolerance %.3g not verified",
+               have_gest ? gest.note : "no estimate", row->est_error, ro->tol);
     } else if (it >= ro->max_refinements) {
       snprintf(why, sizeof why,
                "stopped at the cap of %d refinements (--max-refinements): max "
                "estimate %.3g, expected <= tolerance %.3g",
                ro->max_refinements, row->est_error, ro->tol);
-    } else if ((rc = rc_refine_mesh(&cur.mesh, est, ro, &next, &nr, &ns, &nm,
+    } else if ((rc = rc_refine_mesh(&cur.mesh, mark, ro, &next, &nr, &ns, &nm,
                                     err)) != RC_OK) {
       break;
     } else if (next.n > ro->max_elements) {
@@ -490,8 +558,28 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
     memset(&next, 0, sizeof next);
   }
   free(est);
+  free(mark);
   rc_mesh_free(&mesh);
   rc_mesh_free(&next);
+  if (rc == RC_OK && final_estimate && have_prev) {
+    /* The estimate of the solution returned (computed now if the loop
+     * stopped before it needed one). */
+    if (!gest_is_cur) {
+      if (have_gest)
+        rc_error_estimate_free(&gest);
+      have_gest = 0;
+      rc = rc_estimate_error(
+          pb, &prev, opt, ro->global ? RC_ESTIMATE_GLOBAL : RC_ESTIMATE_LOCAL,
+          &gest, err);
+      have_gest = rc == RC_OK;
+    }
+    if (have_gest) {
+      *final_estimate = gest;
+      have_gest = 0;
+    }
+  }
+  if (have_gest)
+    rc_error_estimate_free(&gest);
   if (rc != RC_OK) {
     if (have_prev)
       rc_solution_free(&prev);
@@ -505,4 +593,11 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
   snprintf(stats->message, sizeof stats->message, "refinement: %.480s", why);
   rc_error_clear(err);
   return RC_OK;
+}
+
+int rc_refine_row_reached(const rc_refine_row *row,
+                          const rc_refine_options *ro) {
+  if (!row || !ro)
+    return 0;
+  return ro->global ? row->global_error <= ro->tol : row->est_error <= ro->tol;
 }

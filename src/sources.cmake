@@ -14,6 +14,7 @@ set(RADCOL_LIB_SOURCES
   src/solve.c
   src/diagnose.c
   src/refine.c
+  src/estimate.c
   src/check.c
   src/simulate.c
   src/init.c

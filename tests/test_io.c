@@ -198,14 +198,14 @@ static int make_sample(sample *s) {
   d->nelem = 3;
   s->elem_defect[0] = 1e-6, s->elem_defect[1] = 2e-7, s->elem_defect[2] = 3e-5;
   d->elem_defect = s->elem_defect;
-  s->rows[0] = (rc_refine_row){0, 3, 1, 3, 40, 1e-3, 1e-4, 12, 0.1, 0};
-  s->rows[1] = (rc_refine_row){1, 5, 2, 4, 80, 1e-6, NAN, 7, 0.2, -1};
+  s->rows[0] = (rc_refine_row){0, 3, 1, 3, 40, 1e-3, 1e-4, 12, 0.1, 0, NAN};
+  s->rows[1] = (rc_refine_row){1, 5, 2, 4, 80, 1e-6, NAN, 7, 0.2, -1, 2e-6};
 
   s->rec = (rc_result_record){
       &s->model, &s->pv,    &s->pb,
       &s->sol,   &s->stats, &s->diag,
       2,         s->rows,   "radcol solve io_test_model --set \"g\"=9.80665",
-      "solve"};
+      "solve",   NULL};
   return 0;
 }
 

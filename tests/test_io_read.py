@@ -146,7 +146,7 @@ def main():
 
         rf = f["/refinement"]
         cols = ("iteration", "elements", "stages_min", "stages_max", "nvars",
-                "est_error", "ref_error", "ipopt_iterations", "wall_s",
+                "est_error", "global_error", "ref_error", "ipopt_iterations", "wall_s",
                 "status", "status_name")
         for k in cols:
             check(rf[k].shape == (2,), "refinement " + k)

@@ -7,6 +7,7 @@
 #define RADCOL_IO_H
 
 #include "radcol/errors.h"
+#include "radcol/estimate.h"
 #include "radcol/mesh.h"
 #include "radcol/problem.h"
 #include "radcol/result.h"
@@ -25,11 +26,13 @@ typedef struct rc_refine_row {
   int elements;
   int stages_min, stages_max;
   int nvars;
-  double est_error;  /* estimator's max over elements */
-  double ref_error;  /* max reference error over variables (NaN: none) */
+  double est_error; /* estimator's max over elements */
+  double ref_error; /* max reference error over variables (NaN: none) */
   int ipopt_iterations;
   double wall_s;
-  int status;        /* rc_status of that solve */
+  int status;          /* rc_status of that solve */
+  double global_error; /* global estimate's max (radcol/estimate.h), NaN:
+                          not computed for this solve */
 } rc_refine_row;
 
 /* Everything a result file records. Borrowed pointers; any may be NULL except
@@ -44,7 +47,8 @@ typedef struct rc_result_record {
   int nrefine;
   const rc_refine_row *refine;
   const char *command_line;
-  const char *kind; /* "solve", "init", "simulate" */
+  const char *kind;                  /* "solve", "init", "simulate" */
+  const rc_error_estimate *estimate; /* /diagnostics/error_estimate, or NULL */
 } rc_result_record;
 
 rc_err rc_write_result(const char *path, const rc_result_record *rec,

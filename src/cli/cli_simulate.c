@@ -95,8 +95,8 @@ static int parse_args(const char *cmd, int argc, char **argv, sim_args *a) {
       a->step = v;
     } else if (OPT("--tf")) {
       if (!st)
-        st = rc_cli_tf_option(cmd, v, a->owned, &a->nowned, a->sets,
-                              &a->nsets, &a->tf_value);
+        st = rc_cli_tf_option(cmd, v, a->owned, &a->nowned, a->sets, &a->nsets,
+                              &a->tf_value);
     } else if (OPT("--set")) {
       a->sets[a->nsets++] = v;
     } else if (OPT("-o") || OPT("--output")) {

@@ -25,10 +25,13 @@ extern const rc_cli_command rc_cli_cmd_init;
 
 extern const rc_cli_command rc_cli_cmd_simulate;
 
-static const rc_cli_command *const commands[] = {
-    &rc_cli_cmd_list,     &rc_cli_cmd_solve, &rc_cli_cmd_init,
-    &rc_cli_cmd_simulate, &rc_cli_cmd_check, &rc_cli_cmd_info,
-    NULL};
+static const rc_cli_command *const commands[] = {&rc_cli_cmd_list,
+                                                 &rc_cli_cmd_solve,
+                                                 &rc_cli_cmd_init,
+                                                 &rc_cli_cmd_simulate,
+                                                 &rc_cli_cmd_check,
+                                                 &rc_cli_cmd_info,
+                                                 NULL};
 
 static const rc_cli_command *find_command(const char *name) {
   for (int k = 0; commands[k]; ++k)
