@@ -1384,6 +1384,24 @@ rc_err rc_print_info(const char *path, void *out_FILE, int json,
   attr_read_num(&c, "/diagnostics", "wall_s", &wall, 0);
   attr_read_num(&c, "/diagnostics", "nvars", &nvars, 0);
   attr_read_num(&c, "/diagnostics", "ncons", &ncons, 0);
+  /* iterations: the total over the refinement solves (iterations_last: the
+   * last solve's); the global error estimate's max (docs/json.md). */
+  double iters_total = iters, est_max = NAN;
+  if (c.rc == RC_OK &&
+      H5Lexists(c.file, "/diagnostics/error_estimate", H5P_DEFAULT) > 0)
+    attr_read_num(&c, "/diagnostics/error_estimate", "max", &est_max, 0);
+  if (c.rc == RC_OK && H5Lexists(c.file, "/refinement", H5P_DEFAULT) > 0 &&
+      H5Lexists(c.file, "/refinement/ipopt_iterations", H5P_DEFAULT) > 0) {
+    int *ri = NULL;
+    long nr = 0;
+    ds_read_int(&c, "/refinement/ipopt_iterations", -1, &ri, &nr);
+    if (c.rc == RC_OK && nr > 0) {
+      iters_total = 0.0;
+      for (long k = 0; k < nr; ++k)
+        iters_total += ri[k];
+    }
+    free(ri);
+  }
   static const char *const ev[] = {"nodes", "dense", "ends"};
   info_table re, inv;
   table_read(&c, "/diagnostics/reference_error", "variables", ev, 3, &re);
@@ -1409,16 +1427,14 @@ rc_err rc_print_info(const char *path, void *out_FILE, int json,
             ", \"elements\": %ld, \"stages_min\": %d, \"stages_max\": %d, "
             "\"nodes\": %ld",
             n, smin, smax, nodes);
-    const char *nk[] = {"t0",
-                        "tf",
-                        "iterations",
-                        "objective",
-                        "constraint_violation",
-                        "wall_s",
-                        "variables",
-                        "constraints"};
-    double nv[] = {t0, tf, iters, obj, viol, wall, nvars, ncons};
-    for (int i = 0; i < 8; ++i) {
+    const char *nk[] = {"t0",          "tf",
+                        "iterations",  "iterations_last",
+                        "objective",   "constraint_violation",
+                        "wall_s",      "variables",
+                        "constraints", "error_estimate"};
+    double nv[] = {t0,   tf,   iters_total, iters, obj,
+                   viol, wall, nvars,       ncons, est_max};
+    for (int i = 0; i < 10; ++i) {
       fprintf(f, ", \"%s\": ", nk[i]);
       json_num(f, nv[i]);
     }
