@@ -518,29 +518,30 @@ rc_err rc_solve_refined_estimated(const rc_problem *pb, const rc_mesh *initial,
     } else if (it >= ro->max_refinements) {
       snprintf(why, sizeof why,
                "stopped at the cap of %d refinements (--max-refinements): max "
-               "estimate %.3g, expected <= tolerance %.3g",
-               ro->max_refinements, row->est_error, ro->tol);
+               "estimate %.3g (global %.3g), expected <= tolerance %.3g",
+               ro->max_refinements, row->est_error, row->global_error, ro->tol);
     } else if ((rc = rc_refine_mesh(&cur.mesh, mark, ro, &next, &nr, &ns, &nm,
                                     err)) != RC_OK) {
       break;
     } else if (next.n > ro->max_elements) {
       snprintf(why, sizeof why,
                "stopped at the cap of %d elements (--max-elements): the next "
-               "mesh would have %d; max estimate %.3g, expected <= tolerance "
-               "%.3g",
-               ro->max_elements, next.n, row->est_error, ro->tol);
+               "mesh would have %d; max estimate %.3g (global %.3g), expected "
+               "<= tolerance %.3g",
+               ro->max_elements, next.n, row->est_error, row->global_error,
+               ro->tol);
     } else if (nlp_bytes(pb, &next, &sz) > ro->max_memory_bytes) {
       snprintf(why, sizeof why,
                "stopped at the memory cap of %.3g bytes: the next mesh (%d "
-               "elements, %ld variables) needs about %.3g; max estimate %.3g, "
-               "expected <= tolerance %.3g",
+               "elements, %ld variables) needs about %.3g; max estimate %.3g "
+               "(global %.3g), expected <= tolerance %.3g",
                ro->max_memory_bytes, next.n, sz.nvars, sz.bytes, row->est_error,
-               ro->tol);
+               row->global_error, ro->tol);
     } else if (nr + ns + nm == 0) {
       snprintf(why, sizeof why,
                "the mesh cannot change any more (degree and split caps): max "
-               "estimate %.3g, expected <= tolerance %.3g",
-               row->est_error, ro->tol);
+               "estimate %.3g (global %.3g), expected <= tolerance %.3g",
+               row->est_error, row->global_error, ro->tol);
     } else {
       stop = 0;
       snprintf(why, sizeof why,

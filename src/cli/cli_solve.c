@@ -149,11 +149,15 @@ static void progress(void *ctx, int iter, double objective, double inf_pr,
 static void refine_progress(void *ctx, const rc_refine_row *r,
                             const char *note) {
   (void)ctx;
+  char global[48] = "";
+  if (!isnan(r->global_error))
+    snprintf(global, sizeof global, " (global %.2e)", r->global_error);
   fprintf(stderr,
           "refine %2d: %6d elements, stages %d..%d, %8d variables, estimate "
-          "%.2e, reference error %.2e, %3d Ipopt iterations, %.2f s; %s\n",
+          "%.2e%s, reference error %.2e, %3d Ipopt iterations, %.2f s; %s\n",
           r->iteration, r->elements, r->stages_min, r->stages_max, r->nvars,
-          r->est_error, r->ref_error, r->ipopt_iterations, r->wall_s, note);
+          r->est_error, global, r->ref_error, r->ipopt_iterations, r->wall_s,
+          note);
 }
 
 static void free_args(solve_args *a) {
