@@ -4,6 +4,8 @@
 # guess, every --json key documented in docs/json.md, bad input; and the
 # 20-stage refinement (issue 17 item 5).  One CTest per case of
 # tests/test_estimate.py.
+radcol_unit_test(test_estimate_unit ${RADCOL_TEST_DIR}/test_estimate_unit.c)
+set_tests_properties(test_estimate_unit PROPERTIES LABELS "unit;estimate")
 if(RADCOL_PYTHON)
   foreach(case IN ITEMS stages20 refine_dense reliability error_tol servo
                         json_docs bad_input)
