@@ -430,6 +430,18 @@ rc_err rc_solve_refined_estimated(const rc_problem *pb, const rc_mesh *initial,
   rc_error_estimate gest;
   memset(&gest, 0, sizeof gest);
   int have_gest = 0, gest_is_cur = 0;
+  /* The solution with the smallest global estimate so far: when the loop
+   * ends above the tolerance, refining can have made the answer worse (an
+   * undetermined control at a singular point wanders on finer meshes), so
+   * the best verified solution is returned instead of the last one.  best
+   * aliases prev while best_is_prev (prev is then not freed). */
+  rc_solution best;
+  rc_error_estimate best_est;
+  rc_solve_stats best_st;
+  memset(&best, 0, sizeof best);
+  memset(&best_est, 0, sizeof best_est);
+  memset(&best_st, 0, sizeof best_st);
+  int have_best = 0, best_is_prev = 0, best_row = -1;
   for (int it = 0;; ++it) {
     const double t_start = rc_now_s();
     rc_options o = *opt;
@@ -440,8 +452,9 @@ rc_err rc_solve_refined_estimated(const rc_problem *pb, const rc_mesh *initial,
     rc = rc_solve(pb, &mesh, &o, have_prev ? &prev : guess, &cur, &st, err);
     if (rc != RC_OK)
       break;
-    if (have_prev)
+    if (have_prev && !best_is_prev)
       rc_solution_free(&prev);
+    best_is_prev = 0;
     prev = cur;
     have_prev = 1;
     *stats = st;
@@ -492,6 +505,20 @@ rc_err rc_solve_refined_estimated(const rc_problem *pb, const rc_mesh *initial,
                        isnan(gest.elem_max[k]) ? INFINITY : gest.elem_max[k]);
     }
     const int done = ro->global ? global_ok && gest.max <= ro->tol : local_met;
+    if (global_ok && (!have_best || gest.max < best_est.max)) {
+      if (have_best && !best_is_prev)
+        rc_solution_free(&best);
+      if (have_best)
+        rc_error_estimate_free(&best_est);
+      best = prev;
+      best_is_prev = 1;
+      best_est = gest; /* moved: gest is no longer the current estimate */
+      best_st = st;
+      best_row = n - 1;
+      memset(&gest, 0, sizeof gest);
+      have_gest = gest_is_cur = 0;
+      have_best = 1;
+    }
 
     /* Stop, or build and check the next mesh. */
     int stop = 1, nr = 0, ns = 0, nm = 0;
@@ -562,6 +589,52 @@ rc_err rc_solve_refined_estimated(const rc_problem *pb, const rc_mesh *initial,
   free(mark);
   rc_mesh_free(&mesh);
   rc_mesh_free(&next);
+  if (rc == RC_OK && have_best && !best_is_prev && n > 0 &&
+      !rc_refine_row_reached(&hist[n - 1], ro)) {
+    /* Above the tolerance: return the best verified solution if the last
+     * one is worse (or unverified). */
+    if (!gest_is_cur) {
+      if (have_gest)
+        rc_error_estimate_free(&gest);
+      have_gest = gest_is_cur =
+          rc_estimate_error(pb, &prev, opt, RC_ESTIMATE_GLOBAL, &gest, NULL) ==
+          RC_OK;
+    }
+    const double last =
+        have_gest && gest.kind == RC_ESTIMATE_GLOBAL ? gest.max : INFINITY;
+    if (best_est.max < last) {
+      char tail[RC_MESSAGE_MAX];
+      snprintf(tail, sizeof tail,
+               "; returned the solution of solve %d (global estimate %.3g, the "
+               "smallest verified) instead of the last one (%.3g)",
+               best_row, best_est.max, last);
+      strncat(why, tail, sizeof why - strlen(why) - 1);
+      rc_solution_free(&prev);
+      prev = best;
+      best_is_prev = 1;
+      *stats = best_st;
+      if (have_gest)
+        rc_error_estimate_free(&gest);
+      gest = best_est;
+      memset(&best_est, 0, sizeof best_est);
+      have_gest = gest_is_cur = 1;
+      have_best = 0;
+    }
+  }
+  if (have_best && best_is_prev && !gest_is_cur) {
+    /* prev is the best: its estimate is best_est. */
+    if (have_gest)
+      rc_error_estimate_free(&gest);
+    gest = best_est;
+    memset(&best_est, 0, sizeof best_est);
+    have_gest = gest_is_cur = 1;
+    have_best = 0;
+  }
+  if (have_best) {
+    if (!best_is_prev)
+      rc_solution_free(&best);
+    rc_error_estimate_free(&best_est);
+  }
   if (rc == RC_OK && final_estimate && have_prev) {
     /* The estimate of the solution returned (computed now if the loop
      * stopped before it needed one). */
