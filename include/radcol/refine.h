@@ -111,8 +111,10 @@ void rc_refine_nlp_size(const rc_problem *pb, const rc_mesh *mesh,
  * mesh), stats the last solve's stats with stats->message saying why the loop
  * stopped, *rows (malloc'ed, free with free()) and *nrows the history.
  * Sampled-reference problems are solved once (one row).  A failed solve stops
- * the loop (its row and solution are returned).  On any other code nothing is
- * allocated. */
+ * the loop (its row and solution are returned).  With ro->global, a loop
+ * that ends above tol returns the solution with the smallest global estimate
+ * of the run when that is smaller than the last one's (stats->message says
+ * so; *stats are that solve's).  On any other code nothing is allocated. */
 rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
                         const rc_solution *guess, const rc_options *opt,
                         const rc_refine_options *ro, rc_solution *sol,
