@@ -678,6 +678,13 @@ static int run_solve(int argc, char **argv) {
             "radcol solve: --refine %g not reached: %s; the result is in "
             "%s\n",
             ro.tol, st.message, output);
+    if (pb->index >= 3)
+      fprintf(stderr,
+              "note: %s/%s has index %d: its multipliers converge at order "
+              "s-1 and the NLP's conditioning grows like h^-%d, so a tight "
+              "tolerance can be out of reach for them (docs/mesh-refinement.md;"
+              " an index-1 or GGL formulation reaches it)\n",
+              pb->model, pb->formulation, pb->index, pb->index);
     status = RC_CLI_NOT_CONVERGED;
   }
 
