@@ -15,4 +15,10 @@ if(RADCOL_PYTHON)
     set_tests_properties(estimate.${case} PROPERTIES LABELS "estimate"
                          TIMEOUT 120)
   endforeach()
+  # The study script (results/estimate-reliability.md) answers --help.
+  add_test(NAME estimate.study_help
+           COMMAND ${RADCOL_PYTHON} ${PROJECT_SOURCE_DIR}/scripts/estimate_study.py
+                   --help)
+  set_tests_properties(estimate.study_help PROPERTIES LABELS "estimate"
+                       PASS_REGULAR_EXPRESSION "--refine TOL")
 endif()
