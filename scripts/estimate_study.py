@@ -80,7 +80,7 @@ NOTES = [
     "refinement cap (exit 1) with true errors 9e-3 and 2e-4 for TOL 1e-6 "
     "and 1e-8, and the global estimate in the output says so (7e-3, "
     "1.9e-4). Use the accel or ggl formulation.",
-    "- brachistochrone-ode (--refine 1e-8; 1e-10 timed out): the direction of "
+    "- brachistochrone-ode (--refine 1e-8 and 1e-10): the direction of "
     "motion (ux, uy) is not determined at t0 where v = 0 (the dynamics do "
     "not depend on it there); after the global estimate asked for a "
     "tighter local target, refinement near t0 lets the controls wander "
@@ -88,11 +88,11 @@ NOTES = [
     "refinement cap with exit 1; the loop returns the solve with the "
     "smallest verified global estimate (measured: solve 2, true error "
     "3.8e-6, estimate 3.78e-6; the last solve had 1.47e-4).",
-    "- four-bar-ggl (--refine): runs longer than the per-run timeout on "
-    "the shared 2-core machine (each refined solve of 12k-25k variables "
-    "with its reference evaluation takes 10-20 s there); see the row "
-    "status. The local estimate met 1e-6 at a true error of 5e-4, so the "
-    "global check is what keeps the loop going.",
+    "- four-bar-ggl (--refine): slow on the shared 2-core machine (each "
+    "refined solve of 12k-70k variables with its reference evaluation "
+    "takes 10-20 s there); run it with --timeout 900. The local estimate "
+    "met 1e-6 at a true error of 5e-4, so the global check is what drives "
+    "the loop there.",
     "",
 ]
 
