@@ -110,10 +110,9 @@ static void attr_str(wctx *c, hid_t loc, const char *gpath, const char *name,
   const char *v = val ? val : "";
   const size_t n = strlen(v);
   hid_t t = c->rc == RC_OK ? H5Tcopy(H5T_C_S1) : -1;
-  if (c->rc == RC_OK &&
-      (t < 0 || H5Tset_size(t, n > 0 ? n : 1) < 0 ||
-       H5Tset_strpad(t, H5T_STR_NULLPAD) < 0 ||
-       H5Tset_cset(t, H5T_CSET_UTF8) < 0))
+  if (c->rc == RC_OK && (t < 0 || H5Tset_size(t, n > 0 ? n : 1) < 0 ||
+                         H5Tset_strpad(t, H5T_STR_NULLPAD) < 0 ||
+                         H5Tset_cset(t, H5T_CSET_UTF8) < 0))
     wfail(c, gpath, name);
   attr_write(c, loc, gpath, name, t, t, v);
   if (t >= 0)
@@ -575,6 +574,37 @@ static void write_dense_violation(wctx *c, hid_t g,
   free(kinds);
 }
 
+/* /diagnostics/error_estimate (docs/hdf5-layout.md): per element and
+ * variable (absolute), per variable, per element (relative), the scales, the
+ * local estimate and what was estimated. */
+static void write_error_estimate(wctx *c, hid_t g,
+                                 const rc_result_record *rec) {
+  const rc_error_estimate *e = rec->estimate;
+  if (!e || e->kind == RC_ESTIMATE_NONE || !e->elem || e->nelem < 1)
+    return;
+  const char *ge = "/diagnostics/error_estimate";
+  hid_t h = grp(c, g, "/diagnostics", "error_estimate");
+  attr_str(c, h, ge, "kind", rc_estimate_kind_name(e->kind));
+  attr_str(c, h, ge, "note", e->note);
+  attr_real(c, h, ge, "max", e->max);
+  attr_real(c, h, ge, "local_max", e->local_max);
+  attr_str(c, h, ge, "enriched_status",
+           e->kind == RC_ESTIMATE_GLOBAL
+               ? rc_status_name((rc_status)e->enriched_status)
+               : "none");
+  attr_int(c, h, ge, "enriched_iterations", e->enriched_iterations);
+  attr_int(c, h, ge, "enriched_nvars", e->enriched_nvars);
+  ds_strs(c, h, ge, "variables", e->nvar, rec->pb->var_names);
+  ds_real(c, h, ge, "scale", e->nvar, e->scale);
+  ds_real(c, h, ge, "variable", e->nvar, e->var);
+  ds_real(c, h, ge, "element", e->nelem, e->elem_max);
+  ds_real(c, h, ge, "local", e->nelem, e->local);
+  if (e->nvar > 0)
+    ds_write(c, h, ge, "element_variable", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+             e->nelem, e->nvar, e->elem);
+  gclose(h);
+}
+
 static void write_diagnostics(wctx *c, hid_t file,
                               const rc_result_record *rec) {
   const rc_problem *pb = rec->pb;
@@ -653,6 +683,7 @@ static void write_diagnostics(wctx *c, hid_t file,
     write_replay(c, g, rec);
   if (rec->dense)
     write_dense_violation(c, g, rec->dense);
+  write_error_estimate(c, g, rec);
   gclose(g);
 }
 
@@ -683,6 +714,7 @@ static void write_refinement(wctx *c, hid_t file, int n,
     RC_COL_INT(stages_max)
     RC_COL_INT(nvars)
     RC_COL_REAL(est_error)
+    RC_COL_REAL(global_error)
     RC_COL_REAL(ref_error)
     RC_COL_INT(ipopt_iterations)
     RC_COL_REAL(wall_s)
@@ -1748,6 +1780,24 @@ rc_err rc_print_info(const char *path, void *out_FILE, int json,
   attr_read_num(&c, "/diagnostics", "wall_s", &wall, 0);
   attr_read_num(&c, "/diagnostics", "nvars", &nvars, 0);
   attr_read_num(&c, "/diagnostics", "ncons", &ncons, 0);
+  /* iterations: the total over the refinement solves (iterations_last: the
+   * last solve's); the global error estimate's max (docs/json.md). */
+  double iters_total = iters, est_max = NAN;
+  if (c.rc == RC_OK &&
+      H5Lexists(c.file, "/diagnostics/error_estimate", H5P_DEFAULT) > 0)
+    attr_read_num(&c, "/diagnostics/error_estimate", "max", &est_max, 0);
+  if (c.rc == RC_OK && H5Lexists(c.file, "/refinement", H5P_DEFAULT) > 0 &&
+      H5Lexists(c.file, "/refinement/ipopt_iterations", H5P_DEFAULT) > 0) {
+    int *ri = NULL;
+    long nr = 0;
+    ds_read_int(&c, "/refinement/ipopt_iterations", -1, &ri, &nr);
+    if (c.rc == RC_OK && nr > 0) {
+      iters_total = 0.0;
+      for (long k = 0; k < nr; ++k)
+        iters_total += ri[k];
+    }
+    free(ri);
+  }
   static const char *const ev[] = {"nodes", "dense", "ends"};
   info_table re, inv;
   table_read(&c, "/diagnostics/reference_error", "variables", ev, 3, &re);
@@ -1773,16 +1823,14 @@ rc_err rc_print_info(const char *path, void *out_FILE, int json,
             ", \"elements\": %ld, \"stages_min\": %d, \"stages_max\": %d, "
             "\"nodes\": %ld",
             n, smin, smax, nodes);
-    const char *nk[] = {"t0",
-                        "tf",
-                        "iterations",
-                        "objective",
-                        "constraint_violation",
-                        "wall_s",
-                        "variables",
-                        "constraints"};
-    double nv[] = {t0, tf, iters, obj, viol, wall, nvars, ncons};
-    for (int i = 0; i < 8; ++i) {
+    const char *nk[] = {"t0",          "tf",
+                        "iterations",  "iterations_last",
+                        "objective",   "constraint_violation",
+                        "wall_s",      "variables",
+                        "constraints", "error_estimate"};
+    double nv[] = {t0,   tf,   iters_total, iters, obj,
+                   viol, wall, nvars,       ncons, est_max};
+    for (int i = 0; i < 10; ++i) {
       fprintf(f, ", \"%s\": ", nk[i]);
       json_num(f, nv[i]);
     }
