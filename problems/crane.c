@@ -24,9 +24,17 @@
  * Formulations (each its own rc_problem):
  *   flat    the flat inverse sampled on the mesh (no NLP); point block = the
  *           index-1 model (f, G) so that it can be checked and diagnosed.
- *   track   OCP: min int (x-p1)^2 + (z-p2)^2 + eps (u1^2 + u2^2) dt on the
- *           index-1 model, x(t0) fixed to the consistent state, G at t0,
- *           optional |u1| <= u1max, |u2| <= u2max, rmin <= r <= rmax.
+ *   track   OCP on the index-1 model (docs/crane-jobs.md):
+ *             min (1/T) int ((x-p1)^2 + (z-p2)^2) / Lref^2
+ *                           + eps ((u1/U1)^2 + (u2/U2)^2) dt,
+ *           Lref the path's extent, U1, U2 the flat inverse's max |u1|,
+ *           |u2| (or u1max, u2max if smaller); Ipopt sees it times
+ *           obj_scale (rc_problem.objective_scale).  x(t0) fixed to the
+ *           consistent state; x(tf) by end=rest|flat|free; simple bounds
+ *           |u1| <= u1max, |u2| <= u2max, rmin <= r <= rmax, tau >= taumin
+ *           (default 0), |theta| <= thetamax, |vd| <= vdmax, |vr| <= vrmax,
+ *           checked against the fixed states and the flat inverse before
+ *           solving, with a momentum-balance proof of an unreachable end.
  *   servo   index-1 model + path constraints x - p1 = 0, z - p2 = 0 at the
  *           collocation points (index 5 transcribed directly).
  *   reduced the note's index reduction completed (docs/crane-index-
@@ -38,6 +46,10 @@
  *           R = a' c - b' s, S = a' s + b' c, T = a'' c - b'' s; G3 = Q''
  *           along solutions.  Index 1; hidden constraints Q = 0, Q' = R - P om
  *           = 0 and the path levels x - p1, z - p2, vx - p1', vz - p2'.
+ *           project=1 (default): x' = f + mu and the six hidden constraints
+ *           h = 0 at every collocation point (mu algebraic, w = (.., mu)),
+ *           replaced by mu = 0 at t0 where x is fixed; no drift
+ *           (docs/crane-index-reduction.md, section 6).
  *
  * Outputs: x, z, vx = vr s + r om c + vd, vz = vr c - r om s.
  * Invariants: flat/track: G, x - p1, z - p2 (algebraic consistency and the
@@ -45,10 +57,14 @@
  * four and Q, Q'.
  *
  * Derivatives are hand-coded below as dense per-row gradients and Hessians
- * (9 inputs), in the order of the equations, then gathered onto sparsity
- * patterns declared once per problem from per-row dependency masks.
+ * (9 core inputs), in the order of the equations, then gathered onto sparsity
+ * patterns declared once per problem from per-row dependency masks; the
+ * projection terms (+ mu_i, and mu_i at t0) are linear with coefficient 1
+ * and added when gathering (rowset).
  */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +74,10 @@
 /* ---- point-vector layout ------------------------------------------------ */
 enum { ID = 0, IR, ITH, IVD, IVR, IOM, ITAU, IU1, IU2, NW };
 #define NX 6
+/* reduced with projection appends six multipliers mu (algebraic) after the
+ * nine core inputs: w[IMU + i] enters the i-th state equation. */
+#define IMU NW
+#define NWMAX (NW + NX)
 
 /* ---- rows: every scalar function a crane block can hold ----------------- */
 typedef enum row_kind {
@@ -150,13 +170,23 @@ enum {
   P_VR0,
   P_OM0,
   P_TAU0,
-  P_FIXEND,
   P_SIGMA,
+  /* physical limits, end conditions, guess, stabilisation (crane-jobs) */
+  P_TAUMIN,
+  P_THMAX,
+  P_VDMAX,
+  P_VRMAX,
+  P_END,
+  P_GUESS,
+  P_PROJECT,
+  P_UREF,
   NPARAM
 };
 
-/* Tracking weight: see docs/crane-index-reduction.md, "Choice of eps". */
-#define CRANE_EPS_DEFAULT 1e-11
+/* Tracking weight and objective scale: docs/crane-jobs.md, "Objective". */
+#define CRANE_EPS_DEFAULT 3e-11     /* uref=zero */
+#define CRANE_EPS_FLAT_DEFAULT 1e-6 /* uref=flat */
+#define CRANE_OBJ_SCALE_DEFAULT 1e5
 
 static const rc_param_def crane_params[NPARAM] = {
     {"M1", RC_PARAM_REAL, 10.0, NULL, "trolley mass [kg]"},
@@ -174,8 +204,11 @@ static const rc_param_def crane_params[NPARAM] = {
      "default path: start z [m] (below the rail, > 0)"},
     {"x_end", RC_PARAM_REAL, 4.0, NULL, "default path: end x [m]"},
     {"z_end", RC_PARAM_REAL, 1.0, NULL, "default path: end z [m] (> 0)"},
-    {"eps", RC_PARAM_REAL, CRANE_EPS_DEFAULT, NULL,
-     "track: control weight in |(x,z)-p|^2 + eps |u|^2 [m^2/N^2]"},
+    {"eps", RC_PARAM_REAL, NAN, NULL,
+     "track: control weight in (1/T) int |(x,z)-p|^2/Lref^2 + eps "
+     "(((u1-uref1)/U1)^2 + ((u2-uref2)/U2)^2) dt (Lref, U1, U2: path and "
+     "flat-inverse scales, docs/crane-jobs.md; default 3e-11 with "
+     "uref=zero, 1e-6 with uref=flat) [-]"},
     {"u1max", RC_PARAM_REAL, HUGE_VAL, NULL,
      "track: bound |u1| <= u1max [N] (inf: none)"},
     {"u2max", RC_PARAM_REAL, HUGE_VAL, NULL,
@@ -198,12 +231,34 @@ static const rc_param_def crane_params[NPARAM] = {
      "initial omega [rad/s] (default: flat inverse)"},
     {"tau0", RC_PARAM_REAL, NAN, NULL,
      "guess of tau(t0) [N] (algebraic: G decides it; default flat)"},
-    {"fix_end", RC_PARAM_REAL, 1.0, NULL,
-     "track: 1 fixes x(tf) to the flat end state (removes the end layer "
-     "where the optimal control relaxes), 0 leaves it free"},
-    {"obj_scale", RC_PARAM_REAL, 1e3, NULL,
-     "track: the NLP minimises obj_scale * int L dt (puts the eps-sized "
-     "control gradient above Ipopt's tol, rounding noise below it)"},
+    {"obj_scale", RC_PARAM_REAL, CRANE_OBJ_SCALE_DEFAULT, NULL,
+     "track: Ipopt minimises obj_scale times the objective (conditioning "
+     "only: the reported objective is the unscaled cost) [1]"},
+    /* physical limits, end conditions, guess, stabilisation (crane-jobs) */
+    {"taumin", RC_PARAM_REAL, 0.0, NULL,
+     "track: bound tau >= taumin [N] (0: a cable cannot push; > 0: a "
+     "tension margin)"},
+    {"thetamax", RC_PARAM_REAL, HUGE_VAL, NULL,
+     "track: bound |theta| <= thetamax [rad] (inf: none)"},
+    {"vdmax", RC_PARAM_REAL, HUGE_VAL, NULL,
+     "track: bound |vd| <= vdmax [m/s] (inf: none)"},
+    {"vrmax", RC_PARAM_REAL, HUGE_VAL, NULL,
+     "track: bound |vr| <= vrmax [m/s] (inf: none)"},
+    {"end", RC_PARAM_TEXT, 0.0, "rest",
+     "track: end condition [-]: rest (load at the path's end point, vd = vr "
+     "= theta = omega = 0), flat (the flat inverse's end state; the same for "
+     "paths that end at rest), free"},
+    {"guess", RC_PARAM_TEXT, 0.0, "flat",
+     "initial guess [-]: flat (the exact inverse), rest (at rest at the "
+     "start point, tau = m g, u1 = 0, u2 = C3 m g)"},
+    {"project", RC_PARAM_REAL, 1.0, NULL,
+     "reduced: 1 projects the states onto the hidden constraints at every "
+     "collocation point (no drift on long horizons), 0 the plain index-1 "
+     "transcription [-]"},
+    {"uref", RC_PARAM_TEXT, 0.0, "zero",
+     "track: control term eps |u - uref|^2 with uref = zero (SPEC's eps "
+     "|u|^2) or flat (the flat inverse's controls: exact tracking is then "
+     "the optimum wherever the limits allow it) [-]"},
 };
 
 enum { F_FLAT = 0, F_TRACK, F_SERVO, F_REDUCED, NFORM };
@@ -215,8 +270,9 @@ static const rc_formulation_def crane_formulations[NFORM] = {
     {"reduced", "index reduction completed: index-1 DAE, u1 u2 algebraic"},
 };
 
-static const char *const VAR_NAMES[NW] = {"d",     "r",   "theta", "vd", "vr",
-                                          "omega", "tau", "u1",    "u2"};
+static const char *const VAR_NAMES[NWMAX] = {
+    "d",  "r",    "theta", "vd",       "vr",    "omega", "tau",     "u1",
+    "u2", "mu_d", "mu_r",  "mu_theta", "mu_vd", "mu_vr", "mu_omega"};
 static const char *const OUT_NAMES[4] = {"x", "z", "vx", "vz"};
 
 static const char *const SERVO_NOTE =
@@ -225,24 +281,45 @@ static const char *const SERVO_NOTE =
     "s-2 for vd vr and s-3 for u1 u2 (with s <= 3 the controls do not "
     "converge); for the controls use -f reduced, flat or track";
 
-#define MAXROWS 9
+static const char *const REDUCED_PLAIN_NOTE =
+    "project=0: the hidden constraints (path, Q, Q') are not imposed and "
+    "drift on long horizons (roughly like t^4); check the invariants x-p1, "
+    "z-p2 on the dense grid, or use project=1";
+
+#define MAXROWS 16
+
+/* A block's rows.  mu_add[i] >= 0: row i is a state equation and gets
+ * + w[IMU + mu_add[i]] (projection); mu_t0[i] >= 0: row i is a projection
+ * row h_j(w) = 0, which at t = t0 (x0 fixed: nothing to project) is
+ * replaced by w[IMU + mu_t0[i]] = 0.  The patterns hold the union. */
+typedef struct rowset {
+  int n;
+  row_kind kind[MAXROWS];
+  int mu_add[MAXROWS], mu_t0[MAXROWS];
+} rowset;
 
 /* ---- the problem's own data ---------------------------------------------- */
 typedef struct crane {
   rc_problem pb; /* first member: (crane *)pb */
   rc_crane_params par;
   rc_crane_path path;
-  double eps, sigma; /* control weight, objective scale */
-  int nrow, ninv;
-  row_kind rows[MAXROWS], inv_rows[MAXROWS];
-  double w_lo[NW], w_hi[NW];
+  double eps;                /* control weight */
+  double wq, wu1, wu2;       /* objective weights 1/(T Lref^2), eps/(T U^2) */
+  double lref, u1ref, u2ref; /* the objective's scales */
+  int guess_rest;
+  int uref_flat;           /* control term about the flat controls */
+  double start_x, start_z; /* path at t0 (rest guess) */
+  rowset rows, inv;
+  double w_lo[NWMAX], w_hi[NWMAX];
   double x0[NX], xf[NX];
   int fix_x0[NX], fix_xf[NX];
   double tau0;
+  char note[1024];
+  char infeasible[400];
   const char *inv_names[MAXROWS];
-  int jr[MAXROWS * NW], jc[MAXROWS * NW]; /* point Jacobian pattern */
-  int hr[NW * NW], hc[NW * NW];           /* point Hessian pattern */
-  int ijr[MAXROWS * NW], ijc[MAXROWS * NW];
+  int jr[MAXROWS * NWMAX], jc[MAXROWS * NWMAX]; /* point Jacobian pattern */
+  int hr[NW * NW], hc[NW * NW];                 /* point Hessian pattern */
+  int ijr[MAXROWS * NWMAX], ijc[MAXROWS * NWMAX];
   int ihr[NW * NW], ihc[NW * NW];
 } crane;
 
@@ -417,32 +494,36 @@ static int rows_eval(const crane *cr, double t, const double *w,
     case ROW_G:
       *o = K.G;
       break;
-    case ROW_L: /* sigma (ex^2 + ez^2 + eps (u1^2 + u2^2)) */
-      o->v = ex * ex + ez * ez + cr->eps * (w[IU1] * w[IU1] + w[IU2] * w[IU2]);
+    case ROW_L: { /* wq (ex^2 + ez^2) + wu1 du1^2 + wu2 du2^2, du = u - uref */
+      const double q = cr->wq, a1 = cr->wu1, a2 = cr->wu2;
+      double du1 = w[IU1], du2 = w[IU2];
+      if (cr->uref_flat) { /* uref = the flat inverse's controls at t */
+        rc_crane_flat f;
+        if (rc_crane_flat_eval(&cr->par, &cr->path, t, &f))
+          return -1; /* excluded by the flatness check at create */
+        du1 -= f.u1;
+        du2 -= f.u2;
+      }
+      o->v = q * (ex * ex + ez * ez) + a1 * du1 * du1 + a2 * du2 * du2;
       if (order >= 1) {
-        o->g[ID] = 2.0 * ex;
-        o->g[IR] = 2.0 * (ex * s + ez * c);
-        o->g[ITH] = 2.0 * r * (ex * c - ez * s);
-        o->g[IU1] = 2.0 * cr->eps * w[IU1];
-        o->g[IU2] = 2.0 * cr->eps * w[IU2];
+        o->g[ID] = 2.0 * q * ex;
+        o->g[IR] = 2.0 * q * (ex * s + ez * c);
+        o->g[ITH] = 2.0 * q * r * (ex * c - ez * s);
+        o->g[IU1] = 2.0 * a1 * du1;
+        o->g[IU2] = 2.0 * a2 * du2;
       }
       if (order >= 2) {
-        sym(o, ID, ID, 2.0);
-        sym(o, IR, ID, 2.0 * s);
-        sym(o, ITH, ID, 2.0 * r * c);
-        sym(o, IR, IR, 2.0);
-        sym(o, ITH, IR, 2.0 * (ex * c - ez * s));
-        sym(o, ITH, ITH, 2.0 * (r * r - r * (ex * s + ez * c)));
-        sym(o, IU1, IU1, 2.0 * cr->eps);
-        sym(o, IU2, IU2, 2.0 * cr->eps);
-      }
-      o->v *= cr->sigma;
-      for (int k = 0; k < NW; ++k) {
-        o->g[k] *= cr->sigma;
-        for (int l = 0; l < NW; ++l)
-          o->h[k][l] *= cr->sigma;
+        sym(o, ID, ID, 2.0 * q);
+        sym(o, IR, ID, 2.0 * q * s);
+        sym(o, ITH, ID, 2.0 * q * r * c);
+        sym(o, IR, IR, 2.0 * q);
+        sym(o, ITH, IR, 2.0 * q * (ex * c - ez * s));
+        sym(o, ITH, ITH, 2.0 * q * (r * r - r * (ex * s + ez * c)));
+        sym(o, IU1, IU1, 2.0 * a1);
+        sym(o, IU2, IU2, 2.0 * a2);
       }
       break;
+    }
     case ROW_EX: /* r s + d - p1 */
       o->v = ex;
       o->g[ID] = 1.0;
@@ -542,41 +623,55 @@ static int rows_eval(const crane *cr, double t, const double *w,
 }
 
 /* ---- block callbacks --------------------------------------------------------
- */
-static int gen_eval(const crane *cr, const row_kind *rows, int n, double t,
+ * The rows of a rowset at (t, w), with the projection terms (rowset). */
+static int gen_eval(const crane *cr, const rowset *rs, double t,
                     const double *w, double *out) {
   drow R[MAXROWS];
-  int rc = rows_eval(cr, t, w, rows, n, 0, R);
+  int rc = rows_eval(cr, t, w, rs->kind, rs->n, 0, R);
   if (rc)
     return rc;
-  for (int i = 0; i < n; ++i)
+  const int at_t0 = t == cr->pb.t0;
+  for (int i = 0; i < rs->n; ++i) {
     out[i] = R[i].v;
+    if (rs->mu_add[i] >= 0)
+      out[i] += w[IMU + rs->mu_add[i]];
+    if (rs->mu_t0[i] >= 0 && at_t0)
+      out[i] = w[IMU + rs->mu_t0[i]];
+  }
   return 0;
 }
 
-static int gen_jac(const crane *cr, const row_kind *rows, int n,
-                   const rc_pattern *pat, double t, const double *w,
-                   double *vals) {
+static int gen_jac(const crane *cr, const rowset *rs, const rc_pattern *pat,
+                   double t, const double *w, double *vals) {
   drow R[MAXROWS];
-  int rc = rows_eval(cr, t, w, rows, n, 1, R);
+  int rc = rows_eval(cr, t, w, rs->kind, rs->n, 1, R);
   if (rc)
     return rc;
-  for (int e = 0; e < pat->nnz; ++e)
-    vals[e] = R[pat->row[e]].g[pat->col[e]];
+  const int at_t0 = t == cr->pb.t0;
+  for (int e = 0; e < pat->nnz; ++e) {
+    const int i = pat->row[e], k = pat->col[e];
+    if (rs->mu_t0[i] >= 0 && at_t0)
+      vals[e] = k == IMU + rs->mu_t0[i] ? 1.0 : 0.0;
+    else if (k >= IMU) /* mu_add column, or the t0-only mu_t0 column */
+      vals[e] = k == IMU + rs->mu_add[i] ? 1.0 : 0.0;
+    else
+      vals[e] = R[i].g[k];
+  }
   return 0;
 }
 
-static int gen_hes(const crane *cr, const row_kind *rows, int n,
-                   const rc_pattern *pat, double t, const double *w,
-                   const double *mu, double *vals) {
+static int gen_hes(const crane *cr, const rowset *rs, const rc_pattern *pat,
+                   double t, const double *w, const double *mu, double *vals) {
   drow R[MAXROWS];
-  int rc = rows_eval(cr, t, w, rows, n, 2, R);
+  int rc = rows_eval(cr, t, w, rs->kind, rs->n, 2, R);
   if (rc)
     return rc;
+  const int at_t0 = t == cr->pb.t0;
   for (int e = 0; e < pat->nnz; ++e) {
     double v = 0.0;
-    for (int i = 0; i < n; ++i)
-      v += mu[i] * R[i].h[pat->row[e]][pat->col[e]];
+    for (int i = 0; i < rs->n; ++i)
+      if (!(rs->mu_t0[i] >= 0 && at_t0)) /* mu terms are linear */
+        v += mu[i] * R[i].h[pat->row[e]][pat->col[e]];
     vals[e] = v;
   }
   return 0;
@@ -585,33 +680,32 @@ static int gen_hes(const crane *cr, const row_kind *rows, int n,
 static int point_eval(const rc_problem *pb, double t, const double *w,
                       double *out) {
   const crane *cr = crane_of(pb);
-  return gen_eval(cr, cr->rows, cr->nrow, t, w, out);
+  return gen_eval(cr, &cr->rows, t, w, out);
 }
 static int point_jac(const rc_problem *pb, double t, const double *w,
                      double *vals) {
   const crane *cr = crane_of(pb);
-  return gen_jac(cr, cr->rows, cr->nrow, &pb->point.jac, t, w, vals);
+  return gen_jac(cr, &cr->rows, &pb->point.jac, t, w, vals);
 }
 static int point_hes(const rc_problem *pb, double t, const double *w,
                      const double *mu, double *vals) {
   const crane *cr = crane_of(pb);
-  return gen_hes(cr, cr->rows, cr->nrow, &pb->point.hes, t, w, mu, vals);
+  return gen_hes(cr, &cr->rows, &pb->point.hes, t, w, mu, vals);
 }
 static int inv_eval(const rc_problem *pb, double t, const double *w,
                     double *out) {
   const crane *cr = crane_of(pb);
-  return gen_eval(cr, cr->inv_rows, cr->ninv, t, w, out);
+  return gen_eval(cr, &cr->inv, t, w, out);
 }
 static int inv_jac(const rc_problem *pb, double t, const double *w,
                    double *vals) {
   const crane *cr = crane_of(pb);
-  return gen_jac(cr, cr->inv_rows, cr->ninv, &pb->invariants.jac, t, w, vals);
+  return gen_jac(cr, &cr->inv, &pb->invariants.jac, t, w, vals);
 }
 static int inv_hes(const rc_problem *pb, double t, const double *w,
                    const double *mu, double *vals) {
   const crane *cr = crane_of(pb);
-  return gen_hes(cr, cr->inv_rows, cr->ninv, &pb->invariants.hes, t, w, mu,
-                 vals);
+  return gen_hes(cr, &cr->inv, &pb->invariants.hes, t, w, mu, vals);
 }
 
 static int crane_outputs(const rc_problem *pb, double t, const double *w,
@@ -642,26 +736,39 @@ static void flat_to_w(const rc_crane_flat *f, double *w) {
 static int crane_reference(const rc_problem *pb, int nt, const double *t,
                            double *ref) {
   const crane *cr = crane_of(pb);
+  const int nw = rc_problem_nw(pb);
   for (int k = 0; k < nt; ++k) {
     rc_crane_flat f;
     if (rc_crane_flat_eval(&cr->par, &cr->path, t[k], &f))
       return -1; /* excluded by the flatness check at create */
-    double *row = ref + (size_t)k * (NW + 4);
+    double *row = ref + (size_t)k * (size_t)(nw + 4);
     flat_to_w(&f, row);
-    row[NW + 0] = f.x;
-    row[NW + 1] = f.z;
-    row[NW + 2] = f.vx;
-    row[NW + 3] = f.vz;
+    for (int i = NW; i < nw; ++i)
+      row[i] = 0.0; /* projection multipliers vanish on exact solutions */
+    row[nw + 0] = f.x;
+    row[nw + 1] = f.z;
+    row[nw + 2] = f.vx;
+    row[nw + 3] = f.vz;
   }
   return 0;
 }
 
 static int crane_guess(const rc_problem *pb, double t, double *w) {
   const crane *cr = crane_of(pb);
-  rc_crane_flat f;
-  if (rc_crane_flat_eval(&cr->par, &cr->path, t, &f))
-    return -1;
-  flat_to_w(&f, w);
+  const int nw = rc_problem_nw(pb);
+  for (int i = NW; i < nw; ++i)
+    w[i] = 0.0;
+  if (cr->guess_rest) { /* at rest under the trolley at the start point */
+    const double mg = cr->par.m * cr->par.g;
+    const double rest[NW] = {cr->start_x, cr->start_z,    0, 0, 0, 0, mg,
+                             0.0,         cr->par.C3 * mg};
+    memcpy(w, rest, sizeof rest);
+  } else {
+    rc_crane_flat f;
+    if (rc_crane_flat_eval(&cr->par, &cr->path, t, &f))
+      return -1;
+    flat_to_w(&f, w);
+  }
   if (t <= pb->t0) { /* the user's initial values where they were set */
     for (int i = 0; i < NX; ++i)
       w[i] = cr->x0[i];
@@ -676,22 +783,29 @@ static void crane_destroy(rc_problem *pb) {
   free(cr);
 }
 
-/* Jacobian pattern from the row dependency masks; Hessian pattern = lower
- * triangle of every pair inside some row's nonlinear set. */
-static void build_patterns(const row_kind *rows, int n, int *jr, int *jc,
-                           rc_pattern *jac, int *hr, int *hc, rc_pattern *hes) {
+/* Jacobian pattern from the row dependency masks plus the projection
+ * columns; Hessian pattern = lower triangle of every pair inside some row's
+ * nonlinear set (the projection terms are linear). */
+static void build_patterns(const rowset *rs, int *jr, int *jc, rc_pattern *jac,
+                           int *hr, int *hc, rc_pattern *hes) {
   int nj = 0;
   unsigned char hm[NW][NW] = {{0}};
-  for (int i = 0; i < n; ++i) {
-    for (int k = 0; k < NW; ++k)
-      if (ROW_DEP[rows[i]] & B_(k)) {
+  for (int i = 0; i < rs->n; ++i) {
+    unsigned dep = ROW_DEP[rs->kind[i]];
+    if (rs->mu_add[i] >= 0)
+      dep |= B_(IMU + rs->mu_add[i]);
+    if (rs->mu_t0[i] >= 0)
+      dep |= B_(IMU + rs->mu_t0[i]);
+    for (int k = 0; k < NWMAX; ++k)
+      if (dep & B_(k)) {
         jr[nj] = i;
         jc[nj] = k;
         ++nj;
       }
     for (int k = 0; k < NW; ++k)
       for (int l = 0; l <= k; ++l)
-        if ((ROW_NONLIN[rows[i]] & B_(k)) && (ROW_NONLIN[rows[i]] & B_(l)))
+        if ((ROW_NONLIN[rs->kind[i]] & B_(k)) &&
+            (ROW_NONLIN[rs->kind[i]] & B_(l)))
           hm[k][l] = 1;
   }
   int nh = 0;
@@ -708,6 +822,13 @@ static void build_patterns(const row_kind *rows, int n, int *jr, int *jc,
   hes->nnz = nh;
   hes->row = hr;
   hes->col = hc;
+}
+
+static void rowset_add(rowset *rs, row_kind k, int mu_add, int mu_t0) {
+  rs->kind[rs->n] = k;
+  rs->mu_add[rs->n] = mu_add;
+  rs->mu_t0[rs->n] = mu_t0;
+  rs->n++;
 }
 
 static const char *row_name(row_kind k) {
@@ -732,14 +853,15 @@ static const char *row_name(row_kind k) {
 }
 
 static rc_err check_params(const double *v, rc_error *err) {
-  static const int positive[] = {P_M1, P_M2, P_MG,    P_J,     P_C3,
-                                 P_G,  P_TF, P_U1MAX, P_U2MAX, P_SIGMA};
+  static const int positive[] = {P_M1,    P_M2,    P_MG,    P_J,     P_C3,
+                                 P_G,     P_TF,    P_U1MAX, P_U2MAX, P_SIGMA,
+                                 P_THMAX, P_VDMAX, P_VRMAX};
   for (size_t i = 0; i < sizeof positive / sizeof *positive; ++i)
     if (!(v[positive[i]] > 0.0) || isnan(v[positive[i]]))
       return rc_error_set(err, RC_ERR_INPUT,
                           "crane: %s = %g: expected a value > 0",
                           crane_params[positive[i]].name, v[positive[i]]);
-  static const int nonneg[] = {P_C1, P_C2, P_EPS, P_RMIN};
+  static const int nonneg[] = {P_C1, P_C2, P_RMIN, P_TAUMIN};
   for (size_t i = 0; i < sizeof nonneg / sizeof *nonneg; ++i)
     if (!(v[nonneg[i]] >= 0.0 && isfinite(v[nonneg[i]])))
       return rc_error_set(err, RC_ERR_INPUT,
@@ -752,6 +874,373 @@ static rc_err check_params(const double *v, rc_error *err) {
   if (!isfinite(v[P_TF]))
     return rc_error_set(err, RC_ERR_INPUT,
                         "crane: tf = %g: expected a finite value", v[P_TF]);
+  if (!(v[P_PROJECT] == 0.0 || v[P_PROJECT] == 1.0))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: project = %g: expected 0 or 1", v[P_PROJECT]);
+  return RC_OK;
+}
+
+/* Index of `text` in the NULL-terminated list, or -1. */
+static int text_choice(const char *text, const char *const *choices) {
+  for (int i = 0; choices[i]; ++i)
+    if (strcmp(text, choices[i]) == 0)
+      return i;
+  return -1;
+}
+
+/* ---- the flat inverse's extremes ------------------------------------------
+ * Scanned on a grid of max(2000, 400 per waypoint segment) points, then each
+ * extreme polished by golden-section search on the two grid intervals around
+ * it (the flat inverse is smooth between waypoints; every path radcol builds
+ * is C^4, so the polished value is the local maximum to ~1e-12). */
+#define NSCAN (NW + 2) /* w, then the load position x, z */
+
+static double flat_value(const crane *cr, int i, double t) {
+  rc_crane_flat f;
+  double w[NW];
+  rc_crane_flat_eval(&cr->par, &cr->path, t, &f);
+  flat_to_w(&f, w);
+  return i < NW ? w[i] : i == NW ? f.x : f.z;
+}
+
+/* Maximum of sgn * flat_value(i) on [a, b]: golden-section search. */
+static double golden_max(const crane *cr, int i, double sgn, double a, double b,
+                         double *t_at) {
+  const double gr = 0.5 * (sqrt(5.0) - 1.0);
+  double x1 = b - gr * (b - a), x2 = a + gr * (b - a);
+  double f1 = sgn * flat_value(cr, i, x1), f2 = sgn * flat_value(cr, i, x2);
+  for (int it = 0; it < 80 && b - a > 1e-14 * (1.0 + fabs(b)); ++it) {
+    if (f1 >= f2) {
+      b = x2;
+      x2 = x1;
+      f2 = f1;
+      x1 = b - gr * (b - a);
+      f1 = sgn * flat_value(cr, i, x1);
+    } else {
+      a = x1;
+      x1 = x2;
+      f1 = f2;
+      x2 = a + gr * (b - a);
+      f2 = sgn * flat_value(cr, i, x2);
+    }
+  }
+  *t_at = f1 >= f2 ? x1 : x2;
+  return f1 >= f2 ? f1 : f2;
+}
+
+typedef struct scan_ext {
+  double hi[NSCAN], t_hi[NSCAN], lo[NSCAN], t_lo[NSCAN];
+} scan_ext;
+
+static void flat_scan(const crane *cr, double t0, double tf, scan_ext *e) {
+  int ngrid = 400 * (cr->path.n - 1);
+  ngrid = ngrid < 2000 ? 2000 : ngrid > 200000 ? 200000 : ngrid;
+  int khi[NSCAN], klo[NSCAN];
+  for (int k = 0; k <= ngrid; ++k) {
+    const double t = t0 + (tf - t0) * k / ngrid;
+    for (int i = 0; i < NSCAN; ++i) {
+      const double v = flat_value(cr, i, t);
+      if (k == 0 || v > e->hi[i]) {
+        e->hi[i] = v;
+        khi[i] = k;
+      }
+      if (k == 0 || v < e->lo[i]) {
+        e->lo[i] = v;
+        klo[i] = k;
+      }
+    }
+  }
+  const double h = (tf - t0) / ngrid;
+  for (int i = 0; i < NSCAN; ++i) {
+    double a = fmax(t0, t0 + (khi[i] - 1) * h),
+           b = fmin(tf, t0 + (khi[i] + 1) * h);
+    double t;
+    double v = golden_max(cr, i, 1.0, a, b, &t);
+    e->t_hi[i] = t0 + khi[i] * h;
+    if (v > e->hi[i]) {
+      e->hi[i] = v;
+      e->t_hi[i] = t;
+    }
+    a = fmax(t0, t0 + (klo[i] - 1) * h);
+    b = fmin(tf, t0 + (klo[i] + 1) * h);
+    v = -golden_max(cr, i, -1.0, a, b, &t);
+    e->t_lo[i] = t0 + klo[i] * h;
+    if (v < e->lo[i]) {
+      e->lo[i] = v;
+      e->t_lo[i] = t;
+    }
+  }
+}
+
+/* ---- checks and notes before solving (track) -------------------------------
+ * A simple bound on a state that the fixed start or end state violates is an
+ * input error; so is a path whose flat inverse needs tau <= taumin.  Bounds
+ * the flat inverse violates only make exact tracking impossible: said in the
+ * note, with the extreme value and where. */
+typedef struct limit_def {
+  int var;      /* point-vector index */
+  int plo, phi; /* parameter of the lower / upper bound (-1: symmetric) */
+  int psym;     /* parameter of |w| <= value, or -1 */
+  const char *unit;
+} limit_def;
+
+static const limit_def LIMITS[] = {
+    {IU1, -1, -1, P_U1MAX, "N"},   {IU2, -1, -1, P_U2MAX, "N m"},
+    {IR, P_RMIN, P_RMAX, -1, "m"}, {ITAU, P_TAUMIN, -1, -1, "N"},
+    {ITH, -1, -1, P_THMAX, "rad"}, {IVD, -1, -1, P_VDMAX, "m/s"},
+    {IVR, -1, -1, P_VRMAX, "m/s"},
+};
+
+static void note_add(crane *cr, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void note_add(crane *cr, const char *fmt, ...) {
+  size_t len = strlen(cr->note);
+  if (len + 2 >= sizeof cr->note)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(cr->note + len, sizeof cr->note - len, fmt, ap);
+  va_end(ap);
+}
+
+/* A fixed state value against the bounds of its variable. */
+static rc_err check_fixed(const crane *cr, const double *v, int var,
+                          double value, double t, const char *which,
+                          rc_error *err) {
+  for (size_t l = 0; l < sizeof LIMITS / sizeof *LIMITS; ++l) {
+    const limit_def *L = &LIMITS[l];
+    if (L->var != var)
+      continue;
+    if (L->psym >= 0 && fabs(value) > v[L->psym])
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "crane: %s = %g contradicts the fixed %s state "
+                          "%s = %g %s at t = %g s: expected %s >= %g",
+                          crane_params[L->psym].name, v[L->psym], which,
+                          VAR_NAMES[var], value, L->unit, t,
+                          crane_params[L->psym].name, fabs(value));
+    if (L->plo >= 0 && cr->w_lo[var] > -HUGE_VAL && value < cr->w_lo[var])
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "crane: %s = %g contradicts the fixed %s state "
+                          "%s = %g %s at t = %g s: expected %s <= %g",
+                          crane_params[L->plo].name, v[L->plo], which,
+                          VAR_NAMES[var], value, L->unit, t,
+                          crane_params[L->plo].name, value);
+    if (L->phi >= 0 && value > v[L->phi])
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "crane: %s = %g contradicts the fixed %s state "
+                          "%s = %g %s at t = %g s: expected %s >= %g",
+                          crane_params[L->phi].name, v[L->phi], which,
+                          VAR_NAMES[var], value, L->unit, t,
+                          crane_params[L->phi].name, value);
+  }
+  return RC_OK;
+}
+
+/* Necessary condition for reaching a fixed end state with |u1| <= a, from
+ * the horizontal momentum balance (docs/crane-jobs.md, "End conditions"):
+ * X = M1 d + M2 x, P = X', rho = x - d = r sin theta, M = M1 + M2,
+ * k = C1 / M:
+ *   X(T) - X0 - P0 E = int_0^T e^{-k(T-s)} U(s) ds
+ *                      + k M2 int_0^T e^{-k(T-s)} (rho(s) - rho0) ds,
+ *   U(t) = int_0^t u1,  U(T) = P_T - P0 + k (X_T - X0) - k M2 (rho_T - rho0),
+ *   E = (1 - e^{-kT}) / k.
+ * |U'| <= a with U(0) = 0 and U(T) fixed bounds U pointwise by a tent; the
+ * weight is positive, so the first integral lies in [lo, hi].  Returns the
+ * shortfall (> 0: unreachable unless the sway term supplies it) and the
+ * needed and reachable values. */
+typedef struct reach {
+  double need, lo, hi, sway_gain; /* sway_gain = k M2 E */
+  int impulse;                    /* |U(T)| > a T: impossible outright */
+  double UT;
+} reach;
+
+static void momentum_reach(const crane *cr, const double *xs, const double *xe,
+                           double T, double a, reach *R) {
+  const rc_crane_params *P = &cr->par;
+  const double M = P->M1 + P->M2, k = P->C1 / M;
+  double X[2], Pm[2], rho[2];
+  const double *st[2] = {xs, xe};
+  for (int j = 0; j < 2; ++j) {
+    const double *x = st[j], s = sin(x[ITH]), c = cos(x[ITH]);
+    rho[j] = x[IR] * s;
+    const double vx = x[IVD] + x[IVR] * s + x[IR] * x[IOM] * c;
+    X[j] = P->M1 * x[ID] + P->M2 * (x[ID] + rho[j]);
+    Pm[j] = P->M1 * x[IVD] + P->M2 * vx;
+  }
+  const double E = k > 0.0 ? -expm1(-k * T) / k : T;
+  R->UT = Pm[1] - Pm[0] + k * (X[1] - X[0]) - k * P->M2 * (rho[1] - rho[0]);
+  R->need = X[1] - X[0] - Pm[0] * E;
+  R->sway_gain = k * P->M2 * E;
+  R->impulse = fabs(R->UT) > a * T;
+  /* Simpson on the tents (piecewise linear times an exponential). */
+  const int n = 4000;
+  double hi = 0.0, lo = 0.0;
+  for (int i = 0; i <= n; ++i) {
+    const double sv = T * i / n, wgt = exp(-k * (T - sv));
+    const double q = (i == 0 || i == n) ? 1.0 : (i % 2 ? 4.0 : 2.0);
+    hi += q * wgt * fmin(a * sv, R->UT + a * (T - sv));
+    lo += q * wgt * fmax(-a * sv, R->UT - a * (T - sv));
+  }
+  R->hi = hi * T / (3.0 * n);
+  R->lo = lo * T / (3.0 * n);
+}
+
+/* Limits, checks, end condition, objective scales and the note (track). */
+static rc_err track_setup(crane *cr, const double *v, int end,
+                          const scan_ext *ex, rc_error *err) {
+  rc_problem *pb = &cr->pb;
+  cr->w_lo[IU1] = -v[P_U1MAX];
+  cr->w_hi[IU1] = v[P_U1MAX];
+  cr->w_lo[IU2] = -v[P_U2MAX];
+  cr->w_hi[IU2] = v[P_U2MAX];
+  if (v[P_RMIN] > 0.0)
+    cr->w_lo[IR] = v[P_RMIN];
+  cr->w_hi[IR] = v[P_RMAX];
+  cr->w_lo[ITAU] = v[P_TAUMIN];
+  cr->w_lo[ITH] = -v[P_THMAX];
+  cr->w_hi[ITH] = v[P_THMAX];
+  cr->w_lo[IVD] = -v[P_VDMAX];
+  cr->w_hi[IVD] = v[P_VDMAX];
+  cr->w_lo[IVR] = -v[P_VRMAX];
+  cr->w_hi[IVR] = v[P_VRMAX];
+
+  /* End condition: rest puts the load at the path's end point with
+   * theta = 0, so d = p1(tf), r = p2(tf); flat takes the flat inverse's end
+   * state (identical for a path that ends at rest). */
+  if (end != 2) {
+    rc_crane_flat ff;
+    rc_crane_flat_eval(&cr->par, &cr->path, pb->tf, &ff);
+    double wf[NW];
+    flat_to_w(&ff, wf);
+    if (end == 0) {
+      const double rest[NX] = {ff.x, ff.z, 0.0, 0.0, 0.0, 0.0};
+      memcpy(wf, rest, sizeof rest);
+    }
+    for (int i = 0; i < NX; ++i) {
+      cr->xf[i] = wf[i];
+      cr->fix_xf[i] = 1;
+    }
+    pb->fix_xf = cr->fix_xf;
+    pb->xf = cr->xf;
+  }
+  static const char *const END_NAMES[] = {"rest", "flat"};
+  for (int i = 0; i < NX; ++i) {
+    rc_err rc = check_fixed(cr, v, i, cr->x0[i], pb->t0, "start", err);
+    if (rc == RC_OK && end != 2) {
+      char which[32];
+      snprintf(which, sizeof which, "end (end=%s)", END_NAMES[end]);
+      rc = check_fixed(cr, v, i, cr->xf[i], pb->tf, which, err);
+    }
+    if (rc != RC_OK)
+      return rc;
+  }
+  if (ex->lo[ITAU] <= v[P_TAUMIN])
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: the path needs tension tau = %.4g N <= taumin "
+                        "= %g at t = %.4g s (a slack or pushing cable): "
+                        "expected a slower or smaller move, or a smaller "
+                        "taumin",
+                        ex->lo[ITAU], v[P_TAUMIN], ex->t_lo[ITAU]);
+
+  /* Exact tracking impossible where the flat inverse leaves a bound. */
+  int first = 1;
+  for (size_t l = 0; l < sizeof LIMITS / sizeof *LIMITS; ++l) {
+    const limit_def *L = &LIMITS[l];
+    const int i = L->var;
+    const char *fmt_hi = "%sflat %s = %.4g %s > %s = %g at t = %.4g s";
+    const char *fmt_lo = "%sflat %s = %.4g %s < %s = %g at t = %.4g s";
+    const char *lead = first ? "exact tracking is impossible within the "
+                               "limits: "
+                             : "; ";
+    if (L->psym >= 0 && fmax(ex->hi[i], -ex->lo[i]) > v[L->psym]) {
+      const int up = ex->hi[i] >= -ex->lo[i];
+      note_add(cr, "%sflat |%s| = %.4g %s > %s = %g at t = %.4g s", lead,
+               VAR_NAMES[i], up ? ex->hi[i] : -ex->lo[i], L->unit,
+               crane_params[L->psym].name, v[L->psym],
+               up ? ex->t_hi[i] : ex->t_lo[i]);
+      first = 0;
+    }
+    if (L->phi >= 0 && ex->hi[i] > v[L->phi]) {
+      note_add(cr, fmt_hi, lead, VAR_NAMES[i], ex->hi[i], L->unit,
+               crane_params[L->phi].name, v[L->phi], ex->t_hi[i]);
+      first = 0;
+    }
+    if (L->plo >= 0 && i != ITAU && v[L->plo] > 0.0 && ex->lo[i] < v[L->plo]) {
+      note_add(cr, fmt_lo, first ? lead : "; ", VAR_NAMES[i], ex->lo[i],
+               L->unit, crane_params[L->plo].name, v[L->plo], ex->t_lo[i]);
+      first = 0;
+    }
+  }
+  if (!first)
+    note_add(cr, " (the solve tracks as well as the limits allow)");
+
+  /* Reachability of a fixed end state with |u1| <= u1max. */
+  if (end != 2 && isfinite(v[P_U1MAX])) {
+    reach R;
+    momentum_reach(cr, cr->x0, cr->xf, pb->tf - pb->t0, v[P_U1MAX], &R);
+    const double M = cr->par.M1 + cr->par.M2;
+    const double rho_b = (isfinite(v[P_RMAX]) ? v[P_RMAX] : HUGE_VAL) *
+                         (v[P_THMAX] < 2.0 * atan(1.0) ? sin(v[P_THMAX]) : 1.0);
+    const double rho0 = fabs(cr->x0[IR] * sin(cr->x0[ITH]));
+    const double sway =
+        R.sway_gain > 0.0 ? R.sway_gain * (rho_b + rho0) : 0.0; /* C1 = 0 */
+    const double tol = 1e-6 * (fabs(R.need) + M);
+    const double short_hi = R.need - R.hi, short_lo = R.lo - R.need;
+    const double gap = fmax(short_hi, short_lo);
+    const double reach_m = (gap == short_hi ? R.hi : R.lo) / M;
+    if (R.impulse || (isfinite(sway) && gap > tol + sway)) {
+      /* proved: the solve ends infeasible without running the NLP */
+      if (R.impulse)
+        snprintf(cr->infeasible, sizeof cr->infeasible,
+                 "the end state (end=%s) is unreachable with |u1| <= u1max "
+                 "= %g N: the horizontal momentum balance needs a force "
+                 "impulse of %.4g N s, more than u1max T = %.4g N s",
+                 END_NAMES[end], v[P_U1MAX], fabs(R.UT),
+                 v[P_U1MAX] * (pb->tf - pb->t0));
+      else {
+        char why[128];
+        if (R.sway_gain > 0.0)
+          snprintf(why, sizeof why,
+                   "with the sway allowed by rmax = %g m and thetamax = %g "
+                   "rad",
+                   v[P_RMAX], v[P_THMAX]);
+        else
+          snprintf(why, sizeof why, "(C1 = 0: the sway cannot help)");
+        snprintf(cr->infeasible, sizeof cr->infeasible,
+                 "the end state (end=%s) is unreachable with |u1| <= u1max "
+                 "= %g N: the horizontal momentum balance of trolley and "
+                 "load (%g kg) moves their centre of mass by at most %.4g m "
+                 "(needed %.4g m) %s",
+                 END_NAMES[end], v[P_U1MAX], M, reach_m, R.need / M, why);
+      }
+      pb->infeasible = cr->infeasible;
+    } else if (gap > tol) {
+      note_add(cr,
+               "%swith |u1| <= u1max = %g N the horizontal momentum balance "
+               "of trolley and load (%g kg) moves their centre of mass by at "
+               "most %.4g m (needed %.4g m) unless the cable's sway offset "
+               "x - d changes by %.4g m on average: the end state is "
+               "unreachable for any realistic sway (set rmax and thetamax "
+               "to make this a proof)",
+               cr->note[0] ? "; " : "", v[P_U1MAX], M, reach_m, R.need / M,
+               gap / R.sway_gain);
+    }
+  }
+
+  /* Objective scales (docs/crane-jobs.md, "Objective"). */
+  const double T = pb->tf - pb->t0;
+  const double zmax = ex->hi[NW + 1];
+  cr->lref = hypot(ex->hi[NW] - ex->lo[NW], zmax - ex->lo[NW + 1]);
+  if (!(cr->lref > 1e-3 * zmax))
+    cr->lref = zmax; /* a load at rest: its depth */
+  const double floor_f = 1e-6 * (cr->par.M1 + cr->par.M2) * cr->par.g;
+  cr->u1ref = fmax(fmin(fmax(ex->hi[IU1], -ex->lo[IU1]), v[P_U1MAX]), floor_f);
+  cr->u2ref = fmax(fmin(fmax(ex->hi[IU2], -ex->lo[IU2]), v[P_U2MAX]),
+                   floor_f * cr->par.C3);
+  cr->wq = 1.0 / (T * cr->lref * cr->lref);
+  cr->wu1 = cr->eps / (T * cr->u1ref * cr->u1ref);
+  cr->wu2 = cr->eps / (T * cr->u2ref * cr->u2ref);
+  pb->objective_scale = v[P_SIGMA];
   return RC_OK;
 }
 
@@ -771,13 +1260,43 @@ static rc_err crane_create(const rc_model *model, int formulation,
   rc_err rc = check_params(v, err);
   if (rc != RC_OK)
     return rc;
+  static const char *const END_CHOICES[] = {"rest", "flat", "free", NULL};
+  static const char *const GUESS_CHOICES[] = {"flat", "rest", NULL};
+  static const char *const UREF_CHOICES[] = {"zero", "flat", NULL};
+  const char *uref_text =
+      pv->text && pv->text[P_UREF] ? pv->text[P_UREF] : "zero";
+  const int uref = text_choice(uref_text, UREF_CHOICES);
+  if (uref < 0)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: uref = '%s': expected zero or flat", uref_text);
+  const char *end_text = pv->text && pv->text[P_END] ? pv->text[P_END] : "rest";
+  const char *guess_text =
+      pv->text && pv->text[P_GUESS] ? pv->text[P_GUESS] : "flat";
+  const int end = text_choice(end_text, END_CHOICES);
+  const int guess = text_choice(guess_text, GUESS_CHOICES);
+  if (end < 0)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: end = '%s': expected rest, flat or free",
+                        end_text);
+  if (guess < 0)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: guess = '%s': expected flat or rest",
+                        guess_text);
+  const int eps_set = pv->is_set && pv->is_set[P_EPS];
+  const double eps = eps_set     ? v[P_EPS]
+                     : uref == 1 ? CRANE_EPS_FLAT_DEFAULT
+                                 : CRANE_EPS_DEFAULT;
+  if (!(eps >= 0.0 && isfinite(eps)))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: eps = %g: expected a finite value >= 0", eps);
   crane *cr = calloc(1, sizeof *cr);
   if (!cr)
     return rc_error_set(err, RC_ERR_NOMEM, "crane: out of memory");
   cr->par = (rc_crane_params){v[P_M1], v[P_M2], v[P_MG], v[P_J],
                               v[P_C1], v[P_C2], v[P_C3], v[P_G]};
-  cr->eps = v[P_EPS];
-  cr->sigma = v[P_SIGMA];
+  cr->eps = eps;
+  cr->guess_rest = guess == 1;
+  cr->uref_flat = uref == 1;
   double tf = v[P_TF];
   const char *file = pv->text ? pv->text[P_PATH] : NULL;
   if (file && *file) {
@@ -808,6 +1327,8 @@ static rc_err crane_create(const rc_model *model, int formulation,
   /* Consistent initial state from the flat inverse, unless set. */
   rc_crane_flat f0;
   rc_crane_flat_eval(&cr->par, &cr->path, 0.0, &f0);
+  cr->start_x = f0.x;
+  cr->start_z = f0.z;
   double w0[NW];
   flat_to_w(&f0, w0);
   static const int init_param[NX] = {P_D0, P_R0, P_TH0, P_VD0, P_VR0, P_OM0};
@@ -835,7 +1356,7 @@ static rc_err crane_create(const rc_model *model, int formulation,
                  ? v[P_TAU0]
                  : w0[ITAU];
 
-  for (int i = 0; i < NW; ++i) {
+  for (int i = 0; i < NWMAX; ++i) {
     cr->w_lo[i] = -HUGE_VAL;
     cr->w_hi[i] = HUGE_VAL;
   }
@@ -858,92 +1379,88 @@ static rc_err crane_create(const rc_model *model, int formulation,
   pb->t0_algebraic = 1;
   pb->index = 1;
 
-  int n = 0, ni = 0;
+  rowset *rs = &cr->rows, *iv = &cr->inv;
+  const int project = formulation == F_REDUCED && v[P_PROJECT] != 0.0;
   for (int k = ROW_F0; k <= ROW_F5; ++k)
-    cr->rows[n++] = (row_kind)k;
-  cr->rows[n++] = ROW_G;
+    rowset_add(rs, (row_kind)k, project ? k - ROW_F0 : -1, -1);
+  rowset_add(rs, ROW_G, -1, -1);
   switch (formulation) {
   case F_FLAT:
     pb->sampled_reference = 1;
-    cr->inv_rows[ni++] = ROW_G;
-    cr->inv_rows[ni++] = ROW_EX;
-    cr->inv_rows[ni++] = ROW_EZ;
+    rowset_add(iv, ROW_G, -1, -1);
+    rowset_add(iv, ROW_EX, -1, -1);
+    rowset_add(iv, ROW_EZ, -1, -1);
     break;
-  case F_TRACK:
-    cr->rows[n++] = ROW_L;
+  case F_TRACK: {
+    rowset_add(rs, ROW_L, -1, -1);
     pb->has_lagrange = 1;
     pb->t0_algebraic = 0; /* u(t0) would be free: only G(t0) holds it */
-    cr->w_lo[IU1] = -v[P_U1MAX];
-    cr->w_hi[IU1] = v[P_U1MAX];
-    cr->w_lo[IU2] = -v[P_U2MAX];
-    cr->w_hi[IU2] = v[P_U2MAX];
-    if (v[P_RMIN] > 0.0)
-      cr->w_lo[IR] = v[P_RMIN];
-    cr->w_hi[IR] = v[P_RMAX];
-    if (v[P_FIXEND] != 0.0) {
-      rc_crane_flat ff;
-      rc_crane_flat_eval(&cr->par, &cr->path, tf, &ff);
-      double wf[NW];
-      flat_to_w(&ff, wf);
-      for (int i = 0; i < NX; ++i) {
-        cr->xf[i] = wf[i];
-        cr->fix_xf[i] = 1;
-      }
-      pb->fix_xf = cr->fix_xf;
-      pb->xf = cr->xf;
+    scan_ext ex;
+    flat_scan(cr, pb->t0, tf, &ex);
+    rc = track_setup(cr, v, end, &ex, err);
+    if (rc != RC_OK) {
+      crane_destroy(pb);
+      return rc;
     }
-    cr->inv_rows[ni++] = ROW_G;
-    cr->inv_rows[ni++] = ROW_EX;
-    cr->inv_rows[ni++] = ROW_EZ;
+    if (cr->note[0])
+      pb->note = cr->note;
+    rowset_add(iv, ROW_G, -1, -1);
+    rowset_add(iv, ROW_EX, -1, -1);
+    rowset_add(iv, ROW_EZ, -1, -1);
     break;
+  }
   case F_SERVO:
-    cr->rows[n++] = ROW_EX;
-    cr->rows[n++] = ROW_EZ;
+    rowset_add(rs, ROW_EX, -1, -1);
+    rowset_add(rs, ROW_EZ, -1, -1);
     pb->nc = 2;
     pb->index = 5;
     pb->t0_algebraic = 0; /* x(t0) fixed: c at t0 would repeat it */
     pb->note = SERVO_NOTE;
-    cr->inv_rows[ni++] = ROW_EX;
-    cr->inv_rows[ni++] = ROW_EZ;
-    cr->inv_rows[ni++] = ROW_EVX;
-    cr->inv_rows[ni++] = ROW_EVZ;
+    rowset_add(iv, ROW_EX, -1, -1);
+    rowset_add(iv, ROW_EZ, -1, -1);
+    rowset_add(iv, ROW_EVX, -1, -1);
+    rowset_add(iv, ROW_EVZ, -1, -1);
     break;
-  case F_REDUCED:
-    cr->rows[n++] = ROW_G2;
-    cr->rows[n++] = ROW_G3;
+  case F_REDUCED: {
+    rowset_add(rs, ROW_G2, -1, -1);
+    rowset_add(rs, ROW_G3, -1, -1);
     pb->ny = 3;
     pb->nu = 0;
-    cr->inv_rows[ni++] = ROW_EX;
-    cr->inv_rows[ni++] = ROW_EZ;
-    cr->inv_rows[ni++] = ROW_EVX;
-    cr->inv_rows[ni++] = ROW_EVZ;
-    cr->inv_rows[ni++] = ROW_Q;
-    cr->inv_rows[ni++] = ROW_QD;
+    static const row_kind hidden[NX] = {ROW_EX,  ROW_EZ, ROW_EVX,
+                                        ROW_EVZ, ROW_Q,  ROW_QD};
+    if (project) { /* docs/crane-index-reduction.md, "Projection" */
+      pb->ny = 3 + NX;
+      for (int i = 0; i < NX; ++i)
+        rowset_add(rs, hidden[i], -1, i);
+    } else {
+      pb->note = REDUCED_PLAIN_NOTE;
+    }
+    for (int i = 0; i < NX; ++i)
+      rowset_add(iv, hidden[i], -1, -1);
     break;
+  }
   default:
     break;
   }
-  cr->nrow = n;
-  cr->ninv = ni;
   static const double zeros[2] = {0.0, 0.0};
   pb->c_lo = zeros;
   pb->c_hi = zeros;
-  for (int i = 0; i < ni; ++i)
-    cr->inv_names[i] = row_name(cr->inv_rows[i]);
+  for (int i = 0; i < iv->n; ++i)
+    cr->inv_names[i] = row_name(iv->kind[i]);
 
-  pb->point.n_out = n;
-  build_patterns(cr->rows, n, cr->jr, cr->jc, &pb->point.jac, cr->hr, cr->hc,
+  pb->point.n_out = rs->n;
+  build_patterns(rs, cr->jr, cr->jc, &pb->point.jac, cr->hr, cr->hc,
                  &pb->point.hes);
   pb->point.eval = point_eval;
   pb->point.jacobian = point_jac;
   pb->point.hessian = point_hes;
   pb->boundary.n_out = 0;
 
-  pb->ninv = ni;
+  pb->ninv = iv->n;
   pb->inv_names = cr->inv_names;
-  pb->invariants.n_out = ni;
-  build_patterns(cr->inv_rows, ni, cr->ijr, cr->ijc, &pb->invariants.jac,
-                 cr->ihr, cr->ihc, &pb->invariants.hes);
+  pb->invariants.n_out = iv->n;
+  build_patterns(iv, cr->ijr, cr->ijc, &pb->invariants.jac, cr->ihr, cr->ihc,
+                 &pb->invariants.hes);
   pb->invariants.eval = inv_eval;
   pb->invariants.jacobian = inv_jac;
   pb->invariants.hessian = inv_hes;

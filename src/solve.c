@@ -3,7 +3,12 @@
  * Ipopt, map the NLP solution back to a trajectory and report.
  *
  * Formulations with sampled_reference (e.g. the crane's exact inverse) are
- * not solved: their reference is sampled at the mesh nodes.
+ * not solved: their reference is sampled at the mesh nodes.  A problem with
+ * objective_scale S hands Ipopt S * objective; the objective and the
+ * multipliers reported are divided by S again (those of the problem as
+ * defined), and a warm start's multipliers are multiplied by S.  A problem
+ * that set `infeasible` (proved before solving) ends infeasible at the
+ * starting point without Ipopt.
  */
 #include <math.h>
 #include <stdio.h>
@@ -15,12 +20,26 @@
 #include "timing.h"
 #include "transcription.h"
 
-/* The transcription seen through the solver-neutral rc_ipopt_nlp. */
+/* The problem's objective scale S (0 means 1): Ipopt sees S * objective,
+ * so its multipliers are S times those of the unscaled problem. */
+static double objective_scale(const rc_problem *pb) {
+  return pb->objective_scale > 0.0 ? pb->objective_scale : 1.0;
+}
+
+/* The transcription seen through the solver-neutral rc_ipopt_nlp, with the
+ * objective (value, gradient, Hessian weight) multiplied by S. */
 static int nlp_objective(void *c, const double *x, double *f) {
-  return rc_nlp_objective(c, x, f);
+  const int st = rc_nlp_objective(c, x, f);
+  *f *= objective_scale(((rc_nlp *)c)->pb);
+  return st;
 }
 static int nlp_gradient(void *c, const double *x, double *g) {
-  return rc_nlp_gradient(c, x, g);
+  const rc_nlp *nlp = c;
+  const int st = rc_nlp_gradient(c, x, g);
+  const double S = objective_scale(nlp->pb);
+  for (int i = 0; S != 1.0 && i < nlp->nvar; ++i)
+    g[i] *= S;
+  return st;
 }
 static int nlp_constraints(void *c, const double *x, double *g) {
   return rc_nlp_constraints(c, x, g);
@@ -30,7 +49,8 @@ static int nlp_jacobian(void *c, const double *x, double *v) {
 }
 static int nlp_hessian(void *c, const double *x, double sigma,
                        const double *lambda, double *v) {
-  return rc_nlp_hessian(c, x, sigma, lambda, v);
+  return rc_nlp_hessian(c, x, sigma * objective_scale(((rc_nlp *)c)->pb),
+                        lambda, v);
 }
 static void nlp_new_point(void *c) {
   rc_nlp_new_point(c);
@@ -50,6 +70,17 @@ static double max_violation(const double *v, const double *lo, const double *hi,
       m = isnan(d) ? INFINITY : d;
   }
   return m;
+}
+
+/* Multiplies the constraint and bound multipliers by f. */
+static void scale_duals(double f, size_t nv, size_t nc, double *lam, double *zl,
+                        double *zu) {
+  for (size_t i = 0; f != 1.0 && i < nc; ++i)
+    lam[i] *= f;
+  for (size_t i = 0; f != 1.0 && i < nv; ++i) {
+    zl[i] *= f;
+    zu[i] *= f;
+  }
 }
 
 static rc_err sample_reference(const rc_problem *pb, const rc_mesh *mesh,
@@ -88,6 +119,7 @@ static rc_err sample_reference(const rc_problem *pb, const rc_mesh *mesh,
   free(ref);
   stats->status = RC_STATUS_NOT_RUN;
   stats->solver_status = 0;
+  stats->objective_scale = 1.0;
   stats->wall_s = rc_now_s() - t0;
   stats->eval_s = stats->wall_s;
   snprintf(stats->message, sizeof stats->message,
@@ -135,6 +167,7 @@ rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh,
                               err);
     if (o.warm_start && !guess->has_duals)
       o.warm_start = 0;
+    scale_duals(objective_scale(pb), nv, nc, lam, zl, zu);
   } else {
     rc = rc_nlp_default_guess(nlp, x, err);
     o.warm_start = 0;
@@ -168,14 +201,26 @@ rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh,
                              .new_point = nlp_new_point};
   rc_ipopt_outcome res;
   rc_nlp_set_caching(nlp, 1);
-  rc = rc_ipopt_solve(&view, &o, x, lam, zl, zu, &res, err);
+  if (pb->infeasible) { /* proved by the problem: no NLP to run */
+    memset(&res, 0, sizeof res);
+    res.status = RC_STATUS_INFEASIBLE;
+    if (nlp_objective(nlp, x, &res.objective) != 0)
+      res.objective = NAN;
+    snprintf(res.message, sizeof res.message,
+             "not solved, infeasible before solving: %s", pb->infeasible);
+  } else {
+    rc = rc_ipopt_solve(&view, &o, x, lam, zl, zu, &res, err);
+  }
   rc_nlp_set_caching(nlp, 0);
   if (rc != RC_OK)
     goto done;
   stats->status = res.status;
   stats->solver_status = res.app_status;
   stats->iterations = res.iterations;
-  stats->objective = res.objective;
+  /* Back to the unscaled problem: objective and every multiplier / S. */
+  stats->objective = res.objective / objective_scale(pb);
+  stats->objective_scale = objective_scale(pb);
+  scale_duals(1.0 / objective_scale(pb), nv, nc, lam, zl, zu);
   stats->eval_s = res.eval_s;
   stats->ipopt_s = res.solve_s - res.eval_s;
   memcpy(stats->message, res.message, sizeof stats->message);

@@ -15,6 +15,14 @@
  *     patterns.
  *  4. Bad input: b <= 0, p2 <= 0, malformed CSVs, tf mismatch, with the
  *     expected messages.
+ *  5. Crane jobs (docs/crane-jobs.md): limits that contradict the fixed
+ *     start or end state and paths that need tau <= taumin are refused
+ *     naming parameter, value and time; a limit the flat inverse violates
+ *     is a note; the momentum-balance proof of an unreachable end state;
+ *     end=rest ends at rest with the bounds held at the nodes, from the flat
+ *     and the rest guess; the reported objective is the docs' cost (an
+ *     independent Gauss-Legendre quadrature of the dense output); reduced
+ *     with projection stays on a 60 s path, without it drifts.
  */
 #include <math.h>
 #include <stdio.h>
@@ -25,6 +33,7 @@
 #include "ode_reference.h"
 #include "radcol/params.h"
 #include "radcol/problem.h"
+#include "radcol/solve.h"
 
 #include "test_util.h"
 
@@ -34,6 +43,8 @@
 
 extern const rc_model rc_model_crane;
 
+/* Largest point vector: reduced with projection (9 + 6 multipliers). */
+#define NWM 15
 
 /* Builds formulation `form` with assignments sets[0..nset-1]. */
 static rc_err make(const char *form, int nset, const char *const *sets,
@@ -103,8 +114,8 @@ static void test_simulation(void) {
   rc_crane_flat_eval(&par, &path, 0.0, &f0);
   double y0[6] = {f0.d, f0.r, f0.theta, f0.vd, f0.vr, f0.omega};
   EXPECT(fabs(y0[1] - 2.0) < 1e-15 && fabs(y0[2]) < 1e-15,
-        "default path starts at rest under the trolley (r = %g, th = %g)",
-        y0[1], y0[2]);
+         "default path starts at rest under the trolley (r = %g, th = %g)",
+         y0[1], y0[2]);
   rc_err rc =
       rc_ode_reference(6, sim_rhs, &ctx, 0.0, y0, NT, t, out, 1e-12, &err);
   EXPECT(rc == RC_OK, "simulation: %s", err.message);
@@ -138,16 +149,17 @@ static void check_reference(const char *form, int nset,
   const int nw = rc_problem_nw(pb), nF = rc_problem_nF(pb);
   const int nrow = nw + pb->nout;
   enum { NT = 241 };
-  double t[NT], ref[NT * 13], F[16], inv[16], o[4];
+  double t[NT], ref[NT * (NWM + 4)], F[16], inv[16], o[4];
   for (int k = 0; k < NT; ++k)
     t[k] = pb->t0 + (pb->tf - pb->t0) * k / (NT - 1.0);
-  EXPECT(nrow == 13, "%s: reference row has %d values, expected 13", form, nrow);
+  EXPECT(nrow == nw + 4 && nw <= NWM,
+         "%s: reference row has %d values, expected nw + 4", form, nrow);
   EXPECT(pb->reference(pb, NT, t, ref) == 0, "%s: reference failed", form);
   double maxres = 0.0, maxinv = 0.0, maxout = 0.0;
   for (int k = 0; k < NT; ++k) {
     const double *w = ref + (size_t)k * nrow;
     EXPECT(pb->point.eval(pb, t[k], w, F) == 0, "%s: eval at t = %g", form,
-          t[k]);
+           t[k]);
     /* f0..f2 must equal the velocities (the accelerations f3..f5 are
      * compared with the exact jets in check_accelerations). */
     double xdot[3] = {w[3], w[4], w[5]};
@@ -168,11 +180,11 @@ static void check_reference(const char *form, int nset,
          "%.2e\n",
          form, maxres, maxinv, maxout);
   EXPECT(maxres < 1e-9, "%s: reference leaves point residual %.3e", form,
-        maxres);
+         maxres);
   EXPECT(maxinv < 1e-9, "%s: reference leaves invariant residual %.3e", form,
-        maxinv);
+         maxinv);
   EXPECT(maxout < 1e-12, "%s: outputs differ from reference by %.3e", form,
-        maxout);
+         maxout);
   rc_problem_free(&pb);
 }
 
@@ -189,11 +201,11 @@ static void check_accelerations(const char *form) {
   rc_crane_path_default(&path, 6.0, 0, 2, 4, 1, &err);
   double maxres = 0.0, F[16];
   for (int k = 0; k <= 300; ++k) {
-    double t = 6.0 * k / 300.0, w[9];
+    double t = 6.0 * k / 300.0, w[NWM] = {0};
     rc_crane_flat f;
     rc_crane_flat_eval(&par, &path, t, &f);
     double fl[9] = {f.d, f.r, f.theta, f.vd, f.vr, f.omega, f.tau, f.u1, f.u2};
-    memcpy(w, fl, sizeof w);
+    memcpy(w, fl, sizeof fl);
     pb->point.eval(pb, t, w, F);
     double xdot[6] = {f.vd, f.vr, f.omega, f.ad, f.ar, f.alpha};
     for (int i = 0; i < 6; ++i)
@@ -201,7 +213,7 @@ static void check_accelerations(const char *form) {
   }
   printf("accelerations/%s: max |f - xdot_ref| = %.2e\n", form, maxres);
   EXPECT(maxres < 1e-9, "%s: f(w_ref) differs from d/dt x_ref by %.3e", form,
-        maxres);
+         maxres);
   rc_crane_path_free(&path);
   rc_problem_free(&pb);
 }
@@ -219,20 +231,20 @@ static void fd_block(const rc_problem *pb, const char *what,
   double maxj = 0.0, maxh = 0.0;
   int missing = 0;
   for (int pt = 0; pt < 5; ++pt) {
-    double t = pb->tf * (0.13 + 0.17 * pt), w[9], ref[13];
+    double t = pb->tf * (0.13 + 0.17 * pt), w[NWM], ref[NWM + 4];
     pb->reference(pb, 1, &t, ref);
     memcpy(w, ref, sizeof(double) * nw);
     for (int i = 0; i < nw; ++i)
       w[i] += 0.3 * frand(&seed) * (1.0 + fabs(w[i]));
     if (w[1] < 0.5)
       w[1] = 0.5;
-    double J[9 * 9] = {0}, vals[128], Fp[16], Fm[16];
+    double J[16 * NWM] = {0}, vals[256], Fp[16], Fm[16];
     b->jacobian(pb, t, w, vals);
     for (int e = 0; e < b->jac.nnz; ++e)
       J[b->jac.row[e] * nw + b->jac.col[e]] = vals[e];
     const double h = 1e-6;
     for (int j = 0; j < nw; ++j) {
-      double wp[9], wm[9];
+      double wp[NWM], wm[NWM];
       memcpy(wp, w, sizeof wp);
       memcpy(wm, w, sizeof wm);
       wp[j] += h;
@@ -249,7 +261,7 @@ static void fd_block(const rc_problem *pb, const char *what,
       }
     }
     /* Hessian of sum mu_i F_i versus differences of the coded Jacobian. */
-    double mu[16], H[9 * 9] = {0};
+    double mu[16], H[NWM * NWM] = {0};
     for (int i = 0; i < m; ++i)
       mu[i] = frand(&seed) * 2.0;
     b->hessian(pb, t, w, mu, vals);
@@ -257,12 +269,12 @@ static void fd_block(const rc_problem *pb, const char *what,
       H[b->hes.row[e] * nw + b->hes.col[e]] = vals[e];
       H[b->hes.col[e] * nw + b->hes.row[e]] = vals[e];
     }
-    int declared[9 * 9] = {0};
+    int declared[NWM * NWM] = {0};
     for (int e = 0; e < b->hes.nnz; ++e)
       declared[b->hes.row[e] * nw + b->hes.col[e]] =
           declared[b->hes.col[e] * nw + b->hes.row[e]] = 1;
     for (int j = 0; j < nw; ++j) {
-      double wp[9], wm[9], Jp[128], Jm[128], gp[9] = {0}, gm[9] = {0};
+      double wp[NWM], wm[NWM], Jp[256], Jm[256], gp[NWM] = {0}, gm[NWM] = {0};
       memcpy(wp, w, sizeof wp);
       memcpy(wm, w, sizeof wm);
       wp[j] += h;
@@ -288,14 +300,14 @@ static void fd_block(const rc_problem *pb, const char *what,
   printf("fd/%s/%s: max rel err jac %.1e hes %.1e, missing %d\n",
          pb->formulation, what, maxj, maxh, missing);
   EXPECT(maxj < 1e-6 && maxh < 1e-6 && missing == 0,
-        "%s/%s: derivative check failed", pb->formulation, what);
+         "%s/%s: derivative check failed", pb->formulation, what);
 }
 
-static void test_fd(const char *form) {
+static void test_fd(const char *form, const char *extra) {
   rc_problem *pb = NULL;
   rc_error err;
-  const char *sets[] = {"eps=0.01"};
-  if (make(form, 1, sets, &pb, &err) != RC_OK) {
+  const char *sets[] = {"eps=0.01", extra};
+  if (make(form, extra ? 2 : 1, sets, &pb, &err) != RC_OK) {
     EXPECT(0, "create %s: %s", form, err.message);
     return;
   }
@@ -312,9 +324,9 @@ static void expect_refused(const char *what, int nset, const char *const *sets,
   rc_error_clear(&err);
   rc_err rc = make("track", nset, sets, &pb, &err);
   EXPECT(rc == RC_ERR_INPUT && pb == NULL, "%s: accepted (rc %d)", what,
-        (int)rc);
+         (int)rc);
   EXPECT(strstr(err.message, needle) != NULL, "%s: message '%s' lacks '%s'",
-        what, err.message, needle);
+         what, err.message, needle);
   printf("refused %-12s: %s\n", what, err.message);
   rc_problem_free(&pb);
 }
@@ -352,7 +364,350 @@ static void test_bad_input(void) {
   rc_error err;
   const char *missing[] = {sets[2]};
   EXPECT(make("track", 1, missing, &pb, &err) == RC_ERR_IO,
-        "missing path file not reported as I/O error");
+         "missing path file not reported as I/O error");
+}
+
+/* ---- 5. crane jobs --------------------------------------------------------
+ */
+static void expect_refused_msg(const char *what, int nset,
+                               const char *const *sets, const char *const *need,
+                               int nneed) {
+  rc_problem *pb = NULL;
+  rc_error err;
+  rc_error_clear(&err);
+  rc_err rc = make("track", nset, sets, &pb, &err);
+  EXPECT(rc == RC_ERR_INPUT && pb == NULL, "%s: accepted (rc %d)", what,
+         (int)rc);
+  for (int i = 0; i < nneed; ++i)
+    EXPECT(strstr(err.message, need[i]) != NULL, "%s: message '%s' lacks '%s'",
+           what, err.message, need[i]);
+  printf("refused %-12s: %s\n", what, err.message);
+  rc_problem_free(&pb);
+}
+
+static void test_limit_checks(void) {
+  const char *rmin[] = {"rmin=1.5"};
+  const char *rmin_need[] = {"rmin = 1.5", "r = 1 m", "t = 6 s", "end=rest"};
+  expect_refused_msg("rmin=1.5", 1, rmin, rmin_need, 4);
+  const char *rmax[] = {"rmax=1.8"};
+  const char *rmax_need[] = {"rmax = 1.8", "r = 2 m", "t = 0 s", "start"};
+  expect_refused_msg("rmax=1.8", 1, rmax, rmax_need, 4);
+  const char *vd[] = {"vd0=0.5", "vdmax=0.2"};
+  const char *vd_need[] = {"vdmax = 0.2", "vd = 0.5 m/s", "t = 0 s"};
+  expect_refused_msg("vdmax", 2, vd, vd_need, 3);
+  /* flat min tau on the default path is about 19.2 N */
+  const char *tau[] = {"taumin=19.5"};
+  const char *tau_need[] = {"tau = 19.", "taumin = 19.5", "at t = "};
+  expect_refused_msg("taumin", 1, tau, tau_need, 3);
+  const char *end[] = {"end=stop"};
+  const char *end_need[] = {"end = 'stop'", "rest, flat or free"};
+  expect_refused_msg("end=stop", 1, end, end_need, 2);
+  const char *guess[] = {"guess=zero"};
+  const char *guess_need[] = {"guess = 'zero'"};
+  expect_refused_msg("guess=zero", 1, guess, guess_need, 1);
+  /* the same rmin is fine when the end is free: only the start is fixed */
+  const char *rmin_free[] = {"rmin=1.5", "end=free"};
+  rc_problem *pb = NULL;
+  rc_error err;
+  EXPECT(make("track", 2, rmin_free, &pb, &err) == RC_OK,
+         "rmin=1.5 end=free: %s", err.message);
+  rc_problem_free(&pb);
+}
+
+static void test_limit_notes(void) {
+  rc_problem *pb = NULL;
+  rc_error err;
+  const char *u8[] = {"u1max=8"};
+  if (make("track", 1, u8, &pb, &err) != RC_OK) {
+    EXPECT(0, "u1max=8: %s", err.message);
+    return;
+  }
+  printf("note u1max=8: %s\n", pb->note ? pb->note : "(none)");
+  EXPECT(pb->note && strstr(pb->note, "flat |u1| = 9.8") &&
+             strstr(pb->note, "u1max = 8 at t = "),
+         "u1max=8: note must say where the flat u1 exceeds the limit");
+  EXPECT(pb->infeasible == NULL, "u1max=8 is reachable, flagged: %s",
+         pb->infeasible);
+  rc_problem_free(&pb);
+  EXPECT(make("track", 0, NULL, &pb, &err) == RC_OK && pb->note == NULL,
+         "no limits: no note");
+  rc_problem_free(&pb);
+}
+
+static void solve_default(const rc_problem *pb, int n, int s, rc_solution *sol,
+                          rc_solve_stats *st) {
+  rc_mesh mesh;
+  rc_error err;
+  rc_options opt;
+  rc_options_default(&opt);
+  rc_mesh_uniform(n, s, &mesh, &err);
+  rc_err rc = rc_solve(pb, &mesh, &opt, NULL, sol, st, &err);
+  EXPECT(rc == RC_OK, "rc_solve: %s", err.message);
+  rc_mesh_free(&mesh);
+}
+
+/* u1max = 3 with the sway bounded by rmax, thetamax: the momentum balance
+ * proves the rest end state unreachable; the solve ends at once. */
+static void test_unreachable(void) {
+  const char *sets[] = {"u1max=3", "rmax=2.5", "thetamax=0.5"};
+  rc_problem *pb = NULL;
+  rc_error err;
+  if (make("track", 3, sets, &pb, &err) != RC_OK) {
+    EXPECT(0, "u1max=3: %s", err.message);
+    return;
+  }
+  EXPECT(pb->infeasible && strstr(pb->infeasible, "u1max = 3 N") &&
+             strstr(pb->infeasible, "rmax = 2.5"),
+         "u1max=3 rmax=2.5 thetamax=0.5: not proved unreachable (%s)",
+         pb->infeasible ? pb->infeasible : "NULL");
+  rc_solution sol;
+  rc_solve_stats st;
+  solve_default(pb, 30, 5, &sol, &st);
+  printf("u1max=3: %s, %s (%.2f s)\n", rc_status_name(st.status), st.message,
+         st.wall_s);
+  EXPECT(st.status == RC_STATUS_INFEASIBLE && st.wall_s < 5.0,
+         "u1max=3: status %s after %.1f s", rc_status_name(st.status),
+         st.wall_s);
+  rc_solution_free(&sol);
+  rc_problem_free(&pb);
+  /* an impulse below C1 * 4 m / 6 s cannot even pay the friction */
+  const char *tiny[] = {"u1max=0.6"};
+  EXPECT(make("track", 1, tiny, &pb, &err) == RC_OK && pb->infeasible &&
+             strstr(pb->infeasible, "impulse"),
+         "u1max=0.6: not proved unreachable");
+  rc_problem_free(&pb);
+  /* without trolley friction the sway cannot help: 2.25 m at most */
+  const char *nofric[] = {"u1max=3", "C1=0"};
+  EXPECT(make("track", 2, nofric, &pb, &err) == RC_OK && pb->infeasible &&
+             strstr(pb->infeasible, "at most 2.25 m"),
+         "u1max=3 C1=0: not proved unreachable (%s)",
+         pb && pb->infeasible ? pb->infeasible : "NULL");
+  if (pb)
+    printf("u1max=3 C1=0: %s\n", pb->infeasible);
+  rc_problem_free(&pb);
+  /* without sway limits the proof needs a bound on x - d: only a note */
+  const char *open[] = {"u1max=3"};
+  EXPECT(make("track", 1, open, &pb, &err) == RC_OK && !pb->infeasible &&
+             pb->note && strstr(pb->note, "sway offset"),
+         "u1max=3 alone: expected a note on the needed sway");
+  rc_problem_free(&pb);
+}
+
+/* end=rest (default): the move ends at rest at the path's end point, tau >=
+ * taumin and |u1| <= u1max at the nodes, from the flat and the rest guess. */
+static void check_rest_end(int nset, const char *const *sets, double u1max,
+                           double max_err) {
+  rc_problem *pb = NULL;
+  rc_error err;
+  if (make("track", nset, sets, &pb, &err) != RC_OK) {
+    EXPECT(0, "%s: %s", sets[0], err.message);
+    return;
+  }
+  rc_solution sol;
+  rc_solve_stats st;
+  solve_default(pb, 30, 5, &sol, &st);
+  const int nw = rc_problem_nw(pb);
+  const double *wf = sol.w + (size_t)(sol.nnodes - 1) * nw;
+  double taumin = HUGE_VAL, u1 = 0.0, emax = 0.0;
+  for (int k = 0; k < sol.nnodes; ++k) {
+    const double *w = sol.w + (size_t)k * nw;
+    double o[4], p[13];
+    if (k > 0) {
+      taumin = fmin(taumin, w[6]);
+      u1 = fmax(u1, fabs(w[7]));
+    }
+    pb->outputs(pb, sol.t[k], w, o);
+    pb->reference(pb, 1, &sol.t[k], p);
+    emax = fmax(emax, hypot(o[0] - p[9], o[1] - p[10]));
+  }
+  printf("%s %s: %s, %d iterations, end (d, r, th, vd, vr, om) = (%.3g, "
+         "%.3g, %.2g, %.2g, %.2g, %.2g), min tau %.3g, max|u1| %.4g, "
+         "tracking error %.3g m\n",
+         sets[0], nset > 1 ? sets[nset - 1] : "", rc_status_name(st.status),
+         st.iterations, wf[0], wf[1], wf[2], wf[3], wf[4], wf[5], taumin, u1,
+         emax);
+  EXPECT(st.status == RC_STATUS_CONVERGED, "%s: %s", sets[0], st.message);
+  EXPECT(fabs(wf[0] - 4.0) < 1e-9 && fabs(wf[1] - 1.0) < 1e-9 &&
+             fabs(wf[2]) + fabs(wf[3]) + fabs(wf[4]) + fabs(wf[5]) < 1e-9,
+         "%s: does not end at rest at (4, 1)", sets[0]);
+  EXPECT(taumin >= -1e-8, "%s: tau = %g < 0 at a node", sets[0], taumin);
+  EXPECT(u1 <= u1max * (1 + 1e-8), "%s: |u1| = %g > %g", sets[0], u1, u1max);
+  EXPECT(emax <= max_err, "%s: tracking error %g > %g", sets[0], emax, max_err);
+  rc_solution_free(&sol);
+  rc_problem_free(&pb);
+}
+
+static void test_rest_end(void) {
+  const char *u8[] = {"u1max=8"};
+  check_rest_end(1, u8, 8.0, 0.1);
+  const char *u8r[] = {"u1max=8", "guess=rest"};
+  check_rest_end(2, u8r, 8.0, 0.1);
+  const char *free0[] = {"end=rest", "guess=rest"};
+  check_rest_end(2, free0, HUGE_VAL, 1e-6);
+  const char *dflt[] = {"end=rest"};
+  check_rest_end(1, dflt, HUGE_VAL, 1e-6);
+}
+
+/* The reported objective is the cost of docs/crane-jobs.md:
+ *   J = (1/T) int |(x,z) - p|^2 / Lref^2 + eps ((u1/U1)^2 + (u2/U2)^2) dt,
+ * Lref = diagonal of the path's bounding box (sqrt 17 m for the default
+ * path), U1, U2 = max |u1|, |u2| of the flat inverse (from a fine grid
+ * here), integrated by 8-point Gauss-Legendre on every element of the dense
+ * output. */
+static void test_objective(void) {
+  const char *sets[] = {"eps=1e-8"};
+  rc_problem *pb = NULL;
+  rc_error err;
+  if (make("track", 1, sets, &pb, &err) != RC_OK) {
+    EXPECT(0, "eps=1e-8: %s", err.message);
+    return;
+  }
+  rc_solution sol;
+  rc_solve_stats st;
+  solve_default(pb, 30, 5, &sol, &st);
+  rc_crane_params par = {10, 2, 2, 0.01, 1, 0.005, 0.1, 9.81};
+  rc_crane_path path;
+  rc_crane_path_default(&path, 6.0, 0, 2, 4, 1, &err);
+  double U1 = 0.0, U2 = 0.0;
+  for (int k = 0; k <= 60000; ++k) {
+    rc_crane_flat f;
+    rc_crane_flat_eval(&par, &path, 6.0 * k / 60000, &f);
+    U1 = fmax(U1, fabs(f.u1));
+    U2 = fmax(U2, fabs(f.u2));
+  }
+  static const double gx[8] = {-0.9602898564975363, -0.7966664774136267,
+                               -0.5255324099163290, -0.1834346424956498,
+                               0.1834346424956498,  0.5255324099163290,
+                               0.7966664774136267,  0.9602898564975363};
+  static const double gw[8] = {0.1012285362903763, 0.2223810344533745,
+                               0.3137066533093414, 0.3626837833783620,
+                               0.3626837833783620, 0.3137066533093414,
+                               0.2223810344533745, 0.1012285362903763};
+  const double L2 = 17.0, eps = 1e-8, T = 6.0;
+  double J = 0.0, Jq = 0.0;
+  for (int e = 0; e < sol.mesh.n; ++e) {
+    const double a = T * sol.mesh.frac[e], b = T * sol.mesh.frac[e + 1];
+    for (int q = 0; q < 8; ++q) {
+      const double t = 0.5 * (a + b) + 0.5 * (b - a) * gx[q];
+      double w[9], o[4], p1[5], p2[5];
+      rc_solution_eval(&sol, t, w, &err);
+      pb->outputs(pb, t, w, o);
+      rc_crane_path_eval(&path, t, p1, p2);
+      const double e2 =
+          (o[0] - p1[0]) * (o[0] - p1[0]) + (o[1] - p2[0]) * (o[1] - p2[0]);
+      const double u2 =
+          eps * (w[7] * w[7] / (U1 * U1) + w[8] * w[8] / (U2 * U2));
+      J += 0.5 * (b - a) * gw[q] * (e2 / L2 + u2) / T;
+      Jq += 0.5 * (b - a) * gw[q] * e2 / L2 / T;
+    }
+  }
+  printf("objective: reported %.10e (NLP scale %g), quadrature %.10e "
+         "(tracking part %.3e), rel diff %.2e\n",
+         st.objective, st.objective_scale, J, Jq, fabs(st.objective - J) / J);
+  EXPECT(st.status == RC_STATUS_CONVERGED, "eps=1e-8: %s", st.message);
+  EXPECT(fabs(st.objective - J) <= 1e-6 * J,
+         "objective %.10e is not the docs' cost %.10e", st.objective, J);
+  EXPECT(st.objective_scale > 1.0, "the NLP scale is reported separately");
+  rc_crane_path_free(&path);
+  rc_solution_free(&sol);
+  rc_problem_free(&pb);
+}
+
+/* The objective scale is conditioning only: with obj_scale 1e4 and 1e5 the
+ * reported objective and the costates (collocation duals / b_j, unscaled by
+ * the engine) are those of the same unscaled problem. */
+static void test_objective_scale(void) {
+  const char *s4[] = {"eps=1e-8", "obj_scale=1e4"};
+  const char *s5[] = {"eps=1e-8", "obj_scale=1e5"};
+  rc_problem *p4 = NULL, *p5 = NULL;
+  rc_error err;
+  if (make("track", 2, s4, &p4, &err) != RC_OK ||
+      make("track", 2, s5, &p5, &err) != RC_OK) {
+    EXPECT(0, "obj_scale: %s", err.message);
+    rc_problem_free(&p4);
+    return;
+  }
+  rc_solution a, b;
+  rc_solve_stats sa, sb;
+  solve_default(p4, 30, 5, &a, &sa);
+  solve_default(p5, 30, 5, &b, &sb);
+  double dl = 0.0, lmax = 0.0;
+  for (int i = 0; i < a.nnodes * 6; ++i) {
+    dl = fmax(dl, fabs(a.lam_f[i] - b.lam_f[i]));
+    lmax = fmax(lmax, fabs(b.lam_f[i]));
+  }
+  printf("obj_scale 1e4 / 1e5: objective %.10e / %.10e, costates differ by "
+         "%.2e of %.2e\n",
+         sa.objective, sb.objective, dl, lmax);
+  EXPECT(fabs(sa.objective - sb.objective) <= 1e-6 * sb.objective,
+         "the objective depends on obj_scale");
+  EXPECT(lmax > 0.0 && dl <= 1e-3 * lmax, "the costates depend on obj_scale");
+  rc_solution_free(&a);
+  rc_solution_free(&b);
+  rc_problem_free(&p4);
+  rc_problem_free(&p5);
+}
+
+/* reduced on a 60 s job of 25 waypoints (tests/data/crane_wp25.csv, stop
+ * mode), 240 x 5: with projection the load stays on the path at the nodes to
+ * rounding and on the dense grid to interpolation accuracy; the plain
+ * transcription (project=0) drifts.  Errors against the flat inverse on a
+ * dense grid of 12001 points. */
+static double reduced_path_error(const char *form, int nset,
+                                 const char *const *sets, double *u1err,
+                                 double *wall) {
+  rc_problem *pb = NULL;
+  rc_error err;
+  if (make(form, nset, sets, &pb, &err) != RC_OK) {
+    EXPECT(0, "reduced: %s", err.message);
+    return HUGE_VAL;
+  }
+  rc_solution sol;
+  rc_solve_stats st;
+  solve_default(pb, 240, 5, &sol, &st);
+  *wall = st.wall_s;
+  EXPECT(st.status == RC_STATUS_CONVERGED, "reduced: %s", st.message);
+  double emax = 0.0, umax = 0.0, uref = 0.0;
+  const int nw = rc_problem_nw(pb);
+  for (int k = 0; k <= 12000; ++k) {
+    const double t = pb->tf * k / 12000.0;
+    double w[NWM], o[4], p[NWM + 4];
+    rc_solution_eval(&sol, t, w, &err);
+    pb->outputs(pb, t, w, o);
+    pb->reference(pb, 1, &t, p);
+    emax = fmax(emax, hypot(o[0] - p[nw], o[1] - p[nw + 1]));
+    umax = fmax(umax, fabs(w[7] - p[7]));
+    uref = fmax(uref, fabs(p[7]));
+  }
+  *u1err = umax / uref;
+  rc_solution_free(&sol);
+  rc_problem_free(&pb);
+  return emax;
+}
+
+static void test_reduced_long(void) {
+  char path[512];
+  snprintf(path, sizeof path, "path=%s/crane_wp25.csv", CRANE_TEST_DATA);
+  const char *proj[] = {path, "guess=rest"};
+  const char *plain[] = {path, "project=0"};
+  double u1p, u1n, wp, wn;
+  const double ep = reduced_path_error("reduced", 2, proj, &u1p, &wp);
+  const double en = reduced_path_error("reduced", 2, plain, &u1n, &wn);
+  printf("reduced 60 s, 25 waypoints, 240 x 5: projected path error %.2e m "
+         "(u1 %.1e rel, %.2f s, from rest guess), plain %.2e m (u1 %.1e "
+         "rel)\n",
+         ep, u1p, wp, en, u1n);
+  EXPECT(ep < 2e-6 && u1p < 1e-3, "projected reduced drifts: %g m, u1 %g", ep,
+         u1p);
+  EXPECT(en > 1e-4, "plain reduced does not drift (%g m)", en);
+  /* track about the flat controls on the same job */
+  const char *tr[] = {path, "uref=flat"};
+  double u1t, wt;
+  const double et = reduced_path_error("track", 2, tr, &u1t, &wt);
+  printf("track uref=flat, same job: path error %.2e m, u1 %.1e rel, %.2f "
+         "s\n",
+         et, u1t, wt);
+  EXPECT(et < 2e-6 && u1t < 1e-3, "track uref=flat: %g m, u1 %g", et, u1t);
 }
 
 int main(void) {
@@ -365,15 +720,24 @@ int main(void) {
     check_reference(forms[i], 0, NULL);
     check_reference(forms[i], 1, gsets);
     check_accelerations(forms[i]);
-    test_fd(forms[i]);
+    test_fd(forms[i], NULL);
   }
+  test_fd("track", "uref=flat"); /* the control term about the flat u */
+  test_fd("reduced", "project=0");
   /* the user path really sets the horizon */
   rc_problem *pb = NULL;
   rc_error err;
   EXPECT(make("track", 1, gsets, &pb, &err) == RC_OK && pb->tf == 8.0,
-        "good CSV path: tf = %g, expected 8", pb ? pb->tf : -1.0);
+         "good CSV path: tf = %g, expected 8", pb ? pb->tf : -1.0);
   rc_problem_free(&pb);
   test_bad_input();
+  test_limit_checks();
+  test_limit_notes();
+  test_unreachable();
+  test_rest_end();
+  test_objective();
+  test_objective_scale();
+  test_reduced_long();
   if (failures)
     printf("%d failure(s)\n", failures);
   else

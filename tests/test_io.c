@@ -153,7 +153,8 @@ static int make_sample(sample *s) {
                               100,
                               456,
                               789,
-                              "solved to the acceptable level"};
+                              "solved to the acceptable level",
+                              1.0};
   rc_diagnostics *d = &s->diag;
   d->nvar = NVAR;
   d->has_reference = 1;

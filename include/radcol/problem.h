@@ -52,7 +52,7 @@ extern "C" {
 #endif
 
 /* Bump when rc_problem, rc_block or rc_model change layout (plugins check it). */
-#define RC_PROBLEM_ABI_VERSION 1
+#define RC_PROBLEM_ABI_VERSION 2
 
 typedef struct rc_problem rc_problem;
 
@@ -146,6 +146,16 @@ struct rc_problem {
 
   rc_guess_fn guess;         /* optional; else x0, zeros clipped to bounds */
   rc_reference_fn reference; /* optional; independent of the transcription */
+
+  /* The NLP minimises objective_scale * (phi + integral of L) (0 means 1):
+   * a conditioning factor for Ipopt's tolerances only.  Every reported
+   * objective and multiplier is divided back, i.e. belongs to the unscaled
+   * problem; the scale itself is reported separately. */
+  double objective_scale;
+  /* Non-NULL: the problem proved before solving that no solution exists (this
+   * says why, naming the limits).  rc_solve then does not run the NLP: status
+   * infeasible, the starting point as the solution. */
+  const char *infeasible;
 
   void *user;                           /* the problem's own data */
   void (*destroy)(rc_problem *pb);      /* frees pb and everything it owns */

@@ -90,6 +90,7 @@ typedef struct rc_solve_stats {
   double wall_s, ipopt_s, eval_s;
   int nvars, ncons, nnz_jac, nnz_hes;
   char message[RC_MESSAGE_MAX]; /* how the solve ended, in words */
+  double objective_scale; /* S: the NLP minimised S * objective (1: none) */
 } rc_solve_stats;
 
 #ifdef __cplusplus

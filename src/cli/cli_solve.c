@@ -318,9 +318,36 @@ static int success(const rc_problem *pb, rc_status s) {
          (s == RC_STATUS_NOT_RUN && pb->sampled_reference);
 }
 
+/* The simple bounds active at the returned point of a solve that did not
+ * converge ("u1 <= 3 at 37 of 150 nodes; tau >= 0 at 5 of 150 nodes"), so
+ * that an infeasible or failed solve names the limits it ran into; "" when
+ * none; "at" means within 1e-4 (1 + |bound|) (an interior-point iterate
+ * that stopped early is near, not on, its bounds).  Nodes count from 1 (t0
+ * holds no NLP values for y, u unless the formulation imposes g there). */
+static void active_bounds(const rc_problem *pb, const rc_solution *sol,
+                          char *buf, size_t len) {
+  const int nw = rc_problem_nw(pb);
+  buf[0] = '\0';
+  size_t used = 0;
+  for (int i = 0; i < nw && sol->w; ++i)
+    for (int side = 0; side < 2; ++side) {
+      const double b = side ? pb->w_hi[i] : pb->w_lo[i];
+      if (!isfinite(b))
+        continue;
+      int n = 0;
+      for (int k = 1; k < sol->nnodes; ++k)
+        n += fabs(sol->w[(size_t)k * nw + i] - b) <= 1e-4 * (1.0 + fabs(b));
+      if (n > 0 && used + 80 < len)
+        used += (size_t)snprintf(buf + used, len - used,
+                                 "%s%s %s %g at %d of %d nodes",
+                                 used ? "; " : "", pb->var_names[i],
+                                 side ? "<=" : ">=", b, n, sol->nnodes - 1);
+    }
+}
+
 static void print_json(const rc_problem *pb, const rc_mesh *mesh,
                        const rc_solve_stats *st, const rc_diagnostics *d,
-                       const char *output) {
+                       const char *output, const char *bounds) {
   rc_json j;
   rc_json_init(&j, stdout);
   rc_json_begin_object(&j, NULL);
@@ -346,6 +373,7 @@ static void print_json(const rc_problem *pb, const rc_mesh *mesh,
   rc_json_string(&j, "message", st->message[0] ? st->message : NULL);
   rc_json_int(&j, "iterations", st->iterations);
   rc_json_number(&j, "objective", st->objective);
+  rc_json_number(&j, "objective_scale", st->objective_scale);
   rc_json_number(&j, "constraint_violation", st->constraint_violation);
   rc_json_number(&j, "dual_infeasibility", st->dual_infeasibility);
   rc_json_number(&j, "wall_s", rc_cli_elapsed());
@@ -354,6 +382,7 @@ static void print_json(const rc_problem *pb, const rc_mesh *mesh,
   rc_json_string(&j, "output", output);
   rc_cli_json_diagnostics(&j, pb, d);
   rc_json_string(&j, "note", pb->note);
+  rc_json_string(&j, "active_bounds", bounds[0] ? bounds : NULL);
   rc_json_end_object(&j);
   rc_json_finish(&j);
 }
@@ -372,9 +401,10 @@ static void print_text(const rc_problem *pb, const rc_mesh *mesh,
   printf("  NLP         %d variables, %d constraints, nnz jac %d, nnz hes "
          "%d\n",
          st->nvars, st->ncons, st->nnz_jac, st->nnz_hes);
-  printf("  Ipopt       %d iterations, objective %.12g, constraint "
-         "violation %.3g\n",
-         st->iterations, st->objective, st->constraint_violation);
+  printf("  Ipopt       %d iterations, objective %.12g (NLP scale %g), "
+         "constraint violation %.3g\n",
+         st->iterations, st->objective, st->objective_scale,
+         st->constraint_violation);
   printf("  time        wall %.3f s, ipopt %.3f s, eval %.3f s\n",
          rc_cli_elapsed(), st->ipopt_s, st->eval_s);
   rc_cli_print_diagnostics(pb, d, "nodes");
@@ -560,9 +590,12 @@ static int run_solve(int argc, char **argv) {
       status = RC_CLI_IO;
     goto done;
   }
+  char bounds[512] = "";
+  if (!success(pb, st.status) && !pb->infeasible)
+    active_bounds(pb, &sol, bounds, sizeof bounds);
   if (a.json)
     print_json(pb, sol.mesh.n > 0 ? &sol.mesh : &mesh, &st,
-               have_diag ? &diag : NULL, output);
+               have_diag ? &diag : NULL, output, bounds);
   else
     print_text(pb, sol.mesh.n > 0 ? &sol.mesh : &mesh, &st,
                have_diag ? &diag : NULL, output);
@@ -573,6 +606,9 @@ static int run_solve(int argc, char **argv) {
             "result is in %s\n",
             pb->model, pb->formulation, shown_status(pb, st.status),
             rc_status_message(st.status), output);
+  if (status && bounds[0])
+    fprintf(stderr, "radcol solve: bounds active at the returned point: %s\n",
+            bounds);
   if (!status && a.have_refine && !pb->sampled_reference &&
       !(nrefine > 0 && refine_rows[nrefine - 1].est_error <= ro.tol)) {
     fprintf(stderr,
