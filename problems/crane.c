@@ -97,6 +97,9 @@ typedef enum row_kind {
   ROW_EVZ,    /* vz - p2' */
   ROW_Q,      /* Q */
   ROW_QD,     /* Q' = R - P om */
+  /* mintime (docs/crane-mintime.md) */
+  ROW_STACK, /* z - ZMIN - bump(x) of the j-th stack (j: its rank) */
+  ROW_REG,   /* control regularisation integrand */
   NROWKIND
 } row_kind;
 
@@ -123,6 +126,8 @@ static const unsigned ROW_DEP[NROWKIND] = {
     [ROW_EVZ] = B_(IR) | B_(ITH) | B_(IVR) | B_(IOM),
     [ROW_Q] = B_(ITH),
     [ROW_QD] = B_(ITH) | B_(IOM),
+    [ROW_STACK] = B_(ID) | B_(IR) | B_(ITH),
+    [ROW_REG] = B_(IU1) | B_(IU2),
 };
 static const unsigned ROW_NONLIN[NROWKIND] = {
     [ROW_F3] = B_(ITH) | B_(ITAU),
@@ -139,6 +144,8 @@ static const unsigned ROW_NONLIN[NROWKIND] = {
     [ROW_EVZ] = B_(IR) | B_(ITH) | B_(IVR) | B_(IOM),
     [ROW_Q] = B_(ITH),
     [ROW_QD] = B_(ITH) | B_(IOM),
+    [ROW_STACK] = B_(ID) | B_(IR) | B_(ITH),
+    [ROW_REG] = B_(IU1) | B_(IU2),
 };
 
 /* ---- parameters -----------------------------------------------------------
@@ -180,6 +187,12 @@ enum {
   P_GUESS,
   P_PROJECT,
   P_UREF,
+  /* minimum-time moves (docs/crane-mintime.md) */
+  P_TFLO,
+  P_TFHI,
+  P_STACK,
+  P_STACKEDGE,
+  P_UREG,
   NPARAM
 };
 
@@ -259,15 +272,35 @@ static const rc_param_def crane_params[NPARAM] = {
      "track: control term eps |u - uref|^2 with uref = zero (SPEC's eps "
      "|u|^2) or flat (the flat inverse's controls: exact tracking is then "
      "the optimum wherever the limits allow it) [-]"},
+    /* minimum-time moves (docs/crane-mintime.md) */
+    {"tf_lo", RC_PARAM_REAL, 0.01, NULL,
+     "mintime: lower bound of the free final time [s] (> 0)"},
+    {"tf_hi", RC_PARAM_REAL, 1000.0, NULL,
+     "mintime: upper bound of the free final time [s]; the starting guess "
+     "of tf is `tf` if set, else the shortest horizon on which the "
+     "default rest-to-rest profile's flat inverse meets every limit"},
+    {"stack", RC_PARAM_TEXT, 0.0, NULL,
+     "mintime: container stacks the load must pass above, "
+     "X0:X1:ZMIN[;X0:X1:ZMIN...] [m]: z <= ZMIN while X0 <= x <= X1 "
+     "(z down), at most 8"},
+    {"stack_edge", RC_PARAM_REAL, 0.1, NULL,
+     "mintime: rounding length ell of the stack constraint z - ZMIN - "
+     "(max(0, X0-x)^3 + max(0, x-X1)^3)/ell^2 <= 0 [m] (> 0)"},
+    {"ureg", RC_PARAM_REAL, 0.0, NULL,
+     "mintime: control regularisation: minimise tf + ureg int (u1/U1)^2 + "
+     "((u2 - C3 m g)/U2)^2 dt (U1, U2: u1max, u2max, or (M1+M2) g and C3 "
+     "times it) [1/s]"},
 };
 
-enum { F_FLAT = 0, F_TRACK, F_SERVO, F_REDUCED, NFORM };
+enum { F_FLAT = 0, F_TRACK, F_SERVO, F_REDUCED, F_MINTIME, NFORM };
 
 static const rc_formulation_def crane_formulations[NFORM] = {
     {"flat", "exact inverse by flatness sampled on the mesh (no NLP)"},
     {"track", "tracking OCP on the index-1 model, min |(x,z)-p|^2 + eps|u|^2"},
     {"servo", "index-1 model + x = p1, z = p2 at collocation points (index 5)"},
     {"reduced", "index reduction completed: index-1 DAE, u1 u2 algebraic"},
+    {"mintime", "minimum-time rest-to-rest move on the index-1 model, free "
+                "tf, every limit, optional stacks"},
 };
 
 static const char *const VAR_NAMES[NWMAX] = {
@@ -287,6 +320,7 @@ static const char *const REDUCED_PLAIN_NOTE =
     "z-p2 on the dense grid, or use project=1";
 
 #define MAXROWS 16
+#define MAXSTACK 8 /* mintime: 7 model rows + reg + stacks <= MAXROWS */
 
 /* A block's rows.  mu_add[i] >= 0: row i is a state equation and gets
  * + w[IMU + mu_add[i]] (projection); mu_t0[i] >= 0: row i is a projection
@@ -321,6 +355,14 @@ typedef struct crane {
   int hr[NW * NW], hc[NW * NW];                 /* point Hessian pattern */
   int ijr[MAXROWS * NWMAX], ijc[MAXROWS * NWMAX];
   int ihr[NW * NW], ihc[NW * NW];
+  /* mintime (docs/crane-mintime.md) */
+  int nstack;
+  double stack[MAXSTACK][3]; /* X0, X1, ZMIN */
+  double stack_ell;          /* rounding length of the stack rows */
+  double reg1, reg2, u2hold; /* ureg/U1^2, ureg/U2^2, C3 m g */
+  int bjr[1], bjc[1];        /* boundary Jacobian: d tf / d tf */
+  double c_lo[MAXSTACK], c_hi[MAXSTACK];
+  char mt_note[512];
 } crane;
 
 static const crane *crane_of(const rc_problem *pb) {
@@ -615,6 +657,48 @@ static int rows_eval(const crane *cr, double t, const double *w,
         sym(o, ITH, IOM, -Q);
       }
       break;
+    case ROW_STACK: { /* z - ZMIN - (pos(X0 - x)^3 + pos(x - X1)^3)/ell^2 */
+      int j = 0;      /* rank of this stack row among the block's */
+      for (int k = 0; k < i; ++k)
+        j += kinds[k] == ROW_STACK;
+      if (j >= cr->nstack)
+        return -1;
+      const double *st = cr->stack[j],
+                   il2 = 1.0 / (cr->stack_ell * cr->stack_ell);
+      const double x = d + r * s, z = r * c;
+      const double a = fmax(0.0, st[0] - x), b = fmax(0.0, x - st[1]);
+      const double q0 = (a * a * a + b * b * b) * il2;
+      const double q1 = 3.0 * (b * b - a * a) * il2; /* dq/dx */
+      const double q2 = 6.0 * (a + b) * il2;         /* d2q/dx2 */
+      o->v = z - st[2] - q0;
+      if (order < 1)
+        break;
+      /* x_w = (1, s, r c) and z_w = (0, c, -r s) over (d, r, th) */
+      const int ix[3] = {ID, IR, ITH};
+      const double xg[3] = {1.0, s, r * c}, zg[3] = {0.0, c, -r * s};
+      for (int k = 0; k < 3; ++k)
+        o->g[ix[k]] = zg[k] - q1 * xg[k];
+      if (order < 2)
+        break;
+      for (int k = 0; k < 3; ++k)
+        for (int l = 0; l <= k; ++l)
+          sym(o, ix[k], ix[l], -q2 * xg[k] * xg[l]);
+      /* z_ww - q1 x_ww: (r, th) -s - q1 c, (th, th) -r c + q1 r s */
+      sym(o, ITH, IR, -s - q1 * c);
+      sym(o, ITH, ITH, -r * c + q1 * r * s);
+      break;
+    }
+    case ROW_REG: { /* reg1 u1^2 + reg2 (u2 - u2hold)^2 */
+      const double e2 = w[IU2] - cr->u2hold;
+      o->v = cr->reg1 * w[IU1] * w[IU1] + cr->reg2 * e2 * e2;
+      o->g[IU1] = 2.0 * cr->reg1 * w[IU1];
+      o->g[IU2] = 2.0 * cr->reg2 * e2;
+      if (order >= 2) {
+        sym(o, IU1, IU1, 2.0 * cr->reg1);
+        sym(o, IU2, IU2, 2.0 * cr->reg2);
+      }
+      break;
+    }
     default:
       return -1;
     }
@@ -1244,6 +1328,250 @@ static rc_err track_setup(crane *cr, const double *v, int end,
   return RC_OK;
 }
 
+/* ---- mintime: minimum-time rest-to-rest move (docs/crane-mintime.md) -----
+ * Boundary block B(z) = [phi] with phi = tf, z = (x(t0), x(tf), tf). */
+static int mt_bnd_eval(const rc_problem *pb, double t, const double *z,
+                       double *out) {
+  (void)t;
+  out[0] = z[2 * pb->nx + pb->np];
+  return 0;
+}
+static int mt_bnd_jac(const rc_problem *pb, double t, const double *z,
+                      double *vals) {
+  (void)pb;
+  (void)t;
+  (void)z;
+  vals[0] = 1.0;
+  return 0;
+}
+static int mt_bnd_hes(const rc_problem *pb, double t, const double *z,
+                      const double *mu, double *vals) {
+  (void)pb;
+  (void)t;
+  (void)z;
+  (void)mu;
+  (void)vals; /* phi = tf is linear: empty pattern */
+  return 0;
+}
+
+/* Parses "X0:X1:ZMIN[;X0:X1:ZMIN...]" into cr->stack. */
+static rc_err mt_parse_stacks(crane *cr, const char *text, rc_error *err) {
+  cr->nstack = 0;
+  const char *p = text;
+  while (p && *p) {
+    double v[3];
+    for (int k = 0; k < 3; ++k) {
+      char *end;
+      v[k] = strtod(p, &end);
+      const char want = k < 2 ? ':' : ';';
+      if (end == p || !isfinite(v[k]) ||
+          !(*end == want || (k == 2 && *end == '\0')))
+        return rc_error_set(err, RC_ERR_INPUT,
+                            "crane: stack = '%s': expected X0:X1:ZMIN[;X0:X1:"
+                            "ZMIN...] with finite numbers [m]",
+                            text);
+      p = *end ? end + 1 : end;
+    }
+    if (cr->nstack == MAXSTACK)
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "crane: stack = '%s': expected at most %d stacks",
+                          text, MAXSTACK);
+    if (!(v[0] < v[1]) || !(v[2] > 0.0))
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "crane: stack %g:%g:%g: expected X0 < X1 and a top "
+                          "ZMIN > 0 below the rail [m]",
+                          v[0], v[1], v[2]);
+    memcpy(cr->stack[cr->nstack++], v, sizeof v);
+  }
+  return RC_OK;
+}
+
+/* Largest violation of the limits by the flat inverse of cr->path (scanned):
+ * 0 when the profile meets every limit. */
+static double mt_profile_excess(const crane *cr, const double *v,
+                                const scan_ext *ex) {
+  double worst = 0.0;
+  for (size_t l = 0; l < sizeof LIMITS / sizeof *LIMITS; ++l) {
+    const limit_def *L = &LIMITS[l];
+    const int i = L->var;
+    if (L->psym >= 0)
+      worst =
+          fmax(worst, (fmax(ex->hi[i], -ex->lo[i]) - v[L->psym]) / v[L->psym]);
+    if (L->phi >= 0 && isfinite(v[L->phi]))
+      worst = fmax(worst, (ex->hi[i] - v[L->phi]) / v[L->phi]);
+    if (L->plo >= 0)
+      worst = fmax(worst, (v[L->plo] - ex->lo[i]) / fmax(v[L->plo], 1.0));
+  }
+  (void)cr;
+  return worst;
+}
+
+/* Limits, rest end, stacks, objective and the starting tf (mintime). */
+static rc_err mintime_setup(crane *cr, const rc_param_values *pv,
+                            rc_error *err) {
+  rc_problem *pb = &cr->pb;
+  const double *v = pv->real;
+  const int *is_set = pv->is_set;
+  if (pv->text && pv->text[P_PATH] && *pv->text[P_PATH])
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: path = '%s' with formulation mintime: "
+                        "expected no path (mintime moves from x_start, "
+                        "z_start to x_end, z_end)",
+                        pv->text[P_PATH]);
+  if (!(v[P_TFLO] > 0.0 && v[P_TFLO] < v[P_TFHI] && isfinite(v[P_TFHI])))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: tf_lo = %g, tf_hi = %g: expected 0 < tf_lo < "
+                        "tf_hi < inf [s]",
+                        v[P_TFLO], v[P_TFHI]);
+  if (!(v[P_STACKEDGE] > 0.0 && isfinite(v[P_STACKEDGE])))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: stack_edge = %g: expected a finite length > 0 "
+                        "[m]",
+                        v[P_STACKEDGE]);
+  if (!(v[P_UREG] >= 0.0 && isfinite(v[P_UREG])))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: ureg = %g: expected a finite value >= 0",
+                        v[P_UREG]);
+  const int tf_set = is_set && is_set[P_TF];
+  if (tf_set && !(v[P_TF] >= v[P_TFLO] && v[P_TF] <= v[P_TFHI]))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: tf = %g (the starting guess of mintime): "
+                        "expected tf_lo = %g <= tf <= tf_hi = %g",
+                        v[P_TF], v[P_TFLO], v[P_TFHI]);
+  rc_err rc = mt_parse_stacks(
+      cr, pv->text && pv->text[P_STACK] ? pv->text[P_STACK] : "", err);
+  if (rc != RC_OK)
+    return rc;
+  cr->stack_ell = v[P_STACKEDGE];
+
+  /* simple bounds: the physical limits (as track) */
+  cr->w_lo[IU1] = -v[P_U1MAX];
+  cr->w_hi[IU1] = v[P_U1MAX];
+  cr->w_lo[IU2] = -v[P_U2MAX];
+  cr->w_hi[IU2] = v[P_U2MAX];
+  if (v[P_RMIN] > 0.0)
+    cr->w_lo[IR] = v[P_RMIN];
+  cr->w_hi[IR] = v[P_RMAX];
+  cr->w_lo[ITAU] = v[P_TAUMIN];
+  cr->w_lo[ITH] = -v[P_THMAX];
+  cr->w_hi[ITH] = v[P_THMAX];
+  cr->w_lo[IVD] = -v[P_VDMAX];
+  cr->w_hi[IVD] = v[P_VDMAX];
+  cr->w_lo[IVR] = -v[P_VRMAX];
+  cr->w_hi[IVR] = v[P_VRMAX];
+
+  /* end at rest at (x_end, z_end): d = x_end, r = z_end, the rest 0 */
+  const double rest[NX] = {v[P_XE], v[P_ZE], 0.0, 0.0, 0.0, 0.0};
+  for (int i = 0; i < NX; ++i) {
+    cr->xf[i] = rest[i];
+    cr->fix_xf[i] = 1;
+  }
+  pb->fix_xf = cr->fix_xf;
+  pb->xf = cr->xf;
+  for (int i = 0; i < NX; ++i) {
+    rc = check_fixed(cr, v, i, cr->x0[i], pb->t0, "start", err);
+    if (rc == RC_OK)
+      rc = check_fixed(cr, v, i, cr->xf[i], NAN, "end (end=rest)", err);
+    if (rc != RC_OK)
+      return rc;
+  }
+  const double mg = cr->par.m * cr->par.g;
+  if (!(mg > v[P_TAUMIN]))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: taumin = %g: expected taumin < m g = %g N "
+                        "(the tension at rest)",
+                        v[P_TAUMIN], mg);
+
+  /* the start and end points against the (rounded) stacks */
+  for (int j = 0; j < cr->nstack; ++j) {
+    const double *st = cr->stack[j],
+                 il2 = 1.0 / (cr->stack_ell * cr->stack_ell);
+    const double px[2] = {cr->x0[ID] + cr->x0[IR] * sin(cr->x0[ITH]), v[P_XE]};
+    const double pz[2] = {cr->x0[IR] * cos(cr->x0[ITH]), v[P_ZE]};
+    for (int e = 0; e < 2; ++e) {
+      const double a = fmax(0.0, st[0] - px[e]), b = fmax(0.0, px[e] - st[1]);
+      if (pz[e] - st[2] - (a * a * a + b * b * b) * il2 > 0.0)
+        return rc_error_set(err, RC_ERR_INPUT,
+                            "crane: stack %g:%g:%g: the %s point (%g, %g) m "
+                            "is inside it or within its rounded edge "
+                            "(stack_edge = %g m): expected z <= ZMIN over "
+                            "the stack",
+                            st[0], st[1], st[2], e ? "end" : "start", px[e],
+                            pz[e], cr->stack_ell);
+    }
+    cr->c_lo[j] = -HUGE_VAL;
+    cr->c_hi[j] = 0.0;
+  }
+
+  /* regularisation weights */
+  const double U1 =
+      isfinite(v[P_U1MAX]) ? v[P_U1MAX] : (cr->par.M1 + cr->par.M2) * cr->par.g;
+  const double U2 = isfinite(v[P_U2MAX])
+                        ? v[P_U2MAX]
+                        : cr->par.C3 * (cr->par.M1 + cr->par.M2) * cr->par.g;
+  cr->reg1 = v[P_UREG] / (U1 * U1);
+  cr->reg2 = v[P_UREG] / (U2 * U2);
+  cr->u2hold = cr->par.C3 * mg;
+
+  /* starting tf: `tf` if set, else the shortest T (geometric steps of 5 %
+   * from a lower bound) on which the rest-to-rest profile's flat inverse
+   * meets every limit; the guess is that flat inverse (guess=flat). */
+  double T = v[P_TF], excess = 0.0;
+  if (!tf_set) {
+    const double D = fabs(v[P_XE] - v[P_XS]), M = cr->par.M1 + cr->par.M2;
+    /* frictionless bang-bang time of the centre of mass: a lower bound */
+    T = isfinite(v[P_U1MAX]) ? 2.0 * sqrt(D * M / v[P_U1MAX]) : 0.0;
+    T = fmax(T, v[P_TFLO]);
+    double best_T = v[P_TFHI], best_ex = HUGE_VAL;
+    for (; T <= v[P_TFHI]; T *= 1.05) {
+      rc_crane_path trial = {0};
+      rc_error e2;
+      if (rc_crane_path_default(&trial, T, v[P_XS], v[P_ZS], v[P_XE], v[P_ZE],
+                                &e2) != RC_OK)
+        continue;
+      double exT = HUGE_VAL;
+      if (rc_crane_path_check_flat(&trial, &cr->par, &e2) == RC_OK) {
+        rc_crane_path saved = cr->path;
+        cr->path = trial;
+        scan_ext ex;
+        flat_scan(cr, 0.0, T, &ex);
+        exT = mt_profile_excess(cr, v, &ex);
+        cr->path = saved;
+      }
+      rc_crane_path_free(&trial);
+      if (exT < best_ex) {
+        best_ex = exT;
+        best_T = T;
+      }
+      if (exT <= 0.0)
+        break;
+    }
+    T = best_T;
+    excess = best_ex;
+  }
+  rc_crane_path_free(&cr->path);
+  rc = rc_crane_path_default(&cr->path, T, v[P_XS], v[P_ZS], v[P_XE], v[P_ZE],
+                             err);
+  if (rc == RC_OK)
+    rc = rc_crane_path_check_flat(&cr->path, &cr->par, err);
+  if (rc != RC_OK)
+    return rc;
+  pb->tf = T;
+  pb->free_tf = 1;
+  pb->tf_lo = v[P_TFLO];
+  pb->tf_hi = v[P_TFHI];
+  pb->autonomous = 1;
+  pb->has_mayer = 1;
+  pb->objective_scale = is_set && is_set[P_SIGMA] ? v[P_SIGMA] : 1.0;
+  if (!tf_set && excess > 0.0)
+    snprintf(cr->mt_note, sizeof cr->mt_note,
+             "starting guess: no rest-to-rest profile in tf_lo..tf_hi meets "
+             "every limit (best T = %.4g s, %.3g relative excess); "
+             "the solve starts from it anyway",
+             T, excess);
+  return RC_OK;
+}
+
 static rc_err crane_create(const rc_model *model, int formulation,
                            const rc_param_values *pv, rc_problem **out,
                            rc_error *err) {
@@ -1439,6 +1767,25 @@ static rc_err crane_create(const rc_model *model, int formulation,
       rowset_add(iv, hidden[i], -1, -1);
     break;
   }
+  case F_MINTIME: {       /* docs/crane-mintime.md */
+    pb->t0_algebraic = 0; /* as track: u(t0) would be tied only by G(t0) */
+    rc = mintime_setup(cr, pv, err);
+    if (rc != RC_OK) {
+      crane_destroy(pb);
+      return rc;
+    }
+    for (int j = 0; j < cr->nstack; ++j)
+      rowset_add(rs, ROW_STACK, -1, -1);
+    pb->nc = cr->nstack;
+    if (v[P_UREG] > 0.0) {
+      rowset_add(rs, ROW_REG, -1, -1);
+      pb->has_lagrange = 1;
+    }
+    if (cr->mt_note[0])
+      pb->note = cr->mt_note;
+    rowset_add(iv, ROW_G, -1, -1);
+    break;
+  }
   default:
     break;
   }
@@ -1475,6 +1822,19 @@ static rc_err crane_create(const rc_model *model, int formulation,
    * max|u| (docs/crane-index-reduction.md, "Measurements"). */
   pb->default_elements = 30;
   pb->default_stages = 5;
+  if (formulation == F_MINTIME) { /* Mayer phi = tf; stacks c <= 0 */
+    pb->c_lo = cr->c_lo;
+    pb->c_hi = cr->c_hi;
+    cr->bjr[0] = 0;
+    cr->bjc[0] = 2 * NX; /* z = (x(t0), x(tf), tf) */
+    pb->boundary.n_out = 1;
+    pb->boundary.jac = (rc_pattern){1, cr->bjr, cr->bjc};
+    pb->boundary.hes = (rc_pattern){0, cr->bjr, cr->bjc};
+    pb->boundary.eval = mt_bnd_eval;
+    pb->boundary.jacobian = mt_bnd_jac;
+    pb->boundary.hessian = mt_bnd_hes;
+    pb->reference = NULL; /* no independent reference of the optimum */
+  }
 
   rc = rc_problem_validate(pb, err);
   if (rc != RC_OK) {
