@@ -1470,11 +1470,17 @@ static rc_err mintime_setup(crane *cr, const rc_param_values *pv,
   pb->xf = cr->xf;
   for (int i = 0; i < NX; ++i) {
     rc = check_fixed(cr, v, i, cr->x0[i], pb->t0, "start", err);
-    if (rc == RC_OK)
-      rc = check_fixed(cr, v, i, cr->xf[i], NAN, "end (end=rest)", err);
     if (rc != RC_OK)
       return rc;
   }
+  /* at rest every state is 0 but r = z_end: only the cable bounds matter */
+  if (v[P_ZE] < v[P_RMIN] || v[P_ZE] > v[P_RMAX])
+    return rc_error_set(
+        err, RC_ERR_INPUT,
+        "crane: rmin = %g, rmax = %g contradict the end at rest "
+        "(cable length r = z_end = %g m): expected rmin <= %g "
+        "<= rmax",
+        v[P_RMIN], v[P_RMAX], v[P_ZE], v[P_ZE]);
   const double mg = cr->par.m * cr->par.g;
   if (!(mg > v[P_TAUMIN]))
     return rc_error_set(err, RC_ERR_INPUT,
