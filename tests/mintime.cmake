@@ -12,7 +12,9 @@ if(RADCOL_PYTHON)
   set_tests_properties(mintime.accept mintime.mesh120 PROPERTIES
                        FIXTURES_SETUP mintime_mesh)
   add_test(NAME mintime.mesh COMMAND ${_mt_cmd} mesh ${_mt_dir})
-  set_tests_properties(mintime.mesh PROPERTIES FIXTURES_REQUIRED mintime_mesh)
+  add_test(NAME mintime.replay COMMAND ${_mt_cmd} replay ${_mt_dir})
+  set_tests_properties(mintime.mesh mintime.replay PROPERTIES
+                       FIXTURES_REQUIRED mintime_mesh)
   foreach(u 5 10 20 40)
     add_test(NAME mintime.sweep_${u} COMMAND ${_mt_cmd} sweep_${u} ${_mt_dir})
     set_tests_properties(mintime.sweep_${u} PROPERTIES
@@ -26,6 +28,6 @@ if(RADCOL_PYTHON)
   set_tests_properties(mintime.accept mintime.mesh120 mintime.mesh
                        mintime.sweep_5 mintime.sweep_10 mintime.sweep_20
                        mintime.sweep_40 mintime.sweep_order mintime.stack
-                       mintime.bad PROPERTIES LABELS "mintime;cli"
+                       mintime.bad mintime.replay PROPERTIES LABELS "mintime;cli"
                        TIMEOUT 180)
 endif()

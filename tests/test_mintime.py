@@ -25,6 +25,12 @@ Cases
   stack        a stack 1.5:2.5:0.7 between start and end forces a lift: the
                load's dense output, sampled every 1e-4 tf by `radcol
                export`, stays above the (unrounded) stack top
+  replay       DIR/mt90.h5 replayed on -f track with --after rest (after tf
+               the controls that hold the end state: u1 = 0, u2 = C3 m g):
+               interpolated controls end within 1e-3 m with residual sway
+               < 0.01 rad; --hold 0.01 reported; --after plan keeps the
+               plan's bang-bang values at tf (reported); --after rest is
+               refused for a plan that does not end at an equilibrium
   bad          refused input: exit 2, message naming the value, no file
 """
 import json
@@ -199,6 +205,50 @@ def case_stack(radcol):
               "the obstacle made the move faster")
 
 
+def case_replay(radcol, out_dir):
+    plan = os.path.join(out_dir, "mt90.h5")
+    with tempfile.TemporaryDirectory() as tmp:
+        rep = os.path.join(tmp, "replay.h5")
+        for after in ("rest", "plan"):
+            for hold in ([], ["--hold", "0.01"]):
+                p = run(radcol, "simulate", "crane", "-f", "track",
+                        "--controls", plan, "--after", after, *hold, "-o",
+                        rep, "--json")
+                r = json.loads(p.stdout) if p.stdout.strip() else {}
+                if not r:
+                    continue
+                ex, ez = r["end_error"]["x"], r["end_error"]["z"]
+                sway = r["settle_drift"]["theta"]
+                ua = r["controls_after_tf"]
+                print("after %s%s: end error x %.3e z %.3e m, load deviation "
+                      "x %.3e z %.3e m, residual sway %.3e rad, u after tf "
+                      "%s" % (after, " hold 0.01" if hold else "", ex, ez,
+                              r["max_deviation"]["x"],
+                              r["max_deviation"]["z"], sway, ua))
+                check(r["after"] == after, "JSON after = %s" % r["after"])
+                if after == "rest":
+                    check(abs(ua["u1"]) < 1e-9 and
+                          abs(ua["u2"] - 0.1 * 2 * 9.81) < 1e-9,
+                          "rest controls %s, expected u1 = 0, u2 = C3 m g"
+                          % ua)
+                    with h5py.File(rep, "r") as f:
+                        check(f["diagnostics/replay"].attrs["after"] ==
+                              b"rest", "HDF5 attribute after")
+                if after == "rest" and not hold:
+                    check(ex < 1e-3 and ez < 1e-3, "end error %.3e, %.3e m"
+                          % (ex, ez))
+                    check(sway < 0.01, "residual sway %.3e rad" % sway)
+        # a plan that does not end at an equilibrium: a swinging pendulum
+        pend = os.path.join(tmp, "pend.h5")
+        run(radcol, "solve", "pendulum", "-f", "accel", "-o", pend, "--quiet")
+        p = run(radcol, "simulate", "pendulum", "--controls", pend, "--after",
+                "rest", "-o", rep, want=2)
+        check("no controls hold" in p.stderr, "message %r" % p.stderr)
+        p = run(radcol, "simulate", "crane", "--controls", plan, "--after",
+                "still", "-o", rep, want=2)
+        check("--after still" in p.stderr, "message %r" % p.stderr)
+
+
 def case_bad(radcol):
     cases = [
         (["--set", "stack=1:2"], "stack = '1:2'"),
@@ -234,6 +284,8 @@ def main():
         case_sweep(radcol, out_dir, float(case[6:]))
     elif case == "sweep_order":
         case_sweep_order(out_dir)
+    elif case == "replay":
+        case_replay(radcol, out_dir)
     elif case == "stack":
         case_stack(radcol)
     elif case == "bad":
