@@ -186,6 +186,8 @@ def case_stack(radcol):
         d = solve(radcol, out, 10, 40, "--set", "stack=%g:%g:%g"
                   % (X0, X1, ZMIN))
         check(d.get("status") == "converged", "status %s" % d.get("status"))
+        print("stack solve: %s Ipopt iterations from the built-in guess"
+              % d.get("iterations"))
         res = {}
         for name, f in (("free", free), ("stack", out)):
             csv = os.path.join(tmp, name + ".csv")
