@@ -293,7 +293,7 @@ static const rc_param_def crane_params[NPARAM] = {
      "times it) [1/s]"},
 };
 
-enum { F_FLAT = 0, F_TRACK, F_SERVO, F_REDUCED, F_MINTIME, NFORM };
+enum { F_FLAT = 0, F_TRACK, F_SERVO, F_REDUCED, F_MINTIME, F_PATHTIME, NFORM };
 
 static const rc_formulation_def crane_formulations[NFORM] = {
     {"flat", "exact inverse by flatness sampled on the mesh (no NLP)"},
@@ -302,6 +302,8 @@ static const rc_formulation_def crane_formulations[NFORM] = {
     {"reduced", "index reduction completed: index-1 DAE, u1 u2 algebraic"},
     {"mintime", "minimum-time rest-to-rest move on the index-1 model, free "
                 "tf, every limit, optional stacks"},
+    {"pathtime", "minimum-time move along the straight line start-end: "
+                 "sigma'''' control, crane state by the flat inverse"},
 };
 
 static const char *const VAR_NAMES[NWMAX] = {
@@ -364,6 +366,7 @@ typedef struct crane {
   int bjr[1], bjc[1];        /* boundary Jacobian: d tf / d tf */
   double c_lo[MAXSTACK], c_hi[MAXSTACK];
   char mt_note[512];
+  double pt_lo[8], pt_hi[8]; /* pathtime: path-constraint bounds */
 } crane;
 
 static const crane *crane_of(const rc_problem *pb) {
@@ -1403,7 +1406,13 @@ static double mt_profile_excess(const crane *cr, const double *v,
     if (L->plo >= 0)
       worst = fmax(worst, (v[L->plo] - ex->lo[i]) / fmax(v[L->plo], 1.0));
   }
-  (void)cr;
+  /* and a gentle profile, whatever the limits: tau >= m g / 2 (far from
+   * the slack cable and the flat inverse's edge b = 0) */
+  const double mg = cr->par.m * cr->par.g;
+  worst = fmax(worst, (0.5 * mg - ex->lo[ITAU]) / mg);
+  /* without u1max: trolley forces up to (M1 + M2) g */
+  const double f1 = (cr->par.M1 + cr->par.M2) * cr->par.g;
+  worst = fmax(worst, (fmax(ex->hi[IU1], -ex->lo[IU1]) - f1) / f1);
   return worst;
 }
 
@@ -1581,6 +1590,329 @@ static rc_err mintime_setup(crane *cr, const rc_param_values *pv,
              "every limit (best T = %.4g s, %.3g relative excess); "
              "the solve starts from it anyway",
              T, excess);
+  if (!isfinite(v[P_U1MAX]))
+    snprintf(cr->mt_note, sizeof cr->mt_note,
+             "u1max is not set: without a trolley force limit a minimum "
+             "time is not attained (tf runs down towards tf_lo = %g s and "
+             "the solve cannot converge); set u1max",
+             v[P_TFLO]);
+  return RC_OK;
+}
+
+/* ---- pathtime: minimum time along the straight line (docs/crane-mintime.md)
+ * Load on p(t) = P0 + D sigma(t), D = P1 - P0; states (sigma, sigma1,
+ * sigma2, sigma3), control sigma4 (chain of integrators); p^(k) = D sigma_k.
+ * Flat inverse (SPEC 4.3): a = -M2 Dx s2, b = m g - M2 Dz s2,
+ * q = a / b = tan theta, S = sqrt(1 + q^2), tau = b S, r = p2 S,
+ * d = p1 - p2 q, q' = q_s s3, q'' = q_ss s3^2 + q_s s4 (q_s = dq/ds2 =
+ * M2 (Dz a - Dx b) / b^2, q_ss = 2 M2 Dz q_s / b), vd = d' = p1' - p2' q -
+ * p2 q', d'' = p1'' - p2'' q - 2 p2' q' - p2 q'', vr = r' = p2' S +
+ * p2 S_q q', r'' = p2'' S + 2 p2' S_q q' + p2 (S_qq q'^2 + S_q q''),
+ * S_q = q / S, S_qq = 1 / S^3, u1 = M1 d'' + C1 d' - tau sin theta =
+ * M1 d'' + C1 d' - a, u2 = (C3^2 tau - C2 r' - J r'') / C3.
+ * Path constraints, in this order: theta = atan q, tau, r, vd, vr, u1, u2,
+ * b (>= 0.01 m g: the flat inverse's domain).  Every expression is built
+ * from second-order jets (value, gradient, Hessian over the 5 inputs) with
+ * the exact product, reciprocal, sqrt and atan rules. */
+#define PT_N 5  /* inputs: sigma, sigma1, sigma2, sigma3, sigma4 */
+#define PT_NC 8 /* path constraints */
+typedef struct jet2 {
+  double v, g[PT_N], h[PT_N][PT_N];
+} jet2;
+
+static jet2 j_var(double v, int i) {
+  jet2 r;
+  memset(&r, 0, sizeof r);
+  r.v = v;
+  r.g[i] = 1.0;
+  return r;
+}
+static jet2 j_const(double v) {
+  jet2 r;
+  memset(&r, 0, sizeof r);
+  r.v = v;
+  return r;
+}
+static jet2 j_lin(double a, jet2 x, double b, jet2 y) { /* a x + b y */
+  jet2 r;
+  r.v = a * x.v + b * y.v;
+  for (int i = 0; i < PT_N; ++i) {
+    r.g[i] = a * x.g[i] + b * y.g[i];
+    for (int j = 0; j < PT_N; ++j)
+      r.h[i][j] = a * x.h[i][j] + b * y.h[i][j];
+  }
+  return r;
+}
+static jet2 j_mul(jet2 x, jet2 y) {
+  jet2 r;
+  r.v = x.v * y.v;
+  for (int i = 0; i < PT_N; ++i) {
+    r.g[i] = x.v * y.g[i] + y.v * x.g[i];
+    for (int j = 0; j < PT_N; ++j)
+      r.h[i][j] =
+          x.v * y.h[i][j] + y.v * x.h[i][j] + x.g[i] * y.g[j] + y.g[i] * x.g[j];
+  }
+  return r;
+}
+/* f(x) with f' = d1, f'' = d2 at x.v */
+static jet2 j_fun(jet2 x, double f, double d1, double d2) {
+  jet2 r;
+  r.v = f;
+  for (int i = 0; i < PT_N; ++i) {
+    r.g[i] = d1 * x.g[i];
+    for (int j = 0; j < PT_N; ++j)
+      r.h[i][j] = d1 * x.h[i][j] + d2 * x.g[i] * x.g[j];
+  }
+  return r;
+}
+static jet2 j_inv(jet2 x) {
+  return j_fun(x, 1.0 / x.v, -1.0 / (x.v * x.v), 2.0 / (x.v * x.v * x.v));
+}
+static jet2 j_sqrt(jet2 x) {
+  const double s = sqrt(x.v);
+  return j_fun(x, s, 0.5 / s, -0.25 / (s * x.v));
+}
+static jet2 j_atan(jet2 x) {
+  const double d = 1.0 + x.v * x.v;
+  return j_fun(x, atan(x.v), 1.0 / d, -2.0 * x.v / (d * d));
+}
+
+/* The PT_NC constraint jets at w, and the crane state for the outputs. */
+typedef struct pt_vals {
+  jet2 c[PT_NC];
+  double d, r, theta, vd, vr, omega, tau, u1, u2;
+} pt_vals;
+
+static int pt_eval_all(const crane *cr, const double *w, pt_vals *o) {
+  const rc_crane_params *P = &cr->par;
+  const double Dx = cr->xf[4], Dz = cr->xf[5]; /* set by pathtime_finish */
+  const double x0 = cr->x0[4], z0 = cr->x0[5];
+  const jet2 sg = j_var(w[0], 0), s1 = j_var(w[1], 1), s2 = j_var(w[2], 2),
+             s3 = j_var(w[3], 3), s4 = j_var(w[4], 4);
+  const jet2 one = j_const(1.0);
+  const jet2 p1 = j_lin(Dx, sg, x0, one), p2 = j_lin(Dz, sg, z0, one);
+  const jet2 p1d = j_lin(Dx, s1, 0, one), p2d = j_lin(Dz, s1, 0, one);
+  const jet2 p1dd = j_lin(Dx, s2, 0, one), p2dd = j_lin(Dz, s2, 0, one);
+  const double mg = P->m * P->g;
+  const jet2 a = j_lin(-P->M2, p1dd, 0, one);
+  const jet2 b = j_lin(-P->M2, p2dd, mg, one);
+  if (!(b.v > 0.0) || !(p2.v > 0.0))
+    return 1; /* outside the flat inverse's domain: the solver steps back */
+  const jet2 ib = j_inv(b);
+  const jet2 q = j_mul(a, ib);
+  const jet2 qs = j_mul(j_lin(-P->M2 * Dx, b, P->M2 * Dz, a), j_mul(ib, ib));
+  const jet2 qss = j_mul(j_lin(2.0 * P->M2 * Dz, qs, 0, one), ib);
+  const jet2 qd = j_mul(qs, s3);
+  const jet2 qdd = j_lin(1.0, j_mul(qss, j_mul(s3, s3)), 1.0, j_mul(qs, s4));
+  const jet2 S = j_sqrt(j_lin(1.0, one, 1.0, j_mul(q, q)));
+  const jet2 iS = j_inv(S);
+  const jet2 Sq = j_mul(q, iS);              /* q / S */
+  const jet2 Sqq = j_mul(iS, j_mul(iS, iS)); /* 1 / S^3 */
+  const jet2 tau = j_mul(b, S);
+  const jet2 r = j_mul(p2, S);
+  const jet2 vd =
+      j_lin(1.0, p1d, -1.0, j_lin(1.0, j_mul(p2d, q), 1.0, j_mul(p2, qd)));
+  const jet2 ddd = j_lin(1.0, j_lin(1.0, p1dd, -1.0, j_mul(p2dd, q)), -1.0,
+                         j_lin(2.0, j_mul(p2d, qd), 1.0, j_mul(p2, qdd)));
+  const jet2 vr = j_lin(1.0, j_mul(p2d, S), 1.0, j_mul(p2, j_mul(Sq, qd)));
+  const jet2 rdd = j_lin(
+      1.0, j_lin(1.0, j_mul(p2dd, S), 2.0, j_mul(p2d, j_mul(Sq, qd))), 1.0,
+      j_mul(p2, j_lin(1.0, j_mul(Sqq, j_mul(qd, qd)), 1.0, j_mul(Sq, qdd))));
+  const jet2 u1 = j_lin(1.0, j_lin(P->M1, ddd, P->C1, vd), -1.0, a);
+  const jet2 u2 = j_lin(P->C3, tau, -1.0 / P->C3, j_lin(P->C2, vr, P->J, rdd));
+  o->c[0] = j_atan(q);
+  o->c[1] = tau;
+  o->c[2] = r;
+  o->c[3] = vd;
+  o->c[4] = vr;
+  o->c[5] = u1;
+  o->c[6] = u2;
+  o->c[7] = b;
+  o->d = p1.v - p2.v * q.v;
+  o->r = r.v;
+  o->theta = o->c[0].v;
+  o->vd = vd.v;
+  o->vr = vr.v;
+  o->omega = qd.v / (1.0 + q.v * q.v);
+  o->tau = tau.v;
+  o->u1 = u1.v;
+  o->u2 = u2.v;
+  return 0;
+}
+
+static int pt_point_eval(const rc_problem *pb, double t, const double *w,
+                         double *out) {
+  (void)t;
+  pt_vals o;
+  int rc = pt_eval_all(crane_of(pb), w, &o);
+  if (rc)
+    return rc;
+  for (int i = 0; i < 4; ++i)
+    out[i] = w[i + 1]; /* sigma_k' = sigma_{k+1} */
+  for (int k = 0; k < PT_NC; ++k)
+    out[4 + k] = o.c[k].v;
+  return 0;
+}
+static int pt_point_jac(const rc_problem *pb, double t, const double *w,
+                        double *vals) {
+  (void)t;
+  pt_vals o;
+  int rc = pt_eval_all(crane_of(pb), w, &o);
+  if (rc)
+    return rc;
+  const rc_pattern *J = &pb->point.jac;
+  for (int e = 0; e < J->nnz; ++e)
+    vals[e] = J->row[e] < 4 ? 1.0 : o.c[J->row[e] - 4].g[J->col[e]];
+  return 0;
+}
+static int pt_point_hes(const rc_problem *pb, double t, const double *w,
+                        const double *mu, double *vals) {
+  (void)t;
+  pt_vals o;
+  int rc = pt_eval_all(crane_of(pb), w, &o);
+  if (rc)
+    return rc;
+  const rc_pattern *H = &pb->point.hes;
+  for (int e = 0; e < H->nnz; ++e) {
+    double v = 0.0;
+    for (int k = 0; k < PT_NC; ++k)
+      v += mu[4 + k] * o.c[k].h[H->row[e]][H->col[e]];
+    vals[e] = v;
+  }
+  return 0;
+}
+
+static const char *const PT_VAR_NAMES[PT_N] = {"sigma", "sigma1", "sigma2",
+                                               "sigma3", "sigma4"};
+static const char *const PT_OUT_NAMES[13] = {
+    "x",  "z",  "vx",    "vz",  "d",  "r", "theta",
+    "vd", "vr", "omega", "tau", "u1", "u2"};
+
+static int pt_outputs(const rc_problem *pb, double t, const double *w,
+                      double *out) {
+  (void)t;
+  const crane *cr = crane_of(pb);
+  pt_vals o;
+  if (pt_eval_all(cr, w, &o))
+    return 1;
+  const double Dx = cr->xf[4], Dz = cr->xf[5];
+  out[0] = cr->x0[4] + Dx * w[0];
+  out[1] = cr->x0[5] + Dz * w[0];
+  out[2] = Dx * w[1];
+  out[3] = Dz * w[1];
+  const double st[9] = {o.d,     o.r,   o.theta, o.vd, o.vr,
+                        o.omega, o.tau, o.u1,    o.u2};
+  memcpy(out + 4, st, sizeof st);
+  return 0;
+}
+
+/* s(a) = 126a^5 - 420a^6 + 540a^7 - 315a^8 + 70a^9 and derivatives 1..4. */
+static void s9_eval(double a, double out[5]) {
+  double c[10] = {0, 0, 0, 0, 0, 126, -420, 540, -315, 70};
+  for (int k = 0; k < 5; ++k) {
+    double v = 0.0;
+    for (int i = 9; i >= 0; --i)
+      v = v * a + c[i];
+    out[k] = v;
+    for (int i = 0; i < 9; ++i)
+      c[i] = (i + 1) * c[i + 1]; /* differentiate */
+    c[9] = 0.0;
+  }
+}
+
+/* The simple guess: sigma = s(t/T), T the starting tf (as mintime). */
+static int pt_guess(const rc_problem *pb, double t, double *w) {
+  const double T = pb->tf - pb->t0;
+  double a = (t - pb->t0) / T, sv[5];
+  a = a < 0 ? 0 : a > 1 ? 1 : a;
+  s9_eval(a, sv);
+  for (int k = 0; k < PT_N; ++k)
+    w[k] = sv[k] / pow(T, k);
+  return 0;
+}
+
+/* Turns a mintime problem (limits checked, free tf, starting T set) into
+ * pathtime. */
+static rc_err pathtime_finish(crane *cr, const double *v, rc_error *err) {
+  rc_problem *pb = &cr->pb;
+  if (cr->nstack > 0)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: stack with formulation pathtime: expected no "
+                        "stack (the load stays on the straight line)");
+  if (v[P_UREG] > 0.0)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: ureg = %g with formulation pathtime: expected "
+                        "0 (not implemented there)",
+                        v[P_UREG]);
+  const double lo[PT_NC] = {-v[P_THMAX],
+                            v[P_TAUMIN],
+                            v[P_RMIN] > 0 ? v[P_RMIN] : -HUGE_VAL,
+                            -v[P_VDMAX],
+                            -v[P_VRMAX],
+                            -v[P_U1MAX],
+                            -v[P_U2MAX],
+                            0.01 * cr->par.m * cr->par.g};
+  const double hi[PT_NC] = {v[P_THMAX], HUGE_VAL,   v[P_RMAX],  v[P_VDMAX],
+                            v[P_VRMAX], v[P_U1MAX], v[P_U2MAX], HUGE_VAL};
+  for (int k = 0; k < PT_NC; ++k) {
+    cr->pt_lo[k] = lo[k];
+    cr->pt_hi[k] = hi[k];
+  }
+  for (int i = 0; i < NWMAX; ++i) {
+    cr->w_lo[i] = -HUGE_VAL;
+    cr->w_hi[i] = HUGE_VAL;
+  }
+  cr->w_lo[0] = 0.0; /* 0 <= sigma <= 1, sigma' >= 0 (monotone) */
+  cr->w_hi[0] = 1.0;
+  cr->w_lo[1] = 0.0;
+  /* sigma and its derivatives at rest; slots 4, 5 carry P0 and D */
+  const double x0[NX] = {0, 0, 0, 0, v[P_XS], v[P_ZS]};
+  const double xf[NX] = {1, 0, 0, 0, v[P_XE] - v[P_XS], v[P_ZE] - v[P_ZS]};
+  memcpy(cr->x0, x0, sizeof x0);
+  memcpy(cr->xf, xf, sizeof xf);
+  for (int i = 0; i < NX; ++i)
+    cr->fix_x0[i] = cr->fix_xf[i] = i < 4;
+  pb->nx = 4;
+  pb->ny = 0;
+  pb->nu = 1;
+  pb->nc = PT_NC;
+  pb->has_lagrange = 0;
+  pb->var_names = PT_VAR_NAMES;
+  pb->c_lo = cr->pt_lo;
+  pb->c_hi = cr->pt_hi;
+  int nj = 0;
+  for (int i = 0; i < 4; ++i) {
+    cr->jr[nj] = i;
+    cr->jc[nj++] = i + 1;
+  }
+  for (int k = 0; k < PT_NC; ++k)
+    for (int i = 0; i < PT_N; ++i) {
+      cr->jr[nj] = 4 + k;
+      cr->jc[nj++] = i;
+    }
+  int nh = 0;
+  for (int i = 0; i < PT_N; ++i)
+    for (int j = 0; j <= i; ++j) {
+      cr->hr[nh] = i;
+      cr->hc[nh++] = j;
+    }
+  pb->point.n_out = 4 + PT_NC;
+  pb->point.jac = (rc_pattern){nj, cr->jr, cr->jc};
+  pb->point.hes = (rc_pattern){nh, cr->hr, cr->hc};
+  pb->point.eval = pt_point_eval;
+  pb->point.jacobian = pt_point_jac;
+  pb->point.hessian = pt_point_hes;
+  cr->bjc[0] = 2 * 4; /* z = (x(t0), x(tf), tf) */
+  pb->boundary.jac = (rc_pattern){1, cr->bjr, cr->bjc};
+  pb->ninv = 0;
+  pb->inv_names = NULL;
+  pb->invariants.n_out = 0;
+  pb->invariants.jac.nnz = 0;
+  pb->invariants.hes.nnz = 0;
+  pb->nout = 13;
+  pb->out_names = PT_OUT_NAMES;
+  pb->outputs = pt_outputs;
+  pb->guess = pt_guess;
   return RC_OK;
 }
 
@@ -1779,6 +2111,7 @@ static rc_err crane_create(const rc_model *model, int formulation,
       rowset_add(iv, hidden[i], -1, -1);
     break;
   }
+  case F_PATHTIME:
   case F_MINTIME: {       /* docs/crane-mintime.md */
     pb->t0_algebraic = 0; /* as track: u(t0) would be tied only by G(t0) */
     rc = mintime_setup(cr, pv, err);
@@ -1834,7 +2167,8 @@ static rc_err crane_create(const rc_model *model, int formulation,
    * max|u| (docs/crane-index-reduction.md, "Measurements"). */
   pb->default_elements = 30;
   pb->default_stages = 5;
-  if (formulation == F_MINTIME) { /* Mayer phi = tf; stacks c <= 0 */
+  if (formulation == F_MINTIME ||
+      formulation == F_PATHTIME) { /* Mayer phi = tf; stacks c <= 0 */
     pb->c_lo = cr->c_lo;
     pb->c_hi = cr->c_hi;
     cr->bjr[0] = 0;
@@ -1846,6 +2180,11 @@ static rc_err crane_create(const rc_model *model, int formulation,
     pb->boundary.jacobian = mt_bnd_jac;
     pb->boundary.hessian = mt_bnd_hes;
     pb->reference = NULL; /* no independent reference of the optimum */
+  }
+  if (formulation == F_PATHTIME &&
+      (rc = pathtime_finish(cr, v, err)) != RC_OK) {
+    crane_destroy(pb);
+    return rc;
   }
 
   rc = rc_problem_validate(pb, err);

@@ -13,7 +13,8 @@ if(RADCOL_PYTHON)
                        FIXTURES_SETUP mintime_mesh)
   add_test(NAME mintime.mesh COMMAND ${_mt_cmd} mesh ${_mt_dir})
   add_test(NAME mintime.replay COMMAND ${_mt_cmd} replay ${_mt_dir})
-  set_tests_properties(mintime.mesh mintime.replay PROPERTIES
+  add_test(NAME mintime.pathtime COMMAND ${_mt_cmd} pathtime ${_mt_dir})
+  set_tests_properties(mintime.mesh mintime.replay mintime.pathtime PROPERTIES
                        FIXTURES_REQUIRED mintime_mesh)
   foreach(u 5 10 20 40)
     add_test(NAME mintime.sweep_${u} COMMAND ${_mt_cmd} sweep_${u} ${_mt_dir})
@@ -28,6 +29,7 @@ if(RADCOL_PYTHON)
   set_tests_properties(mintime.accept mintime.mesh120 mintime.mesh
                        mintime.sweep_5 mintime.sweep_10 mintime.sweep_20
                        mintime.sweep_40 mintime.sweep_order mintime.stack
-                       mintime.bad mintime.replay PROPERTIES LABELS "mintime;cli"
+                       mintime.bad mintime.replay mintime.pathtime
+                       PROPERTIES LABELS "mintime;cli"
                        TIMEOUT 180)
 endif()
