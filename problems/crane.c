@@ -51,6 +51,14 @@
  *           replaced by mu = 0 at t0 where x is fixed; no drift
  *           (docs/crane-index-reduction.md, section 6).
  *
+ *   mintime minimum-time rest-to-rest move (docs/crane-mintime.md): the
+ *           index-1 model, free tf, Mayer phi = tf, the track limits as
+ *           simple bounds, stacks z - ZMIN - bump(x) <= 0 as path
+ *           constraints, optional regularisation ureg.
+ *   pathtime minimum time along the straight line start-end: states sigma
+ *           .. sigma3, control sigma4, the crane state by the flat inverse
+ *           (second-order jets), every limit a path constraint.
+ *
  * Outputs: x, z, vx = vr s + r om c + vd, vz = vr c - r om s.
  * Invariants: flat/track: G, x - p1, z - p2 (algebraic consistency and the
  * tracking error); servo: x - p1, z - p2, vx - p1', vz - p2'; reduced: those
