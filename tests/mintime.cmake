@@ -33,3 +33,12 @@ if(RADCOL_PYTHON)
                        PROPERTIES LABELS "mintime;cli"
                        TIMEOUT 180)
 endif()
+# The stack rows and the regularisation row exist only when set: the
+# registry's default-parameter check (check.crane.mintime) does not see
+# them, so they get their own finite-difference check.
+add_test(NAME check.crane.mintime_stack_reg
+         COMMAND $<TARGET_FILE:radcol_cli> check crane -f mintime
+                 "--set" "stack=1.5:2.5:0.7;0.5:1:1.5" --set ureg=1e-3
+                 --set u1max=10)
+set_tests_properties(check.crane.mintime_stack_reg PROPERTIES
+                     LABELS "derivatives;mintime" TIMEOUT 60)
