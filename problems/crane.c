@@ -283,9 +283,10 @@ static const rc_param_def crane_params[NPARAM] = {
      "the optimum wherever the limits allow it) [-]"},
     /* minimum-time moves (docs/crane-mintime.md) */
     {"tf_lo", RC_PARAM_REAL, 0.01, NULL,
-     "mintime: lower bound of the free final time [s] (> 0)"},
+     "mintime, pathtime: lower bound of the free final time [s] (> 0)"},
     {"tf_hi", RC_PARAM_REAL, 1000.0, NULL,
-     "mintime: upper bound of the free final time [s]; the starting guess "
+     "mintime, pathtime: upper bound of the free final time [s]; the "
+     "starting guess "
      "of tf is `tf` if set, else the shortest horizon on which the "
      "default rest-to-rest profile's flat inverse meets every limit"},
     {"stack", RC_PARAM_TEXT, 0.0, NULL,
