@@ -12,6 +12,7 @@
 #include "radcol/plugin.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,9 +252,30 @@ int rc_cli_find_formulation(const char *cmd, const rc_model *model,
   return RC_CLI_BAD_INPUT;
 }
 
-int rc_cli_make_problem(const char *cmd, const rc_model *model, int formulation,
-                        int nsets, const char *const *sets, rc_param_values *pv,
-                        rc_problem **pb) {
+/* A refused --set: the library's fact, with the flag and, for an unknown
+ * name, where to look. */
+static int set_fail(const char *cmd, const rc_model *model,
+                    const char *assignment, const rc_error *err) {
+  const char *eq = strchr(assignment, '=');
+  char name[128] = "";
+  if (eq && (size_t)(eq - assignment) < sizeof name) {
+    memcpy(name, assignment, (size_t)(eq - assignment));
+    name[eq - assignment] = '\0';
+  }
+  if (err->code == RC_ERR_INPUT && name[0] &&
+      rc_model_param_index(model, name) < 0)
+    rc_cli_error(cmd, "--set %s (see radcol list --params %s)", err->message,
+                 model->name);
+  else
+    rc_cli_error(cmd, "--set %s", err->message);
+  return rc_cli_status_of(err->code);
+}
+
+/* rc_cli_make_problem with a horizon for a model without a tf parameter
+ * (tf = NAN: none). */
+static int make_problem(const char *cmd, const rc_model *model, int formulation,
+                        int nsets, const char *const *sets, double tf,
+                        rc_param_values *pv, rc_problem **pb) {
   rc_error err = {RC_OK, ""};
   *pb = NULL;
   if (rc_params_init_defaults(model, pv, &err) != RC_OK)
@@ -261,26 +283,19 @@ int rc_cli_make_problem(const char *cmd, const rc_model *model, int formulation,
   for (int k = 0; k < nsets; ++k)
     if (rc_params_set(model, pv, sets[k], &err) != RC_OK) {
       rc_params_free(pv);
-      return rc_cli_fail(cmd, &err);
+      return set_fail(cmd, model, sets[k], &err);
     }
-  if (!model->create) {
-    rc_params_free(pv);
-    rc_cli_error(cmd, "%s: the model has no create function", model->name);
-    return RC_CLI_BAD_INPUT;
-  }
-  rc_err rc = model->create(model, formulation, pv, pb, &err);
-  if (rc == RC_OK && !*pb)
-    rc =
-        rc_error_set(&err, RC_ERR_INTERNAL, "%s/%s: create returned no problem",
-                     model->name, model->formulations[formulation].name);
-  if (rc == RC_OK)
-    rc = rc_problem_validate(*pb, &err);
-  if (rc != RC_OK) {
-    rc_problem_free(pb);
+  if (rc_model_create(model, formulation, pv, tf, pb, &err) != RC_OK) {
     rc_params_free(pv);
     return rc_cli_fail(cmd, &err);
   }
   return RC_CLI_OK;
+}
+
+int rc_cli_make_problem(const char *cmd, const rc_model *model, int formulation,
+                        int nsets, const char *const *sets, rc_param_values *pv,
+                        rc_problem **pb) {
+  return make_problem(cmd, model, formulation, nsets, sets, NAN, pv, pb);
 }
 
 /* HDF5 files start with this signature at offset 0, 512, 1024, 2048, ... */
@@ -447,14 +462,28 @@ int rc_cli_setup_problem(const char *cmd, const char *problem,
       return RC_CLI_BAD_INPUT;
     }
   }
+  double tf = NAN;
   if (tf_value && rc_model_param_index(*model, "tf") < 0) {
-    rc_cli_error(cmd,
-                 "--tf %s: %s has no parameter 'tf' (see radcol list "
-                 "--params %s)",
-                 tf_value, (*model)->name, (*model)->name);
-    return RC_CLI_BAD_INPUT;
+    /* The model has no tf parameter: the engine sets the horizon after
+     * create (rc_model_create), so drop the "tf=" entry --tf added. */
+    if (!rc_parse_real(tf_value, &tf)) {
+      rc_cli_error(cmd, "--tf %s: expected a finite number", tf_value);
+      return RC_CLI_BAD_INPUT;
+    }
+    const char **kept = malloc(sizeof *kept * (size_t)(nsets ? nsets : 1));
+    if (!kept) {
+      rc_cli_error(cmd, "out of memory");
+      return RC_CLI_NO_MEMORY;
+    }
+    int n = 0;
+    for (int k = 0; k < nsets; ++k)
+      if (!(strncmp(sets[k], "tf=", 3) == 0 && sets[k] + 3 == tf_value))
+        kept[n++] = sets[k];
+    int status = make_problem(cmd, *model, *f, n, kept, tf, pv, pb);
+    free(kept);
+    return status;
   }
-  return rc_cli_make_problem(cmd, *model, *f, nsets, sets, pv, pb);
+  return make_problem(cmd, *model, *f, nsets, sets, NAN, pv, pb);
 }
 
 const rc_model *const *rc_cli_models(void) {

@@ -512,8 +512,7 @@ static int run_solve(int argc, char **argv) {
     goto done;
   /* Inconsistent initial values: start from the nearest consistent point
    * (radcol init's machinery), with a warning naming what moved. */
-  if ((status = rc_cli_init_for_solve(cmd, model, f, a.nsets, a.sets, &pv, &pb,
-                                      a.quiet)))
+  if ((status = rc_cli_init_for_solve(cmd, model, f, &pv, &pb, a.quiet)))
     goto done;
 
   /* Mesh. */
