@@ -271,31 +271,48 @@ static int set_fail(const char *cmd, const rc_model *model,
   return rc_cli_status_of(err->code);
 }
 
-/* rc_cli_make_problem with a horizon for a model without a tf parameter
- * (tf = NAN: none). */
-static int make_problem(const char *cmd, const rc_model *model, int formulation,
-                        int nsets, const char *const *sets, double tf,
-                        rc_param_values *pv, rc_problem **pb) {
-  rc_error err = {RC_OK, ""};
-  *pb = NULL;
-  if (rc_params_init_defaults(model, pv, &err) != RC_OK)
-    return rc_cli_fail(cmd, &err);
+/* The values of "tf=..." among sets (the last wins): for a model without a
+ * tf parameter the horizon is the engine's (rc_model_create), so --tf T and
+ * --set tf=T work for every problem.  *tf = NAN when none. */
+static int engine_tf(const char *cmd, const char *const *sets, int nsets,
+                     double *tf) {
+  *tf = NAN;
   for (int k = 0; k < nsets; ++k)
-    if (rc_params_set(model, pv, sets[k], &err) != RC_OK) {
-      rc_params_free(pv);
-      return set_fail(cmd, model, sets[k], &err);
+    if (strncmp(sets[k], "tf=", 3) == 0 && !rc_parse_real(sets[k] + 3, tf)) {
+      rc_cli_error(cmd,
+                   "--set %s: expected a finite number for tf (decimal, "
+                   "magnitude <= %g)",
+                   sets[k], RC_REAL_MAX_ABS);
+      return RC_CLI_BAD_INPUT;
     }
-  if (rc_model_create(model, formulation, pv, tf, pb, &err) != RC_OK) {
-    rc_params_free(pv);
-    return rc_cli_fail(cmd, &err);
-  }
   return RC_CLI_OK;
 }
 
 int rc_cli_make_problem(const char *cmd, const rc_model *model, int formulation,
                         int nsets, const char *const *sets, rc_param_values *pv,
                         rc_problem **pb) {
-  return make_problem(cmd, model, formulation, nsets, sets, NAN, pv, pb);
+  rc_error err = {RC_OK, ""};
+  *pb = NULL;
+  double tf = NAN;
+  const int own_tf = rc_model_param_index(model, "tf") >= 0;
+  int status = own_tf ? RC_CLI_OK : engine_tf(cmd, sets, nsets, &tf);
+  if (status)
+    return status;
+  if (rc_params_init_defaults(model, pv, &err) != RC_OK)
+    return rc_cli_fail(cmd, &err);
+  for (int k = 0; k < nsets; ++k) {
+    if (!own_tf && strncmp(sets[k], "tf=", 3) == 0)
+      continue; /* the engine's horizon */
+    if (rc_params_set(model, pv, sets[k], &err) != RC_OK) {
+      rc_params_free(pv);
+      return set_fail(cmd, model, sets[k], &err);
+    }
+  }
+  if (rc_model_create(model, formulation, pv, tf, pb, &err) != RC_OK) {
+    rc_params_free(pv);
+    return rc_cli_fail(cmd, &err);
+  }
+  return RC_CLI_OK;
 }
 
 /* HDF5 files start with this signature at offset 0, 512, 1024, 2048, ... */
@@ -462,28 +479,8 @@ int rc_cli_setup_problem(const char *cmd, const char *problem,
       return RC_CLI_BAD_INPUT;
     }
   }
-  double tf = NAN;
-  if (tf_value && rc_model_param_index(*model, "tf") < 0) {
-    /* The model has no tf parameter: the engine sets the horizon after
-     * create (rc_model_create), so drop the "tf=" entry --tf added. */
-    if (!rc_parse_real(tf_value, &tf)) {
-      rc_cli_error(cmd, "--tf %s: expected a finite number", tf_value);
-      return RC_CLI_BAD_INPUT;
-    }
-    const char **kept = malloc(sizeof *kept * (size_t)(nsets ? nsets : 1));
-    if (!kept) {
-      rc_cli_error(cmd, "out of memory");
-      return RC_CLI_NO_MEMORY;
-    }
-    int n = 0;
-    for (int k = 0; k < nsets; ++k)
-      if (!(strncmp(sets[k], "tf=", 3) == 0 && sets[k] + 3 == tf_value))
-        kept[n++] = sets[k];
-    int status = make_problem(cmd, *model, *f, n, kept, tf, pv, pb);
-    free(kept);
-    return status;
-  }
-  return make_problem(cmd, *model, *f, nsets, sets, NAN, pv, pb);
+  (void)tf_value; /* --tf T is --set tf=T: a parameter of every problem */
+  return rc_cli_make_problem(cmd, *model, *f, nsets, sets, pv, pb);
 }
 
 const rc_model *const *rc_cli_models(void) {
