@@ -24,6 +24,13 @@
  * checked at the solution, and when a dropped row is violated the selection
  * is redone there and the NLP solved once more.
  *
+ * Before a solve (rc_init_check_start, rc_init_apply_start): the fixed x0
+ * entries are checked; when inconsistent, the nearest consistent point to the
+ * same guess with nothing fixed is the start, and the problem is re-created
+ * by its model with the moved states' start parameters NAME0 set to it, so
+ * that reference and guess derived at create follow.  Facts only: the caller
+ * words them.
+ *
  * Invariants: patterns and slots are built once per solve; the callbacks
  * only evaluate into preallocated workspace.
  */

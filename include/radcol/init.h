@@ -33,7 +33,6 @@
 #include <stddef.h>
 
 #include "radcol/errors.h"
-#include "radcol/params.h"
 #include "radcol/problem.h"
 
 #ifdef __cplusplus
