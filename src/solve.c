@@ -415,7 +415,8 @@ rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh,
   rc_err rc;
   if ((rc = rc_problem_validate(pb, err)) != RC_OK ||
       (rc = rc_options_validate(opt, err)) != RC_OK ||
-      (rc = rc_mesh_validate(mesh, err)) != RC_OK)
+      (rc = rc_mesh_validate(mesh, err)) != RC_OK ||
+      (rc = rc_ipopt_check_options(opt, err)) != RC_OK)
     return rc;
   if (pb->sampled_reference) {
     snprintf(stats->solver, sizeof stats->solver, "sampled reference");
