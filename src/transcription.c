@@ -554,7 +554,7 @@ void rc_nlp_count(const rc_problem *pb, const rc_mesh *mesh, int dense_bounds,
  * inverse of A[l][m] = binom(deg, m) theta_l^m (1 - theta_l)^(deg - m)
  * (Gauss-Jordan with partial pivoting in long double).  Returns 0, or -1 for
  * a singular A (impossible for distinct nodes). */
-static int bernstein_inverse(int deg, const double *theta, double *M) {
+int rc_bernstein_inverse(int deg, const double *theta, double *M) {
   enum { NMAX = RC_MAX_STAGES + 1 };
   const int n = deg + 1;
   long double A[NMAX][2 * NMAX];
@@ -631,14 +631,14 @@ static rc_err dense_bound_setup(rc_nlp *nlp, rc_error *err) {
     if (!used[s])
       continue;
     const rc_radau *R = &nlp->radau[s];
-    if (bernstein_inverse(s, R->tau, M) != 0)
+    if (rc_bernstein_inverse(s, R->tau, M) != 0)
       return rc_error_set(err, RC_ERR_INPUT,
                           "Bernstein conversion for %d stages is singular", s);
     double *Mx = nlp->bern_x + nlp->bern_at[s];
     for (int m = 1; m < s; ++m) /* interior coefficients 1..s-1 */
       for (int l = 0; l <= s; ++l)
         Mx[(m - 1) * (s + 1) + l] = M[m * (s + 1) + l];
-    if (bernstein_inverse(s - 1, R->c, M) != 0)
+    if (rc_bernstein_inverse(s - 1, R->c, M) != 0)
       return rc_error_set(err, RC_ERR_INPUT,
                           "Bernstein conversion for %d stages is singular", s);
     double *Mu = nlp->bern_u + nlp->bern_at[s];

@@ -119,6 +119,11 @@ void rc_nlp_count(const rc_problem *pb, const rc_mesh *mesh, int dense_bounds,
 /* Does entry i of (x, y, u) get dense-bound rows? (a finite bound, lo < hi) */
 int rc_nlp_dense_bounded(const rc_problem *pb, int i);
 
+/* Bernstein coefficients of the degree-deg polynomial through values at the
+ * deg + 1 distinct nodes theta[] in [0, 1]: beta = M V, M row-major
+ * (deg + 1)^2.  Returns 0, or -1 for a singular conversion. */
+int rc_bernstein_inverse(int deg, const double *theta, double *M);
+
 rc_err rc_nlp_create(const rc_problem *pb, const rc_mesh *mesh,
                      int dense_bounds, rc_nlp **out, rc_error *err);
 void rc_nlp_free(rc_nlp **nlp);
