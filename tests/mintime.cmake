@@ -8,8 +8,8 @@ if(RADCOL_PYTHON)
   set(_mt_cmd ${RADCOL_PYTHON} ${RADCOL_TEST_DIR}/test_mintime.py
               $<TARGET_FILE:radcol_cli>)
   add_test(NAME mintime.accept COMMAND ${_mt_cmd} accept ${_mt_dir})
-  add_test(NAME mintime.mesh120 COMMAND ${_mt_cmd} mesh120 ${_mt_dir})
-  set_tests_properties(mintime.accept mintime.mesh120 PROPERTIES
+  add_test(NAME mintime.mesh200 COMMAND ${_mt_cmd} mesh200 ${_mt_dir})
+  set_tests_properties(mintime.accept mintime.mesh200 PROPERTIES
                        FIXTURES_SETUP mintime_mesh)
   add_test(NAME mintime.mesh COMMAND ${_mt_cmd} mesh ${_mt_dir})
   add_test(NAME mintime.replay COMMAND ${_mt_cmd} replay ${_mt_dir})
@@ -26,7 +26,7 @@ if(RADCOL_PYTHON)
                        FIXTURES_REQUIRED mintime_sweep)
   add_test(NAME mintime.stack COMMAND ${_mt_cmd} stack)
   add_test(NAME mintime.bad COMMAND ${_mt_cmd} bad)
-  set_tests_properties(mintime.accept mintime.mesh120 mintime.mesh
+  set_tests_properties(mintime.accept mintime.mesh200 mintime.mesh
                        mintime.sweep_5 mintime.sweep_10 mintime.sweep_20
                        mintime.sweep_40 mintime.sweep_order mintime.stack
                        mintime.bad mintime.replay mintime.pathtime
