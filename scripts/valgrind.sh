@@ -6,7 +6,11 @@
 #   RADCOL_VALGRIND_EXCLUDE: ctest -E regex of tests left out (default below:
 #   test_radau checks nodes to 1e-15 in long double, which valgrind emulates
 #   with 64-bit doubles, so it fails numerically, not for memory;
-#   test_mechanics and test_refine take 5 min each under valgrind).
+#   test_mechanics and test_refine take 5 min each under valgrind; the
+#   optimal-control solves of test_crane, crane_jobs, test_dense_check,
+#   test_dense_crane and mintime.* take 4-40 s natively, tens of minutes
+#   under valgrind: the same code paths run in the shorter crane and dense
+#   tests that stay in).
 # Each test's command is rewritten so that every radcol executable it runs
 # goes through valgrind: a test whose command is a built executable is
 # prefixed with valgrind; an argument naming the radcol CLI is replaced by a
@@ -41,6 +45,6 @@ vg=(valgrind --tool=memcheck --error-exitcode=99 --leak-check=full
   printf ' %q "$@"\n' "$build/radcol"
 } > "$out/radcol"
 chmod +x "$out/radcol"
-exclude="${RADCOL_VALGRIND_EXCLUDE-^(test_radau|test_mechanics|test_refine)\$}"
+exclude="${RADCOL_VALGRIND_EXCLUDE-^(test_radau|test_mechanics|test_refine|test_crane|crane_jobs|test_dense_check|test_dense_crane|mintime\..*)\$}"
 ctest --test-dir "$build" -N -L "$labels" -LE slow ${exclude:+-E "$exclude"} --show-only=json-v1 > "$out/tests.json"
 "$PY" scripts/valgrind_run.py "$out" "$build/radcol" "$jobs" "${vg[@]}"

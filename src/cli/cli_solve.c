@@ -784,6 +784,14 @@ static int run_solve(int argc, char **argv) {
   st.status = rc_accuracy_status(st.status,
                                  a.have_error_tol && have_est ? est.max : NAN,
                                  dense_worst, acc_tol);
+  /* --refine TOL that stopped above TOL (a cap, or an estimate that does
+   * not fall) is not the answer asked for: inaccurate, in the file too. */
+  const int refine_missed =
+      a.have_refine && !pb->sampled_reference && success(pb, st.status) &&
+      !rc_refine_row_reached(nrefine > 0 ? &refine_rows[nrefine - 1] : NULL,
+                             &ro);
+  if (refine_missed)
+    st.status = RC_STATUS_INACCURATE;
   cmdline = rc_cli_command_line();
   rc_result_record rec;
   memset(&rec, 0, sizeof rec);
@@ -853,6 +861,10 @@ static int run_solve(int argc, char **argv) {
                rc_estimate_kind_name(est.kind), a.error_tol,
                above[0] ? ": " : "", above);
     }
+    if (refine_missed)
+      snprintf(why + strlen(why), sizeof why - strlen(why),
+               "%s--refine %g not reached (%.300s)", why[0] ? "; " : "", ro.tol,
+               st.message);
     if (dense_worst > acc_tol)
       snprintf(why + strlen(why), sizeof why - strlen(why),
                "%sa constraint is violated on the dense output by %.3g "
@@ -871,13 +883,7 @@ static int run_solve(int argc, char **argv) {
   if (status && bounds[0])
     fprintf(stderr, "radcol solve: bounds active at the returned point: %s\n",
             bounds);
-  if (!status && a.have_refine && !pb->sampled_reference &&
-      !rc_refine_row_reached(nrefine > 0 ? &refine_rows[nrefine - 1] : NULL,
-                             &ro)) {
-    fprintf(stderr,
-            "radcol solve: --refine %g not reached: %s; the result is in "
-            "%s\n",
-            ro.tol, st.message, output);
+  if (refine_missed) {
     if (pb->index >= 3)
       fprintf(stderr,
               "note: %s/%s has index %d: its multipliers converge at order "
