@@ -24,8 +24,15 @@
 #include "io_hdf5_util.h"
 #include "radcol/io.h"
 
-const char *const rc_h5_problem_attr_names[] = {
+static const char *const problem_attr_names[] = {
     "nx", "ny", "nu", "np", "nc", "nb", "index", "free_tf", "t0", "tf", NULL};
+
+void rc_h5_param_attr_name(const char *param, char *name, size_t size) {
+  int clash = 0;
+  for (int r = 0; problem_attr_names[r]; ++r)
+    clash |= strcmp(param, problem_attr_names[r]) == 0;
+  snprintf(name, size, "%s%s", clash ? "param_" : "", param);
+}
 
 void rc_h5_silence(void) {
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);

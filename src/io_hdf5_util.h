@@ -37,9 +37,11 @@
 
 void rc_h5_silence(void);
 
-/* The /problem attributes that are not model parameters (NULL-terminated):
- * a parameter of the same name is stored as param_<name>. */
-extern const char *const rc_h5_problem_attr_names[];
+/* The /problem attribute that holds model parameter param: param itself,
+ * or param_<param> when param is also the name of one of the /problem
+ * attributes that are not parameters (nx, ..., t0, tf).  name has size
+ * bytes (truncated). */
+void rc_h5_param_attr_name(const char *param, char *name, size_t size);
 
 typedef struct rc_h5_reader {
   const char *path;

@@ -282,10 +282,7 @@ rc_err rc_read_param_assignments(const char *path, const rc_model *model,
     if (!def->name || !def->name[0])
       continue;
     char name[RC_IO_NAME_MAX + 8];
-    int clash = 0;
-    for (int r = 0; rc_h5_problem_attr_names[r]; ++r)
-      clash |= strcmp(def->name, rc_h5_problem_attr_names[r]) == 0;
-    snprintf(name, sizeof name, "%s%s", clash ? "param_" : "", def->name);
+    rc_h5_param_attr_name(def->name, name, sizeof name);
     char where[2 * RC_IO_NAME_MAX];
     snprintf(where, sizeof where, "/problem attribute '%s'", name);
     if (rc_h5_attr_present(&c, "/problem", name, where, 0) <= 0)

@@ -324,10 +324,7 @@ static void write_problem(wctx *c, hid_t file, const rc_result_record *rec) {
       if (!def->name || !def->name[0])
         continue;
       char name[RC_IO_NAME_MAX + 8];
-      int clash = 0;
-      for (int r = 0; rc_h5_problem_attr_names[r]; ++r)
-        clash |= strcmp(def->name, rc_h5_problem_attr_names[r]) == 0;
-      snprintf(name, sizeof name, "%s%s", clash ? "param_" : "", def->name);
+      rc_h5_param_attr_name(def->name, name, sizeof name);
       if (def->type == RC_PARAM_TEXT)
         attr_str(c, g, gp, name, pv->text ? pv->text[i] : def->default_text);
       else
