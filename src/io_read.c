@@ -33,7 +33,6 @@
 #include <string.h>
 
 #include "io_hdf5_util.h"
-#include "numfmt.h"
 #include "radcol/io.h"
 #include "radcol/params.h"
 

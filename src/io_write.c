@@ -35,7 +35,6 @@
 #include <unistd.h>
 
 #include "io_hdf5_util.h"
-#include "numfmt.h"
 #include "outfile.h"
 #include "radcol/io.h"
 #include "radcol/params.h"
