@@ -22,7 +22,10 @@
 extern "C" {
 #endif
 
-#define RC_RADAU_MAX_STAGES 20
+/* One more than the mesh cap RC_MAX_STAGES (radcol/mesh.h): the
+ * Patterson-Hager-Rao estimate of an element with s stages uses the
+ * (s + 1)-stage rule (src/refine.c checks the relation at compile time). */
+#define RC_RADAU_MAX_STAGES 21
 
 typedef struct rc_radau {
   int s;

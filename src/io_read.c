@@ -399,17 +399,36 @@ rc_err rc_read_result_summary(const char *path, rc_result_summary *s,
   s->nodes = nodes;
   s->stages_min = smin;
   s->stages_max = smax;
-  s->t0 = s->tf = s->iterations = s->objective = NAN;
+  s->t0 = s->tf = s->iterations = s->iterations_last = s->objective = NAN;
   s->constraint_violation = s->wall_s = s->nvars = s->ncons = NAN;
+  s->error_estimate = NAN;
   rc_h5_attr_read_num(&c, "/problem", "t0", &s->t0, 0);
   rc_h5_attr_read_num(&c, "/solution", "tf", &s->tf, 0);
-  rc_h5_attr_read_num(&c, "/diagnostics", "iterations", &s->iterations, 0);
+  rc_h5_attr_read_num(&c, "/diagnostics", "iterations", &s->iterations_last, 0);
   rc_h5_attr_read_num(&c, "/diagnostics", "objective", &s->objective, 0);
   rc_h5_attr_read_num(&c, "/diagnostics", "constraint_violation",
                       &s->constraint_violation, 0);
   rc_h5_attr_read_num(&c, "/diagnostics", "wall_s", &s->wall_s, 0);
   rc_h5_attr_read_num(&c, "/diagnostics", "nvars", &s->nvars, 0);
   rc_h5_attr_read_num(&c, "/diagnostics", "ncons", &s->ncons, 0);
+  /* iterations: the total over the refinement solves (iterations_last: the
+   * last solve's); the global error estimate's max (docs/json.md). */
+  s->iterations = s->iterations_last;
+  if (c.rc == RC_OK && rc_h5_has_link(&c, "/diagnostics/error_estimate"))
+    rc_h5_attr_read_num(&c, "/diagnostics/error_estimate", "max",
+                        &s->error_estimate, 0);
+  if (c.rc == RC_OK && rc_h5_has_link(&c, "/refinement") &&
+      rc_h5_has_link(&c, "/refinement/ipopt_iterations")) {
+    int *ri = NULL;
+    long nr = 0;
+    rc_h5_ds_read_int(&c, "/refinement/ipopt_iterations", -1, &ri, &nr);
+    if (c.rc == RC_OK && nr > 0) {
+      s->iterations = 0.0;
+      for (long k = 0; k < nr; ++k)
+        s->iterations += ri[k];
+    }
+    free(ri);
+  }
   static const char *const ev[] = {"nodes", "dense", "ends"};
   table_read(&c, "/diagnostics/reference_error", "variables", ev, 3,
              &s->reference_error);

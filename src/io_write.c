@@ -541,6 +541,37 @@ static void write_dense_violation(wctx *c, hid_t g,
   free(kinds);
 }
 
+/* /diagnostics/error_estimate (docs/hdf5-layout.md): per element and
+ * variable (absolute), per variable, per element (relative), the scales, the
+ * local estimate and what was estimated. */
+static void write_error_estimate(wctx *c, hid_t g,
+                                 const rc_result_record *rec) {
+  const rc_error_estimate *e = rec->estimate;
+  if (!e || e->kind == RC_ESTIMATE_NONE || !e->elem || e->nelem < 1)
+    return;
+  const char *ge = "/diagnostics/error_estimate";
+  hid_t h = grp(c, g, "/diagnostics", "error_estimate");
+  attr_str(c, h, ge, "kind", rc_estimate_kind_name(e->kind));
+  attr_str(c, h, ge, "note", e->note);
+  attr_real(c, h, ge, "max", e->max);
+  attr_real(c, h, ge, "local_max", e->local_max);
+  attr_str(c, h, ge, "enriched_status",
+           e->kind == RC_ESTIMATE_GLOBAL
+               ? rc_status_name((rc_status)e->enriched_status)
+               : "none");
+  attr_int(c, h, ge, "enriched_iterations", e->enriched_iterations);
+  attr_int(c, h, ge, "enriched_nvars", e->enriched_nvars);
+  ds_strs(c, h, ge, "variables", e->nvar, rec->pb->var_names);
+  ds_real(c, h, ge, "scale", e->nvar, e->scale);
+  ds_real(c, h, ge, "variable", e->nvar, e->var);
+  ds_real(c, h, ge, "element", e->nelem, e->elem_max);
+  ds_real(c, h, ge, "local", e->nelem, e->local);
+  if (e->nvar > 0)
+    ds_write(c, h, ge, "element_variable", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+             e->nelem, e->nvar, e->elem);
+  gclose(h);
+}
+
 static void write_diagnostics(wctx *c, hid_t file,
                               const rc_result_record *rec) {
   const rc_problem *pb = rec->pb;
@@ -619,6 +650,7 @@ static void write_diagnostics(wctx *c, hid_t file,
     write_replay(c, g, rec);
   if (rec->dense)
     write_dense_violation(c, g, rec->dense);
+  write_error_estimate(c, g, rec);
   gclose(g);
 }
 
@@ -649,6 +681,7 @@ static void write_refinement(wctx *c, hid_t file, int n,
     RC_COL_INT(stages_max)
     RC_COL_INT(nvars)
     RC_COL_REAL(est_error)
+    RC_COL_REAL(global_error)
     RC_COL_REAL(ref_error)
     RC_COL_INT(ipopt_iterations)
     RC_COL_REAL(wall_s)

@@ -36,10 +36,17 @@
 
 #include "radau.h"
 #include "radcol/dense_check.h"
+#include "radcol/estimate.h"
 #include "radcol/refine.h"
 #include "radcol/solve.h"
 #include "timing.h"
 #include "transcription.h"
+
+/* The estimate of an element with s <= RC_MAX_STAGES stages needs the
+ * (s + 1)-stage Radau rule: without it every estimate of a 20-stage element
+ * was +inf and the loop split forever (issue 17 item 5). */
+_Static_assert(RC_RADAU_MAX_STAGES >= RC_MAX_STAGES + 1,
+               "the PHR estimate needs RC_MAX_STAGES + 1 Radau stages");
 
 void rc_refine_options_default(rc_refine_options *ro) {
   memset(ro, 0, sizeof *ro);
@@ -52,6 +59,7 @@ void rc_refine_options_default(rc_refine_options *ro) {
   ro->merge_factor = 1e-3;
   ro->estimator = RC_REFINE_PHR;
   ro->dual_warm_start = 1;
+  ro->global = 1;
 }
 
 rc_err rc_refine_options_validate(const rc_refine_options *ro, rc_error *err) {
@@ -297,15 +305,13 @@ rc_err rc_refine_mesh(const rc_mesh *mesh, const double *est,
  * nodes by more than tol (relative, rc_dense_violation: elem_relative minus
  * elem_node_relative, so a violation the solver's tolerance leaves at the
  * nodes is not the mesh's) are split in two: mark[k] = +inf, the rule of a
- * non-finite estimate; every other element keeps est[k].  Returns the largest
- * such violation (0: none), or +inf when the check cannot run. */
+ * non-finite estimate; the other marks are left as they are.  Returns the
+ * largest such violation (0: none), or +inf when the check cannot run. */
 static double mark_dense_violations(const rc_problem *pb,
                                     const rc_solution *sol,
                                     int dense_per_element, double tol,
-                                    const double *est, double *mark) {
+                                    double *mark) {
   const int ne = sol->mesh.n;
-  for (int k = 0; k < ne; ++k)
-    mark[k] = est[k];
   rc_dense_violation dv;
   if (rc_dense_check(pb, sol, dense_per_element, &dv, NULL) != RC_OK)
     return INFINITY;
@@ -365,6 +371,7 @@ static void fill_row(rc_refine_row *r, int it, const rc_solution *sol,
   r->wall_s = wall;
   r->status = (int)st->status;
   r->dense_violation = NAN;
+  r->global_error = NAN;
 }
 
 static double nlp_bytes(const rc_problem *pb, const rc_mesh *mesh,
@@ -382,6 +389,29 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
                         const rc_refine_options *ro, rc_solution *sol,
                         rc_solve_stats *stats, rc_refine_row **rows, int *nrows,
                         rc_error *err) {
+  return rc_solve_refined_estimated(pb, initial, guess, opt, ro, sol, stats,
+                                    rows, nrows, NULL, err);
+}
+
+/* Global estimate of cur into *g (freed first when *have); 1 if global. */
+static int global_estimate(const rc_problem *pb, const rc_solution *cur,
+                           const rc_options *opt, rc_error_estimate *g,
+                           int *have) {
+  if (*have)
+    rc_error_estimate_free(g);
+  *have = rc_estimate_error(pb, cur, opt, RC_ESTIMATE_GLOBAL, g, NULL) == RC_OK;
+  return *have && g->kind == RC_ESTIMATE_GLOBAL;
+}
+
+rc_err rc_solve_refined_estimated(const rc_problem *pb, const rc_mesh *initial,
+                                  const rc_solution *guess,
+                                  const rc_options *opt,
+                                  const rc_refine_options *ro, rc_solution *sol,
+                                  rc_solve_stats *stats, rc_refine_row **rows,
+                                  int *nrows, rc_error_estimate *final_estimate,
+                                  rc_error *err) {
+  if (final_estimate)
+    memset(final_estimate, 0, sizeof *final_estimate);
   memset(sol, 0, sizeof *sol);
   memset(stats, 0, sizeof *stats);
   *rows = NULL;
@@ -414,6 +444,24 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
   int have_prev = 0, n = 0;
   double *est = NULL, *mark = NULL;
   char why[RC_MESSAGE_MAX] = "";
+  /* Local target: ro->tol, tightened when the global estimate of a locally
+   * converged mesh is above ro->tol (errors propagate between elements). */
+  double tol_local = ro->tol;
+  rc_error_estimate gest;
+  memset(&gest, 0, sizeof gest);
+  int have_gest = 0, gest_is_cur = 0;
+  /* The solution with the smallest global estimate so far: when the loop
+   * ends above the tolerance, refining can have made the answer worse (an
+   * undetermined control at a singular point wanders on finer meshes), so
+   * the best verified solution is returned instead of the last one.  best
+   * aliases prev while best_is_prev (prev is then not freed). */
+  rc_solution best;
+  rc_error_estimate best_est;
+  rc_solve_stats best_st;
+  memset(&best, 0, sizeof best);
+  memset(&best_est, 0, sizeof best_est);
+  memset(&best_st, 0, sizeof best_st);
+  int have_best = 0, best_is_prev = 0, best_row = -1;
   for (int it = 0;; ++it) {
     const double t_start = rc_now_s();
     rc_options o = *opt;
@@ -424,11 +472,13 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
     rc = rc_solve(pb, &mesh, &o, have_prev ? &prev : guess, &cur, &st, err);
     if (rc != RC_OK)
       break;
-    if (have_prev)
+    if (have_prev && !best_is_prev)
       rc_solution_free(&prev);
+    best_is_prev = 0;
     prev = cur;
     have_prev = 1;
     *stats = st;
+    gest_is_cur = 0;
     free(est);
     free(mark);
     est = malloc(sizeof *est * (size_t)cur.mesh.n);
@@ -452,11 +502,50 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
              rc_now_s() - t_start);
     if (have_d)
       rc_diagnostics_free(&d);
+    rc_refine_row *row = &hist[n++];
+
+    /* Global estimate once the local one is met (or at the last allowed
+     * solve); the marks are the local estimates in units of ro->tol and,
+     * with a global estimate, its per-element values. */
+    const int ok = !sampled && solve_ok(st.status);
+    const int local_met = ok && row->est_error <= tol_local;
+    int global_ok = 0;
+    if (ok && ro->global && (local_met || it >= ro->max_refinements)) {
+      global_ok = global_estimate(pb, &cur, opt, &gest, &have_gest);
+      gest_is_cur = have_gest;
+      if (global_ok)
+        row->global_error = gest.max;
+    }
+    for (int k = 0; ok && k < cur.mesh.n; ++k)
+      mark[k] = est[k] * (ro->tol / tol_local);
+    if (global_ok && !(gest.max <= ro->tol)) {
+      tol_local = fmin(tol_local, 0.5 * tol_local * ro->tol / gest.max);
+      for (int k = 0; k < cur.mesh.n; ++k)
+        mark[k] = fmax(est[k] * (ro->tol / tol_local),
+                       isnan(gest.elem_max[k]) ? INFINITY : gest.elem_max[k]);
+    }
+    /* Elements violated between the nodes by more than ro->tol are split
+     * too (dense_check.h); the tolerance needs both. */
     if (!sampled)
-      hist[n].dense_violation = mark_dense_violations(
-          pb, &cur, opt->dense_per_element, ro->tol, est, mark);
-    const rc_refine_row *row = &hist[n++];
+      row->dense_violation = mark_dense_violations(
+          pb, &cur, opt->dense_per_element, ro->tol, mark);
     const int dense_ok = sampled || row->dense_violation <= ro->tol;
+    const int done =
+        dense_ok && (ro->global ? global_ok && gest.max <= ro->tol : local_met);
+    if (global_ok && (!have_best || gest.max < best_est.max)) {
+      if (have_best && !best_is_prev)
+        rc_solution_free(&best);
+      if (have_best)
+        rc_error_estimate_free(&best_est);
+      best = prev;
+      best_is_prev = 1;
+      best_est = gest; /* moved: gest is no longer the current estimate */
+      best_st = st;
+      best_row = n - 1;
+      memset(&gest, 0, sizeof gest);
+      have_gest = gest_is_cur = 0;
+      have_best = 1;
+    }
 
     /* Stop, or build and check the next mesh. */
     int stop = 1, nr = 0, ns = 0, nm = 0;
@@ -470,37 +559,47 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
                "%.3g above tolerance %.3g",
                it, rc_status_name(st.status), st.message, row->est_error,
                ro->tol);
-    } else if (row->est_error <= ro->tol && dense_ok) {
+    } else if (done) {
       snprintf(why, sizeof why,
-               "tolerance %.3g reached after %d solves: max estimate %.3g, "
-               "dense-grid violation %.3g on %d elements",
-               ro->tol, n, row->est_error, row->dense_violation, row->elements);
+               "tolerance %.3g reached after %d solves: global estimate %.3g, "
+               "max local estimate %.3g, dense-grid violation %.3g on %d "
+               "elements",
+               ro->tol, n, row->global_error, row->est_error,
+               row->dense_violation, row->elements);
+    } else if (ro->global && local_met && !global_ok) {
+      snprintf(why, sizeof why,
+               "the global estimate failed (%.300s): max local estimate %.3g, "
+               "tolerance %.3g not verified",
+               have_gest ? gest.note : "no estimate", row->est_error, ro->tol);
     } else if (it >= ro->max_refinements) {
       snprintf(why, sizeof why,
                "stopped at the cap of %d refinements (--max-refinements): max "
-               "estimate %.3g, expected <= tolerance %.3g",
-               ro->max_refinements, row->est_error, ro->tol);
+               "estimate %.3g (global %.3g, dense-grid violation %.3g), "
+               "expected <= tolerance %.3g",
+               ro->max_refinements, row->est_error, row->global_error,
+               row->dense_violation, ro->tol);
     } else if ((rc = rc_refine_mesh(&cur.mesh, mark, ro, &next, &nr, &ns, &nm,
                                     err)) != RC_OK) {
       break;
     } else if (next.n > ro->max_elements) {
       snprintf(why, sizeof why,
                "stopped at the cap of %d elements (--max-elements): the next "
-               "mesh would have %d; max estimate %.3g, expected <= tolerance "
-               "%.3g",
-               ro->max_elements, next.n, row->est_error, ro->tol);
+               "mesh would have %d; max estimate %.3g (global %.3g), expected "
+               "<= tolerance %.3g",
+               ro->max_elements, next.n, row->est_error, row->global_error,
+               ro->tol);
     } else if (nlp_bytes(pb, &next, opt, &sz) > ro->max_memory_bytes) {
       snprintf(why, sizeof why,
                "stopped at the memory cap of %.3g bytes: the next mesh (%d "
-               "elements, %ld variables) needs about %.3g; max estimate %.3g, "
-               "expected <= tolerance %.3g",
+               "elements, %ld variables) needs about %.3g; max estimate %.3g "
+               "(global %.3g), expected <= tolerance %.3g",
                ro->max_memory_bytes, next.n, sz.nvars, sz.bytes, row->est_error,
-               ro->tol);
+               row->global_error, ro->tol);
     } else if (nr + ns + nm == 0) {
       snprintf(why, sizeof why,
                "the mesh cannot change any more (degree and split caps): max "
-               "estimate %.3g, expected <= tolerance %.3g",
-               row->est_error, ro->tol);
+               "estimate %.3g (global %.3g), expected <= tolerance %.3g",
+               row->est_error, row->global_error, ro->tol);
     } else {
       stop = 0;
       snprintf(why, sizeof why,
@@ -528,6 +627,71 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
   free(mark);
   rc_mesh_free(&mesh);
   rc_mesh_free(&next);
+  if (rc == RC_OK && have_best && !best_is_prev && n > 0 &&
+      !rc_refine_row_reached(&hist[n - 1], ro)) {
+    /* Above the tolerance: return the best verified solution if the last
+     * one is worse (or unverified). */
+    if (!gest_is_cur) {
+      if (have_gest)
+        rc_error_estimate_free(&gest);
+      have_gest = gest_is_cur =
+          rc_estimate_error(pb, &prev, opt, RC_ESTIMATE_GLOBAL, &gest, NULL) ==
+          RC_OK;
+    }
+    const double last =
+        have_gest && gest.kind == RC_ESTIMATE_GLOBAL ? gest.max : INFINITY;
+    if (best_est.max < last) {
+      char tail[RC_MESSAGE_MAX];
+      snprintf(tail, sizeof tail,
+               "; returned the solution of solve %d (global estimate %.3g, the "
+               "smallest verified) instead of the last one (%.3g)",
+               best_row, best_est.max, last);
+      strncat(why, tail, sizeof why - strlen(why) - 1);
+      rc_solution_free(&prev);
+      prev = best;
+      best_is_prev = 1;
+      *stats = best_st;
+      if (have_gest)
+        rc_error_estimate_free(&gest);
+      gest = best_est;
+      memset(&best_est, 0, sizeof best_est);
+      have_gest = gest_is_cur = 1;
+      have_best = 0;
+    }
+  }
+  if (have_best && best_is_prev && !gest_is_cur) {
+    /* prev is the best: its estimate is best_est. */
+    if (have_gest)
+      rc_error_estimate_free(&gest);
+    gest = best_est;
+    memset(&best_est, 0, sizeof best_est);
+    have_gest = gest_is_cur = 1;
+    have_best = 0;
+  }
+  if (have_best) {
+    if (!best_is_prev)
+      rc_solution_free(&best);
+    rc_error_estimate_free(&best_est);
+  }
+  if (rc == RC_OK && final_estimate && have_prev) {
+    /* The estimate of the solution returned (computed now if the loop
+     * stopped before it needed one). */
+    if (!gest_is_cur) {
+      if (have_gest)
+        rc_error_estimate_free(&gest);
+      have_gest = 0;
+      rc = rc_estimate_error(
+          pb, &prev, opt, ro->global ? RC_ESTIMATE_GLOBAL : RC_ESTIMATE_LOCAL,
+          &gest, err);
+      have_gest = rc == RC_OK;
+    }
+    if (have_gest) {
+      *final_estimate = gest;
+      have_gest = 0;
+    }
+  }
+  if (have_gest)
+    rc_error_estimate_free(&gest);
   if (rc != RC_OK) {
     if (have_prev)
       rc_solution_free(&prev);
@@ -541,4 +705,13 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
   snprintf(stats->message, sizeof stats->message, "refinement: %.480s", why);
   rc_error_clear(err);
   return RC_OK;
+}
+
+int rc_refine_row_reached(const rc_refine_row *row,
+                          const rc_refine_options *ro) {
+  if (!row || !ro)
+    return 0;
+  const int est_ok =
+      ro->global ? row->global_error <= ro->tol : row->est_error <= ro->tol;
+  return est_ok && !(row->dense_violation > ro->tol);
 }

@@ -22,9 +22,21 @@
  *  - Dense output in element k, local coordinate
  *        theta = (t - t[off_k]) / (t[off_k + s] - t[off_k]):
  *    x(t) = sum_{l=0..s} X_l L_l(theta), L_l the degree-s Lagrange basis on
- *    the s+1 element nodes {theta_0 = 0, theta_1..theta_s}; y, u and the
- *    multiplier densities use the degree-(s-1) basis on the s stage nodes
- *    only (extrapolated on [tau_k, first stage)); p is node 0's value.
+ *    the s+1 element nodes {theta_0 = 0, theta_1..theta_s}; y and u use the
+ *    same degree-s basis through the element's first node (the previous
+ *    element's last stage, or node 0) and its s stages, so they interpolate
+ *    on the whole element and are continuous at breakpoints; the multiplier
+ *    densities use the degree-(s-1) basis on the s stage nodes only
+ *    (extrapolated on [tau_k, first stage)); p is node 0's value.
+ *    Why y, u use the element start: the degree-(s-1) stage polynomial is
+ *    extrapolated on (tau_k, tau_k + c_1 h) and its error there is of order
+ *    s with a large constant (pendulum accel, T: 1e-7 where the nodes are
+ *    good to 1e-11); the degree-s interpolant through s + 1 values that are
+ *    each accurate to O(h^(s+1)) is accurate to O(h^(s+1)) between them.
+ *    Node 0 holds, for y and u not imposed at t0, the value the solver set
+ *    there (solve.c: y from g(t0, x0, y, u0) = 0 by Newton where dg/dy is
+ *    nonsingular, otherwise the stage extrapolation of
+ *    rc_solution_eval_stages, which makes element 0 the old polynomial).
  *    The local node coordinates are taken from the stored node times
  *    (theta_j = (t[off_k+j] - t[off_k]) / h), which after set_times equal c_j
  *    to rounding, so dense output interpolates exactly the stored nodes and
@@ -263,6 +275,24 @@ rc_err rc_solution_eval(const rc_solution *sol, double t, double *w,
   if (!w)
     return rc_error_set(err, RC_ERR_INPUT, "dense output: w is NULL");
   rc_err rc = locate(sol, t, "dense output", &off, &s, lx, ls, err);
+  if (rc)
+    return rc;
+  int nw = sol->nx + sol->ny + sol->nu + sol->np;
+  int nyu = sol->ny + sol->nu;
+  combine(sol->nx + nyu, s + 1, lx, sol->w, off, nw, 0, w);
+  for (int i = 0; i < sol->np; ++i)
+    w[sol->nx + nyu + i] = sol->w[sol->nx + nyu + i];
+  rc_error_clear(err);
+  return RC_OK;
+}
+
+rc_err rc_solution_eval_stages(const rc_solution *sol, double t, double *w,
+                               rc_error *err) {
+  double lx[RC_RADAU_MAX_STAGES + 1], ls[RC_RADAU_MAX_STAGES];
+  int off, s;
+  if (!w)
+    return rc_error_set(err, RC_ERR_INPUT, "stage extrapolation: w is NULL");
+  rc_err rc = locate(sol, t, "stage extrapolation", &off, &s, lx, ls, err);
   if (rc)
     return rc;
   int nw = sol->nx + sol->ny + sol->nu + sol->np;

@@ -136,6 +136,111 @@ static rc_err sample_reference(const rc_problem *pb, const rc_mesh *mesh,
   return RC_OK;
 }
 
+/* y(t0) for formulations that do not impose g at t0: Newton on
+ * g(t0, x0, y, u0) = 0 from the stage extrapolation, where dg/dy is
+ * nonsingular (index 1).  For index-2/3 forms (dg/dy singular, e.g. a
+ * multiplier that appears only in f) node 0 keeps the extrapolation. The
+ * dense output of y on element 0 interpolates node 0, so this removes the
+ * extrapolation error there (solution.c). */
+#define RC_T0_NEWTON_MAX_NY 32
+static void t0_algebraic_values(const rc_problem *pb, rc_solution *sol) {
+  const int nx = pb->nx, ny = pb->ny, nw = rc_problem_nw(pb);
+  const int nF = rc_problem_nF(pb), nnz = pb->point.jac.nnz;
+  if (pb->t0_algebraic || ny < 1 || ny > RC_T0_NEWTON_MAX_NY)
+    return;
+  double *w = malloc(sizeof *w * (size_t)(nw + nF + (nnz > 0 ? nnz : 1)));
+  if (!w)
+    return;
+  double *F = w + nw, *J = F + nF;
+  double G[RC_T0_NEWTON_MAX_NY * RC_T0_NEWTON_MAX_NY], r[RC_T0_NEWTON_MAX_NY];
+  int ok = 0;
+  memcpy(w, sol->w, sizeof *w * (size_t)nw);
+  for (int it = 0; it < 10; ++it) {
+    if (pb->point.eval(pb, sol->t0, w, F) != 0 ||
+        pb->point.jacobian(pb, sol->t0, w, J) != 0)
+      break;
+    double ymax = 1.0, gmax = 0.0;
+    for (int i = 0; i < ny; ++i) {
+      ymax = fmax(ymax, fabs(w[nx + i]));
+      gmax = fmax(gmax, fabs(F[nx + i]));
+    }
+    if (!isfinite(gmax))
+      break;
+    if (gmax <= 1e-14 * ymax) {
+      ok = 1;
+      break;
+    }
+    memset(G, 0, sizeof G);
+    for (int e = 0; e < nnz; ++e) {
+      const int row = pb->point.jac.row[e] - nx,
+                col = pb->point.jac.col[e] - nx;
+      if (row >= 0 && row < ny && col >= 0 && col < ny)
+        G[row * ny + col] = J[e];
+    }
+    double gnorm = 0.0;
+    for (int i = 0; i < ny * ny; ++i)
+      gnorm = fmax(gnorm, fabs(G[i]));
+    for (int i = 0; i < ny; ++i)
+      r[i] = F[nx + i];
+    /* Gaussian elimination with partial pivoting; a tiny pivot means
+     * dg/dy is singular (not an index-1 algebraic variable). */
+    int singular = !(gnorm > 0.0);
+    for (int c = 0; c < ny && !singular; ++c) {
+      int p = c;
+      for (int i = c + 1; i < ny; ++i)
+        if (fabs(G[i * ny + c]) > fabs(G[p * ny + c]))
+          p = i;
+      if (!(fabs(G[p * ny + c]) > 1e-10 * gnorm)) {
+        singular = 1;
+        break;
+      }
+      if (p != c) {
+        for (int j = 0; j < ny; ++j) {
+          const double tmp = G[c * ny + j];
+          G[c * ny + j] = G[p * ny + j];
+          G[p * ny + j] = tmp;
+        }
+        const double tmp = r[c];
+        r[c] = r[p];
+        r[p] = tmp;
+      }
+      for (int i = c + 1; i < ny; ++i) {
+        const double m = G[i * ny + c] / G[c * ny + c];
+        for (int j = c; j < ny; ++j)
+          G[i * ny + j] -= m * G[c * ny + j];
+        r[i] -= m * r[c];
+      }
+    }
+    if (singular)
+      break;
+    double step = 0.0;
+    for (int i = ny - 1; i >= 0; --i) {
+      double acc = r[i];
+      for (int j = i + 1; j < ny; ++j)
+        acc -= G[i * ny + j] * r[j];
+      r[i] = acc / G[i * ny + i];
+      w[nx + i] -= r[i];
+      step = fmax(step, fabs(r[i]));
+    }
+    if (step <= 1e-15 * ymax) {
+      ok = 1;
+      break;
+    }
+  }
+  /* Accept only a converged point close to the extrapolation (a Newton
+   * that wandered to another root is not the solution's value). */
+  if (ok) {
+    double far = 0.0, ymax = 1.0;
+    for (int i = 0; i < ny; ++i) {
+      far = fmax(far, fabs(w[nx + i] - sol->w[nx + i]));
+      ymax = fmax(ymax, fabs(sol->w[nx + i]));
+    }
+    if (far <= 0.1 * ymax)
+      memcpy(sol->w + nx, w + nx, sizeof *w * (size_t)ny);
+  }
+  free(w);
+}
+
 /* Writes the reason into why (when given) and returns 0. */
 static int why_not(char *why, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -283,6 +388,7 @@ static rc_err solve_nlp(const rc_problem *pb, const rc_mesh *mesh,
                               err)) != RC_OK)
     goto done;
   rc_nlp_to_solution(nlp, x, lam, zl, zu, sol);
+  t0_algebraic_values(pb, sol);
   stats->wall_s = rc_now_s() - wall0;
 done:
   free(x);
@@ -333,8 +439,11 @@ rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh,
   if (square && opt->solver != RC_SOLVER_IPOPT) {
     if ((rc = rc_newton_solve(pb, mesh, opt, guess, sol, stats, err)) != RC_OK)
       return rc;
-    if (stats->status == RC_STATUS_CONVERGED || opt->solver == RC_SOLVER_NEWTON)
+    if (stats->status == RC_STATUS_CONVERGED ||
+        opt->solver == RC_SOLVER_NEWTON) {
+      t0_algebraic_values(pb, sol);
       return RC_OK;
+    }
     fallback = stats->newton_fallback_element;
     memcpy(newton_msg, stats->message, sizeof newton_msg);
     rc_solution_free(sol);

@@ -22,6 +22,7 @@ set(RADCOL_LIB_SOURCES
   src/diagnose.c
   src/dense_check.c
   src/refine.c
+  src/estimate.c
   src/check.c
   src/simulate.c
   src/replay.c

@@ -1022,7 +1022,7 @@ void rc_nlp_to_solution(const rc_nlp *nlp, const double *x,
   if (!nlp->t0_alg && ny + nlp->nu > 0) {
     /* y, u at t0: element-0 dense output (extrapolated from its stages) */
     double *w0 = nlp->w;
-    if (rc_solution_eval(sol, sol->t0, w0, NULL) == RC_OK)
+    if (rc_solution_eval_stages(sol, sol->t0, w0, NULL) == RC_OK)
       memcpy(sol->w + nx, w0 + nx, sizeof *w0 * (size_t)(ny + nlp->nu));
   }
   if (!sol->has_duals || !lambda)

@@ -202,15 +202,16 @@ static int make_sample(sample *s) {
   d->nelem = 3;
   s->elem_defect[0] = 1e-6, s->elem_defect[1] = 2e-7, s->elem_defect[2] = 3e-5;
   d->elem_defect = s->elem_defect;
-  s->rows[0] = (rc_refine_row){0, 3, 1, 3, 40, 1e-3, 1e-4, 12, 0.1, 0, 1e-9};
-  s->rows[1] = (rc_refine_row){1, 5, 2, 4, 80, 1e-6, NAN, 7, 0.2, -1, NAN};
+  s->rows[0] =
+      (rc_refine_row){0, 3, 1, 3, 40, 1e-3, 1e-4, 12, 0.1, 0, 1e-9, NAN};
+  s->rows[1] =
+      (rc_refine_row){1, 5, 2, 4, 80, 1e-6, NAN, 7, 0.2, -1, NAN, 2e-6};
 
   s->rec = (rc_result_record){
       &s->model, &s->pv,    &s->pb,
       &s->sol,   &s->stats, &s->diag,
       2,         s->rows,   "radcol solve io_test_model --set \"g\"=9.80665",
-      "solve",   NULL,      NULL,
-      0,         NULL};
+      "solve",   NULL,     NULL,     0,         NULL,     NULL};
   return 0;
 }
 
@@ -382,7 +383,10 @@ static void test_info(const sample *s, const char *path) {
   CHECK(strcmp(sum.status, "acceptable") == 0);
   CHECK(sum.elements == 3 && sum.stages_min == 1 && sum.stages_max == 3);
   CHECK(sum.nodes == 7);
-  CHECK(sum.iterations == 17);
+  /* iterations: the total over the /refinement rows (12 + 7); the last
+   * solve's count (the /diagnostics attribute) beside it. */
+  CHECK(sum.iterations == 19 && sum.iterations_last == 17);
+  CHECK(isnan(sum.error_estimate)); /* the sample has no estimate */
   CHECK(strstr(sum.command_line, "--set \"g\"=9.80665") != NULL);
   const rc_result_table *re = &sum.reference_error;
   long iz = -1, it = -1;

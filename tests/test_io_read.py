@@ -150,7 +150,7 @@ def main():
 
         rf = f["/refinement"]
         cols = ("iteration", "elements", "stages_min", "stages_max", "nvars",
-                "est_error", "ref_error", "ipopt_iterations", "wall_s",
+                "est_error", "global_error", "ref_error", "ipopt_iterations", "wall_s",
                 "status", "status_name")
         for k in cols:
             check(rf[k].shape == (2,), "refinement " + k)
@@ -167,7 +167,8 @@ def main():
         return 1
     check(info["problem"] == "io_test_model" and info["elements"] == 3,
           "json problem/elements")
-    check(info["nodes"] == nn and info["iterations"] == 17, "json nodes")
+    check(info["nodes"] == nn and info["iterations"] == 19 and
+          info["iterations_last"] == 17, "json nodes, iterations (total 12 + 7)")
     check(info["max_error"]["T"]["dense"] is None, "json NaN -> null")
     check(set(info["invariants"]) == {"h1", "h2"}, "json invariants")
     check('--set "g"=9.80665' in info["command_line"],

@@ -7,10 +7,12 @@
  *  - node times: t[0] = t0, stage j of element k at tau_k + c_j h_k, last
  *    stage of every element bit-equal to the next breakpoint, t[last] = tf;
  *  - dense output: a hand-built solution whose states are a continuous
- *    piecewise polynomial of degree s_k in element k and whose algebraic
- *    variables, controls and multiplier densities are polynomials of degree
+ *    piecewise polynomial of degree s_k in element k, whose algebraic
+ *    variables and controls are too (through the element start and the
+ *    stages), and whose multiplier densities are polynomials of degree
  *    s_k - 1 per element is reproduced at random times (to rounding) and
- *    exactly at the nodes; p comes from node 0;
+ *    exactly at the nodes; p comes from node 0; the stage polynomial
+ *    (rc_solution_eval_stages) interpolates the stages;
  *  - element lookup at and around breakpoints (ties go left).
  */
 #include <math.h>
@@ -23,8 +25,6 @@
 #include "radcol/result.h"
 
 #include "test_util.h"
-
-
 
 static unsigned long long rng_state = 88172645463325252ULL;
 static double urand(void) { /* xorshift64, uniform in [0, 1) */
@@ -56,20 +56,20 @@ static void test_mesh(void) {
   rc_error err;
   memset(&m, 0, sizeof m);
   EXPECT(rc_mesh_uniform(4, 3, &m, &err) == RC_OK, "uniform: %s", err.message);
-  EXPECT(m.n == 4 && m.frac[0] == 0.0 && m.frac[4] == 1.0 && m.frac[1] == 0.25 &&
-            m.frac[2] == 0.5 && m.frac[3] == 0.75,
-        "uniform fractions");
+  EXPECT(m.n == 4 && m.frac[0] == 0.0 && m.frac[4] == 1.0 &&
+             m.frac[1] == 0.25 && m.frac[2] == 0.5 && m.frac[3] == 0.75,
+         "uniform fractions");
   EXPECT(rc_mesh_nodes(&m) == 13 && rc_mesh_max_stages(&m) == 3,
-        "uniform nodes %d max stages %d", rc_mesh_nodes(&m),
-        rc_mesh_max_stages(&m));
+         "uniform nodes %d max stages %d", rc_mesh_nodes(&m),
+         rc_mesh_max_stages(&m));
   EXPECT(rc_mesh_validate(&m, &err) == RC_OK && err.code == RC_OK,
-        "uniform mesh valid");
+         "uniform mesh valid");
   rc_mesh c;
   EXPECT(rc_mesh_copy(&m, &c, &err) == RC_OK, "copy");
   EXPECT(c.n == 4 && c.frac != m.frac && c.stages != m.stages &&
-            memcmp(c.frac, m.frac, 5 * sizeof(double)) == 0 &&
-            memcmp(c.stages, m.stages, 4 * sizeof(int)) == 0,
-        "copy is deep and equal");
+             memcmp(c.frac, m.frac, 5 * sizeof(double)) == 0 &&
+             memcmp(c.stages, m.stages, 4 * sizeof(int)) == 0,
+         "copy is deep and equal");
   rc_mesh_free(&c);
   EXPECT(c.n == 0 && c.frac == NULL && c.stages == NULL, "free zeroes");
   rc_mesh_free(&c); /* safe on a zeroed mesh */
@@ -120,14 +120,14 @@ static void test_mesh(void) {
   EXPECT_PREFIX(rc_mesh_from_arrays(5, NULL, s, &m, &err), &err,
                 "mesh with 5 elements has no breakpoint array");
   EXPECT(m.n == keep.n && m.frac == keep.frac && m.stages == keep.stages,
-        "failing constructors left the mesh untouched");
+         "failing constructors left the mesh untouched");
 
   /* A good non-uniform mesh; validate catches later corruption. */
   EXPECT(rc_mesh_from_arrays(5, f, s, &c, &err) == RC_OK, "from arrays: %s",
-        err.message);
+         err.message);
   EXPECT(rc_mesh_nodes(&c) == 1 + 1 + 2 + 20 + 4 + 3 &&
-            rc_mesh_max_stages(&c) == 20,
-        "non-uniform nodes");
+             rc_mesh_max_stages(&c) == 20,
+         "non-uniform nodes");
   EXPECT(rc_mesh_validate(&c, &err) == RC_OK, "valid");
   c.stages[4] = 0;
   EXPECT_MSG(rc_mesh_validate(&c, &err), &err,
@@ -157,7 +157,8 @@ typedef struct piecewise {
    * the rest r(xi) of degree s-1; xi local to the element. */
   double xv[NE][2];
   double xr[NE][2][MAXS];
-  double yu[NE][2][MAXS]; /* y, u: degree s-1 */
+  double yv[NE][2];       /* y, u at the element start */
+  double yu[NE][2][MAXS]; /* y, u: yv + xi * (degree s-1) */
   double du[NE][5][MAXS]; /* lam_f (2), lam_g (1), lam_c (2): degree s-1 */
 } piecewise;
 
@@ -185,13 +186,13 @@ static void test_solution(void) {
   EXPECT_MSG(rc_solution_alloc(&pb, &m, t0, tf, 0, &sol, &err), &err,
              "problem dimension nc = -1: expected >= 0");
   pb.nc = 2;
-  EXPECT(rc_solution_alloc(&pb, &m, t0, tf, 1, &sol, &err) == RC_OK, "alloc: %s",
-        err.message);
+  EXPECT(rc_solution_alloc(&pb, &m, t0, tf, 1, &sol, &err) == RC_OK,
+         "alloc: %s", err.message);
   rc_mesh_free(&m); /* the solution holds its own copy */
   EXPECT(sol.nnodes == 1 + 1 + 2 + 3 + 5 + 8 + 4 && sol.has_duals &&
-            sol.nx == 2 && sol.ny == 1 && sol.nu == 1 && sol.np == 1 &&
-            sol.nc == 2 && sol.nb == 3,
-        "dims and node count");
+             sol.nx == 2 && sol.ny == 1 && sol.nu == 1 && sol.np == 1 &&
+             sol.nc == 2 && sol.nb == 3,
+         "dims and node count");
   int zero = 1;
   for (int i = 0; i < sol.nnodes * nw; ++i)
     zero &= sol.w[i] == 0.0 && sol.z_lo[i] == 0.0 && sol.z_hi[i] == 0.0;
@@ -203,7 +204,7 @@ static void test_solution(void) {
 
   /* Node times. */
   EXPECT(sol.t[0] == t0 && sol.t[sol.nnodes - 1] == tf, "end times %.17g %.17g",
-        sol.t[0], sol.t[sol.nnodes - 1]);
+         sol.t[0], sol.t[sol.nnodes - 1]);
   int off[NE + 1];
   off[0] = 0;
   for (int k = 0; k < NE; ++k) {
@@ -217,31 +218,32 @@ static void test_solution(void) {
       next = tf;
     EXPECT(sol.t[off[k]] == tau, "first node of element %d", k);
     EXPECT(sol.t[off[k + 1]] == next,
-          "last stage of element %d is bit-equal "
-          "to the next breakpoint: %.17g vs %.17g",
-          k, sol.t[off[k + 1]], next);
+           "last stage of element %d is bit-equal "
+           "to the next breakpoint: %.17g vs %.17g",
+           k, sol.t[off[k + 1]], next);
     for (int j = 1; j <= st[k]; ++j)
-      EXPECT(fabs(sol.t[off[k] + j] - (tau + r.c[j - 1] * (next - tau))) < 1e-15,
-            "stage %d of element %d at %.17g", j, k, sol.t[off[k] + j]);
+      EXPECT(fabs(sol.t[off[k] + j] - (tau + r.c[j - 1] * (next - tau))) <
+                 1e-15,
+             "stage %d of element %d at %.17g", j, k, sol.t[off[k] + j]);
   }
 
   /* Element lookup. */
   EXPECT(rc_solution_element(&sol, t0) == 0 &&
-            rc_solution_element(&sol, t0 - 1.0) == 0 &&
-            rc_solution_element(&sol, tf) == NE - 1 &&
-            rc_solution_element(&sol, tf + 1.0) == NE - 1,
-        "lookup at the ends");
+             rc_solution_element(&sol, t0 - 1.0) == 0 &&
+             rc_solution_element(&sol, tf) == NE - 1 &&
+             rc_solution_element(&sol, tf + 1.0) == NE - 1,
+         "lookup at the ends");
   for (int k = 1; k < NE; ++k) {
     double tau = sol.t[off[k]];
     EXPECT(rc_solution_element(&sol, tau) == k - 1,
-          "tie at breakpoint %d "
-          "goes left: got %d",
-          k, rc_solution_element(&sol, tau));
+           "tie at breakpoint %d "
+           "goes left: got %d",
+           k, rc_solution_element(&sol, tau));
     EXPECT(rc_solution_element(&sol, nextafter(tau, tf)) == k,
-          "just after breakpoint %d: got %d", k,
-          rc_solution_element(&sol, nextafter(tau, tf)));
+           "just after breakpoint %d: got %d", k,
+           rc_solution_element(&sol, nextafter(tau, tf)));
     EXPECT(rc_solution_element(&sol, nextafter(tau, t0)) == k - 1,
-          "just before breakpoint %d", k);
+           "just before breakpoint %d", k);
   }
 
   /* Build the piecewise polynomials and fill the node values. */
@@ -253,6 +255,7 @@ static void test_solution(void) {
         P.xr[k][c][i] = 2.0 * urand() - 1.0;
       for (int i = 0; i < MAXS; ++i)
         P.yu[k][c][i] = 2.0 * urand() - 1.0;
+      P.yv[k][c] = k ? 0.0 : 2.0 * urand() - 1.0;
     }
   for (int k = 0; k < NE; ++k)
     for (int c = 0; c < 5; ++c)
@@ -260,7 +263,8 @@ static void test_solution(void) {
         P.du[k][c][i] = 2.0 * urand() - 1.0;
   for (int k = 0; k + 1 < NE; ++k) /* continuity: v_{k+1} = q_k(xi = 1) */
     for (int c = 0; c < 2; ++c)
-      P.xv[k + 1][c] = P.xv[k][c] + poly(P.xr[k][c], st[k] - 1, 1.0);
+      P.xv[k + 1][c] = P.xv[k][c] + poly(P.xr[k][c], st[k] - 1, 1.0),
+               P.yv[k + 1][c] = P.yv[k][c] + poly(P.yu[k][c], st[k] - 1, 1.0);
 
   const double pval = 7.25;
   for (int i = 0; i < sol.nnodes * nw; ++i)
@@ -270,8 +274,10 @@ static void test_solution(void) {
   for (int i = 0; i < sol.nnodes; ++i)
     sol.lam_g[i] = 1e6;
   sol.w[4] = pval;
-  for (int c = 0; c < 2; ++c)
+  for (int c = 0; c < 2; ++c) {
     sol.w[c] = P.xv[0][c];
+    sol.w[2 + c] = P.yv[0][c];
+  }
   for (int k = 0; k < NE; ++k) {
     double tau = sol.t[off[k]], h = sol.t[off[k + 1]] - tau;
     for (int j = 1; j <= st[k]; ++j) {
@@ -281,7 +287,9 @@ static void test_solution(void) {
         sol.w[node * nw + c] =
             j == st[k] ? P.xv[k][c] + poly(P.xr[k][c], st[k] - 1, 1.0)
                        : P.xv[k][c] + xi * poly(P.xr[k][c], st[k] - 1, xi);
-        sol.w[node * nw + 2 + c] = poly(P.yu[k][c], st[k] - 1, xi);
+        sol.w[node * nw + 2 + c] =
+            j == st[k] ? P.yv[k][c] + poly(P.yu[k][c], st[k] - 1, 1.0)
+                       : P.yv[k][c] + xi * poly(P.yu[k][c], st[k] - 1, xi);
         sol.lam_f[node * 2 + c] = poly(P.du[k][c], st[k] - 1, xi);
         sol.lam_c[node * 2 + c] = poly(P.du[k][3 + c], st[k] - 1, xi);
       }
@@ -299,12 +307,13 @@ static void test_solution(void) {
     double tau = sol.t[off[k]], h = sol.t[off[k + 1]] - tau;
     double xi = (t - tau) / h;
     double w[5], d[5], ew[5], ed[5];
-    EXPECT(rc_solution_eval(&sol, t, w, &err) == RC_OK, "eval: %s", err.message);
+    EXPECT(rc_solution_eval(&sol, t, w, &err) == RC_OK, "eval: %s",
+           err.message);
     EXPECT(rc_solution_eval_duals(&sol, t, d, &err) == RC_OK, "duals: %s",
-          err.message);
+           err.message);
     for (int c = 0; c < 2; ++c) {
       ew[c] = P.xv[k][c] + xi * poly(P.xr[k][c], st[k] - 1, xi);
-      ew[2 + c] = poly(P.yu[k][c], st[k] - 1, xi);
+      ew[2 + c] = P.yv[k][c] + xi * poly(P.yu[k][c], st[k] - 1, xi);
       ed[c] = poly(P.du[k][c], st[k] - 1, xi);
       ed[3 + c] = poly(P.du[k][3 + c], st[k] - 1, xi);
     }
@@ -314,19 +323,27 @@ static void test_solution(void) {
       double e1 = fabs(w[i] - ew[i]), e2 = fabs(d[i] - ed[i]);
       worst = fmax(worst, fmax(e1, e2));
       EXPECT(e1 < 1e-11 && e2 < 1e-11,
-            "element %d (s = %d) t = %.17g component %d: w %.17g vs %.17g, "
-            "dual %.17g vs %.17g",
-            k, st[k], t, i, w[i], ew[i], d[i], ed[i]);
+             "element %d (s = %d) t = %.17g component %d: w %.17g vs %.17g, "
+             "dual %.17g vs %.17g",
+             k, st[k], t, i, w[i], ew[i], d[i], ed[i]);
     }
     if (at_node) { /* exact at the nodes, no rounding at all */
       int node = trial - ntest;
       EXPECT(w[0] == sol.w[node * nw] && w[1] == sol.w[node * nw + 1],
-            "state at node %d not exact", node);
-      if (node > 0 && node != off[k]) {
-        EXPECT(w[2] == sol.w[node * nw + 2] && w[3] == sol.w[node * nw + 3] &&
-                  d[2] == sol.lam_g[node],
-              "stage values at node %d not exact", node);
-      }
+             "state at node %d not exact", node);
+      EXPECT(w[2] == sol.w[node * nw + 2] && w[3] == sol.w[node * nw + 3],
+             "y, u at node %d not exact", node);
+      if (node > 0 && node != off[k])
+        EXPECT(d[2] == sol.lam_g[node], "dual at node %d not exact", node);
+      /* The stage polynomial (node 0's extrapolation) interpolates the
+       * stages of the element too. */
+      double ws[5];
+      EXPECT(rc_solution_eval_stages(&sol, sol.t[node], ws, &err) == RC_OK,
+             "eval_stages: %s", err.message);
+      if (node > 0)
+        EXPECT(fabs(ws[2] - sol.w[node * nw + 2]) < 1e-11 &&
+                   fabs(ws[3] - sol.w[node * nw + 3]) < 1e-11 && ws[0] == w[0],
+               "stage polynomial at node %d", node);
     }
   }
   printf("dense output: worst abs error %.2e over %d random times and %d "
@@ -345,7 +362,7 @@ static void test_solution(void) {
 
   rc_solution nod;
   EXPECT(rc_solution_alloc(&pb, &sol.mesh, t0, tf, 0, &nod, &err) == RC_OK,
-        "alloc without duals");
+         "alloc without duals");
   EXPECT(!nod.has_duals && !nod.lam_f && !nod.z_lo, "no dual arrays");
   EXPECT_PREFIX(rc_solution_eval_duals(&nod, t0, w, &err), &err,
                 "dual dense output: the solution holds no multipliers");
@@ -353,8 +370,8 @@ static void test_solution(void) {
 
   rc_solution_free(&sol);
   EXPECT(sol.t == NULL && sol.w == NULL && sol.mesh.frac == NULL &&
-            sol.nnodes == 0,
-        "free zeroes");
+             sol.nnodes == 0,
+         "free zeroes");
   rc_solution_free(&sol);
   rc_solution_free(NULL);
 }

@@ -16,11 +16,11 @@ extern "C" {
 #endif
 
 typedef struct rc_check_options {
-  int npoints;       /* random points per block; default 6 */
-  unsigned seed;     /* default 12345 */
-  double rel_tol;    /* default 1e-6 */
-  double abs_tol;    /* default 1e-6 */
-  double spread;     /* relative random perturbation around the guess; 0.05 */
+  int npoints;    /* random points per block; default 6 */
+  unsigned seed;  /* default 12345 */
+  double rel_tol; /* default 1e-6 */
+  double abs_tol; /* default 1e-6 */
+  double spread;  /* relative random perturbation around the guess; 0.05 */
 } rc_check_options;
 
 #define RC_CHECK_MAX_FAILURES 32
@@ -30,7 +30,7 @@ typedef enum rc_check_kind {
   RC_CHECK_JAC_MISSING = 1, /* nonzero Jacobian entry with no pattern entry */
   RC_CHECK_HES_VALUE = 2,
   RC_CHECK_HES_MISSING = 3,
-  RC_CHECK_EVAL = 4         /* a callback returned an error at a test point */
+  RC_CHECK_EVAL = 4 /* a callback returned an error at a test point */
 } rc_check_kind;
 
 typedef struct rc_check_failure {
@@ -49,8 +49,9 @@ typedef struct rc_check_failure {
 } rc_check_failure;
 
 typedef struct rc_check_report {
-  int nentries;      /* entries compared (declared and implicit zeros) */
-  int nfailures;     /* total failures (only the first RC_CHECK_MAX_FAILURES kept) */
+  int nentries;  /* entries compared (declared and implicit zeros) */
+  int nfailures; /* total failures (only the first RC_CHECK_MAX_FAILURES kept)
+                  */
   rc_check_failure failures[RC_CHECK_MAX_FAILURES];
   double max_rel_err_jac, max_rel_err_hes;
 } rc_check_report;

@@ -2,7 +2,8 @@
  * radcol/errors.h - the two outcome channels of the library.
  *
  * rc_err    : misuse, bad input or I/O failure (the call did not do its job).
- * rc_status : how a solve that ran ended (positive/zero benign, negative failure).
+ * rc_status : how a solve that ran ended (positive/zero benign, negative
+ * failure).
  *
  * Both enums and their name/message tables are generated from one X-macro list
  * each, so a code can never lack its text.  The library never prints and never
@@ -17,13 +18,13 @@ extern "C" {
 #endif
 
 /* X(code, value, name, message) */
-#define RC_ERR_LIST(X)                                                          \
-  X(RC_OK, 0, "ok", "no error")                                                 \
-  X(RC_ERR_INPUT, 1, "bad_input", "invalid input")                              \
-  X(RC_ERR_IO, 2, "io", "input/output failure")                                 \
-  X(RC_ERR_NOMEM, 3, "no_memory", "out of memory")                              \
-  X(RC_ERR_EVAL, 4, "evaluation", "a problem function failed to evaluate")      \
-  X(RC_ERR_SOLVER, 5, "solver", "the NLP solver could not be set up")           \
+#define RC_ERR_LIST(X)                                                         \
+  X(RC_OK, 0, "ok", "no error")                                                \
+  X(RC_ERR_INPUT, 1, "bad_input", "invalid input")                             \
+  X(RC_ERR_IO, 2, "io", "input/output failure")                                \
+  X(RC_ERR_NOMEM, 3, "no_memory", "out of memory")                             \
+  X(RC_ERR_EVAL, 4, "evaluation", "a problem function failed to evaluate")     \
+  X(RC_ERR_SOLVER, 5, "solver", "the NLP solver could not be set up")          \
   X(RC_ERR_INTERNAL, 6, "internal", "internal error (please report)")
 
 typedef enum rc_err {
@@ -33,14 +34,16 @@ typedef enum rc_err {
 } rc_err;
 
 /* X(code, value, name, message); name is the "status" string of --json. */
-#define RC_STATUS_LIST(X)                                                       \
-  X(RC_STATUS_CONVERGED, 0, "converged", "solved to the requested tolerance")   \
-  X(RC_STATUS_ACCEPTABLE, 1, "acceptable",                                      \
-    "solved to the acceptable (looser) tolerance only")                         \
-  X(RC_STATUS_NOT_RUN, 2, "not_run", "no NLP was solved")                       \
-  X(RC_STATUS_MAX_ITER, -1, "max_iter", "iteration or time limit reached")      \
-  X(RC_STATUS_INFEASIBLE, -2, "infeasible",                                     \
-    "the constraints appear to be infeasible")                                  \
+#define RC_STATUS_LIST(X)                                                      \
+  X(RC_STATUS_CONVERGED, 0, "converged", "solved to the requested tolerance")  \
+  X(RC_STATUS_ACCEPTABLE, 1, "acceptable",                                     \
+    "solved to the acceptable (looser) tolerance only")                        \
+  X(RC_STATUS_NOT_RUN, 2, "not_run", "no NLP was solved")                      \
+  X(RC_STATUS_INACCURATE, 3, "inaccurate",                                     \
+    "solved, but the error estimate exceeds the requested error tolerance")    \
+  X(RC_STATUS_MAX_ITER, -1, "max_iter", "iteration or time limit reached")     \
+  X(RC_STATUS_INFEASIBLE, -2, "infeasible",                                    \
+    "the constraints appear to be infeasible")                                 \
   X(RC_STATUS_FAILED, -3, "failed", "the solver failed")
 
 typedef enum rc_status {

@@ -8,6 +8,7 @@
 
 #include "radcol/dense_check.h"
 #include "radcol/errors.h"
+#include "radcol/estimate.h"
 #include "radcol/mesh.h"
 #include "radcol/problem.h"
 #include "radcol/replay.h"
@@ -27,14 +28,16 @@ typedef struct rc_refine_row {
   int elements;
   int stages_min, stages_max;
   int nvars;
-  double est_error;  /* estimator's max over elements */
-  double ref_error;  /* max reference error over variables (NaN: none) */
+  double est_error; /* estimator's max over elements */
+  double ref_error; /* max reference error over variables (NaN: none) */
   int ipopt_iterations;
   double wall_s;
   int status;        /* rc_status of that solve */
   double dense_violation; /* largest relative dense-grid violation between
                              the nodes (rc_dense_violation.worst_between;
                              NaN: not checked) */
+  double global_error;    /* global estimate's max (radcol/estimate.h), NaN:
+                             not computed for this solve */
 } rc_refine_row;
 
 /* Everything a result file records. Borrowed pointers; any may be NULL except
@@ -54,6 +57,7 @@ typedef struct rc_result_record {
   const rc_dense_violation *dense; /* /diagnostics/dense_violation, or NULL */
   int nipopt; /* raw Ipopt options of the run, "key=value" (borrowed), */
   const char *const *ipopt_kv; /* stored as /diagnostics/ipopt_options */
+  const rc_error_estimate *estimate; /* /diagnostics/error_estimate, or NULL */
 } rc_result_record;
 
 /* Write rec to path atomically and safely (docs/robustness.md): a random,
@@ -132,8 +136,12 @@ typedef struct rc_result_summary {
   long elements, nodes; /* /mesh/stages: n and 1 + sum s_k */
   int stages_min, stages_max;
   double t0, tf; /* /problem t0, /solution tf */
-  double iterations, objective, constraint_violation, wall_s; /* /diagnostics */
+  double iterations_last; /* the last solve's iterations (/diagnostics) */
+  double iterations; /* total over the /refinement rows' ipopt_iterations,
+                        else iterations_last */
+  double objective, constraint_violation, wall_s; /* /diagnostics */
   double nvars, ncons;             /* NLP size (/diagnostics) */
+  double error_estimate; /* /diagnostics/error_estimate max (NaN: none) */
   rc_result_table reference_error; /* columns nodes, dense, ends */
   rc_result_table invariants;      /* columns nodes, dense (v[2] NULL) */
 } rc_result_summary;

@@ -18,7 +18,7 @@ extern "C" {
 #define RC_MAX_STAGES 20
 
 typedef struct rc_mesh {
-  int n;       /* number of elements */
+  int n;        /* number of elements */
   double *frac; /* n + 1 breakpoints in [0, 1] (owned) */
   int *stages;  /* n stage counts (owned) */
 } rc_mesh;

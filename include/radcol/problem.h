@@ -69,7 +69,8 @@ typedef int (*rc_eval_fn)(const rc_problem *pb, double t, const double *w,
 /* Jacobian values in jac pattern order. */
 typedef int (*rc_jac_fn)(const rc_problem *pb, double t, const double *w,
                          double *vals);
-/* Hessian of sum_i mu[i] * out_i, values in hes pattern order (lower triangle). */
+/* Hessian of sum_i mu[i] * out_i, values in hes pattern order (lower triangle).
+ */
 typedef int (*rc_hes_fn)(const rc_problem *pb, double t, const double *w,
                          const double *mu, double *vals);
 
@@ -133,7 +134,8 @@ struct rc_problem {
   rc_block point;    /* F(t, w), inputs w (nw) */
   rc_block boundary; /* B(z), inputs z (2 nx + np + 1); t argument unused */
 
-  /* Optional: derived outputs (e.g. the crane load position), no derivatives. */
+  /* Optional: derived outputs (e.g. the crane load position), no derivatives.
+   */
   int nout;
   const char *const *out_names;
   rc_eval_fn outputs;
@@ -172,22 +174,25 @@ struct rc_problem {
 
 /* ---- the catalogue ------------------------------------------------------ */
 
-typedef enum rc_param_type { RC_PARAM_REAL = 0, RC_PARAM_TEXT = 1 } rc_param_type;
+typedef enum rc_param_type {
+  RC_PARAM_REAL = 0,
+  RC_PARAM_TEXT = 1
+} rc_param_type;
 
 typedef struct rc_param_def {
   const char *name;
   rc_param_type type;
-  double default_real;       /* RC_PARAM_REAL */
-  const char *default_text;  /* RC_PARAM_TEXT, may be NULL */
-  const char *doc;           /* meaning and unit */
+  double default_real;      /* RC_PARAM_REAL */
+  const char *default_text; /* RC_PARAM_TEXT, may be NULL */
+  const char *doc;          /* meaning and unit */
 } rc_param_def;
 
 /* Values for every parameter of a model, indexed like model->params. */
 typedef struct rc_param_values {
   int n;
-  const double *real;       /* n entries (unused for text parameters) */
-  const char *const *text;  /* n entries (NULL for real parameters) */
-  const int *is_set;        /* n flags: set by the user (not a default) */
+  const double *real;      /* n entries (unused for text parameters) */
+  const char *const *text; /* n entries (NULL for real parameters) */
+  const int *is_set;       /* n flags: set by the user (not a default) */
 } rc_param_values;
 
 typedef struct rc_formulation_def {
@@ -204,7 +209,8 @@ typedef struct rc_model {
   int nparams;
   const rc_param_def *params;
   /* Build formulation `formulation` with parameter values pv.  On failure
-   * returns an rc_err, fills err (naming the bad value) and leaves *out NULL. */
+   * returns an rc_err, fills err (naming the bad value) and leaves *out NULL.
+   */
   rc_err (*create)(const struct rc_model *model, int formulation,
                    const rc_param_values *pv, rc_problem **out, rc_error *err);
 } rc_model;

@@ -7,6 +7,7 @@
 #include "radcol/check.h"
 #include "radcol/dense_check.h"
 #include "radcol/errors.h"
+#include "radcol/estimate.h"
 #include "radcol/init.h"
 #include "radcol/io.h"
 #include "radcol/kit.h"

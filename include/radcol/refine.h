@@ -39,6 +39,7 @@
 #define RADCOL_REFINE_H
 
 #include "radcol/errors.h"
+#include "radcol/estimate.h"
 #include "radcol/io.h"
 #include "radcol/mesh.h"
 #include "radcol/options.h"
@@ -71,6 +72,12 @@ typedef struct rc_refine_options {
   double merge_factor;     /* merge below merge_factor * tol; 0: never; 1e-3 */
   rc_refine_estimator estimator; /* RC_REFINE_PHR */
   int dual_warm_start;           /* warm start from the previous duals too; 1 */
+  /* 1: tol bounds the global error estimate (radcol/estimate.h) of the
+   * result, not only every element's local estimate: once the local
+   * estimates are met an enriched solve estimates the global error; above
+   * tol, the local target is tightened by 0.5 tol / global and the elements
+   * whose global estimate exceeds tol are refined too.  0: local only. 1. */
+  int global;
   rc_refine_progress_fn progress; /* or NULL */
   void *progress_ctx;
 } rc_refine_options;
@@ -111,13 +118,32 @@ void rc_refine_nlp_size(const rc_problem *pb, const rc_mesh *mesh,
  * mesh), stats the last solve's stats with stats->message saying why the loop
  * stopped, *rows (malloc'ed, free with free()) and *nrows the history.
  * Sampled-reference problems are solved once (one row).  A failed solve stops
- * the loop (its row and solution are returned).  On any other code nothing is
- * allocated. */
+ * the loop (its row and solution are returned).  With ro->global, a loop
+ * that ends above tol returns the solution with the smallest global estimate
+ * of the run when that is smaller than the last one's (stats->message says
+ * so; *stats are that solve's).  On any other code nothing is allocated. */
 rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
                         const rc_solution *guess, const rc_options *opt,
                         const rc_refine_options *ro, rc_solution *sol,
                         rc_solve_stats *stats, rc_refine_row **rows, int *nrows,
                         rc_error *err);
+
+/* rc_solve_refined, and the error estimate of the returned solution in
+ * *final_estimate (may be NULL; free with rc_error_estimate_free): the global
+ * one of the last solve when ro->global (computed after the loop if the loop
+ * stopped before needing it), else the local one. */
+rc_err rc_solve_refined_estimated(const rc_problem *pb, const rc_mesh *initial,
+                                  const rc_solution *guess,
+                                  const rc_options *opt,
+                                  const rc_refine_options *ro, rc_solution *sol,
+                                  rc_solve_stats *stats, rc_refine_row **rows,
+                                  int *nrows, rc_error_estimate *final_estimate,
+                                  rc_error *err);
+
+/* Did the solve of this row meet ro->tol: its global estimate when
+ * ro->global, else its max local estimate?  0 for NULL. */
+int rc_refine_row_reached(const rc_refine_row *row,
+                          const rc_refine_options *ro);
 
 #ifdef __cplusplus
 }

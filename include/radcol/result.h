@@ -6,9 +6,10 @@
  * stage of element k is the first node of element k+1 (c_s = 1).
  *
  * w holds every point vector (x, y, u, p) at every node, node-major.  y and u
- * at t0 are the NLP's values when the formulation imposes g at t0, otherwise
- * the element-0 dense-output value (the degree s-1 polynomial through the
- * stage values, extrapolated).
+ * at t0 are the NLP's values when the formulation imposes g at t0; otherwise y
+ * solves g(t0, x0, y, u0) = 0 where dg/dy is nonsingular (index-1
+ * formulations), and the rest is the element-0 stage extrapolation
+ * (rc_solution_eval_stages).
  *
  * Multipliers are stored as mesh-independent densities, so that they
  * approximate costates and continuous multipliers and can be interpolated onto
@@ -34,17 +35,18 @@ typedef struct rc_solution {
   rc_mesh mesh;
   double t0, tf;
   int nnodes;
-  double *t;        /* nnodes times */
-  double *w;        /* nnodes x nw */
+  double *t; /* nnodes times */
+  double *w; /* nnodes x nw */
   int has_duals;
-  double *lam_f;    /* nnodes x nx  collocation duals / b_j (costates) */
-  double *lam_g;    /* nnodes x ny */
-  double *lam_c;    /* nnodes x nc */
-  double *lam_b;    /* nb boundary duals (raw) */
-  double *z_lo;     /* nnodes x nw  bound duals (raw) */
-  double *z_hi;     /* nnodes x nw */
-  int *elem_off;    /* mesh.n + 1: node index off_k before element k's stage 1
-                       (off_k = s_0 + ... + s_{k-1}), filled by rc_solution_alloc */
+  double *lam_f; /* nnodes x nx  collocation duals / b_j (costates) */
+  double *lam_g; /* nnodes x ny */
+  double *lam_c; /* nnodes x nc */
+  double *lam_b; /* nb boundary duals (raw) */
+  double *z_lo;  /* nnodes x nw  bound duals (raw) */
+  double *z_hi;  /* nnodes x nw */
+  int *
+      elem_off; /* mesh.n + 1: node index off_k before element k's stage 1
+                   (off_k = s_0 + ... + s_{k-1}), filled by rc_solution_alloc */
 } rc_solution;
 
 /* The sizes a solution is allocated from (the dims of an rc_problem). */
@@ -66,11 +68,16 @@ rc_err rc_solution_alloc(const rc_problem *pb, const rc_mesh *mesh, double t0,
 void rc_solution_free(rc_solution *sol);
 /* Fill sol->t from mesh, t0, tf and the Radau nodes. */
 void rc_solution_set_times(rc_solution *sol);
-/* Dense output at time t (t0 <= t <= tf): x from the degree-s polynomial
- * through the element's s+1 nodes, y and u from the degree-(s-1) polynomial
- * through its s stage values, p constant.  w gets nw values. */
+/* Dense output at time t (t0 <= t <= tf): x, y and u from the degree-s
+ * polynomial through the element's s+1 nodes (its first node and its s
+ * stages), p constant.  w gets nw values. */
 rc_err rc_solution_eval(const rc_solution *sol, double t, double *w,
                         rc_error *err);
+/* The stage polynomial: x as rc_solution_eval, y and u from the degree-(s-1)
+ * polynomial through the element's s stage values only (extrapolated before
+ * the first stage).  Used to fill node 0's y and u when the NLP has none. */
+rc_err rc_solution_eval_stages(const rc_solution *sol, double t, double *w,
+                               rc_error *err);
 /* Same for the multipliers (lam_f, lam_g, lam_c densities): degree s-1 through
  * the stage values.  out gets nx + ny + nc values. */
 rc_err rc_solution_eval_duals(const rc_solution *sol, double t, double *out,
@@ -98,7 +105,7 @@ typedef struct rc_solve_stats {
   int iterations;
   double objective;
   double constraint_violation; /* max |constraint residual| incl. bounds */
-  double dual_infeasibility;  /* Ipopt's scaled inf_du, last iteration */
+  double dual_infeasibility;   /* Ipopt's scaled inf_du, last iteration */
   double wall_s, ipopt_s, eval_s;
   int nvars, ncons, nnz_jac, nnz_hes;
   char message[RC_MESSAGE_MAX]; /* how the solve ended, in words */

@@ -43,7 +43,7 @@ rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh,
 int rc_square_system(const rc_problem *pb, char *why, size_t len);
 
 typedef struct rc_diagnostics {
-  int nvar;           /* nx + ny + nu + nout: variables and outputs */
+  int nvar; /* nx + ny + nu + nout: variables and outputs */
   int has_reference;
   double *err_nodes;  /* nvar: max |sol - ref| over all nodes, node 0 included
                          (NaN: no ref) */
@@ -54,16 +54,16 @@ typedef struct rc_diagnostics {
   double *inv_nodes;  /* ninv: max |h| over all nodes, node 0 included */
   double *inv_dense;  /* ninv: max |h| over the dense grid */
   int nnodes;
-  double *out_nodes;  /* nnodes x nout derived outputs */
-  double *ref_nodes;  /* nnodes x nvar reference (NULL without reference) */
+  double *out_nodes; /* nnodes x nout derived outputs */
+  double *ref_nodes; /* nnodes x nvar reference (NULL without reference) */
   int ndense;
-  double *t_dense;    /* ndense */
-  double *w_dense;    /* ndense x nw */
-  double *out_dense;  /* ndense x nout */
-  double *ref_dense;  /* ndense x nvar (NULL without reference) */
-  double *inv_dense_t;/* ndense x ninv residuals along the grid */
+  double *t_dense;     /* ndense */
+  double *w_dense;     /* ndense x nw */
+  double *out_dense;   /* ndense x nout */
+  double *ref_dense;   /* ndense x nvar (NULL without reference) */
+  double *inv_dense_t; /* ndense x ninv residuals along the grid */
   int nelem;
-  double *elem_defect;/* nelem: Betts relative defect estimate per element */
+  double *elem_defect; /* nelem: Betts relative defect estimate per element */
 } rc_diagnostics;
 
 /* dense_per_element points per element (uniform, both ends included once). */

@@ -83,11 +83,13 @@ static void print_json(FILE *f, const char *path, const rc_result_summary *s) {
   rc_json_number(&j, "t0", s->t0);
   rc_json_number(&j, "tf", s->tf);
   rc_json_number(&j, "iterations", s->iterations);
+  rc_json_number(&j, "iterations_last", s->iterations_last);
   rc_json_number(&j, "objective", s->objective);
   rc_json_number(&j, "constraint_violation", s->constraint_violation);
   rc_json_number(&j, "wall_s", s->wall_s);
   rc_json_number(&j, "variables", s->nvars);
   rc_json_number(&j, "constraints", s->ncons);
+  rc_json_number(&j, "error_estimate", s->error_estimate);
   json_table(&j, "max_error", &s->reference_error, 3);
   json_table(&j, "invariants", &s->invariants, 2);
   rc_json_end_object(&j);
@@ -109,11 +111,12 @@ static void print_text(FILE *f, const char *path, const rc_result_summary *s) {
   char n0[RC_FMT_LEN], n1[RC_FMT_LEN];
   fprintf(f, "horizon      t0 = %s, tf = %s\n", rc_fmt_shortest(s->t0, n0),
           rc_fmt_shortest(s->tf, n1));
-  if (!isnan(s->iterations))
+  if (!isnan(s->iterations_last))
     fprintf(f,
             "solver       %.0f iterations, objective %.10g, "
             "violation %.3g, wall %.3g s\n",
-            s->iterations, s->objective, s->constraint_violation, s->wall_s);
+            s->iterations_last, s->objective, s->constraint_violation,
+            s->wall_s);
   const rc_result_table *re = &s->reference_error, *inv = &s->invariants;
   if (re->n > 0) {
     fprintf(f, "max error vs reference   %12s %12s %12s\n", "nodes", "dense",

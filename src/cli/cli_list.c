@@ -96,10 +96,14 @@ static void list_params_json(const rc_model *m) {
     rc_json_begin_object(&j, NULL);
     rc_json_string(&j, "name", d->name);
     rc_json_string(&j, "type", d->type == RC_PARAM_REAL ? "real" : "text");
+    /* One type per field (docs/json.md): default is a number (null for
+     * text parameters), default_text a string (null for real ones). */
     if (d->type == RC_PARAM_REAL)
       rc_json_number(&j, "default", d->default_real);
     else
-      rc_json_string(&j, "default", d->default_text);
+      rc_json_null(&j, "default");
+    rc_json_string(&j, "default_text",
+                   d->type == RC_PARAM_TEXT ? d->default_text : NULL);
     rc_json_string(&j, "doc", d->doc);
     rc_json_end_object(&j);
   }

@@ -23,6 +23,7 @@
 #include "cli/cli_init.h"
 #include "cli/json.h"
 #include "cli/report.h"
+#include "radcol/estimate.h"
 #include "radcol/io.h"
 #include "radcol/mesh.h"
 #include "radcol/mesh_check.h"
@@ -37,12 +38,15 @@
  * misses by more than this, relative to the variable's largest value. */
 #define MESH_CHECK_WARN 1e-3
 #define MAX_ELEMENTS 10000000L
+/* Without --error-tol: warn above this relative error estimate. */
+#define RC_CLI_ESTIMATE_WARN 1e-2
 
 static const char usage[] =
     "usage: radcol solve PROBLEM [-f FORMULATION] [-n ELEMENTS] [-s STAGES]\n"
     "                    [--tf T] [--set NAME=VALUE]... [--mesh FILE.h5]\n"
     "                    [--guess FILE.h5] [--ipopt KEY=VALUE]... [--tol TOL]\n"
-    "                    [--max-iter N] [--refine TOL] [--plugin LIB.so]\n"
+    "                    [--max-iter N] [--refine TOL] [--error-tol TOL]\n"
+    "                    [--estimate global|local|off] [--plugin LIB.so]\n"
     "                    [--solver auto|ipopt|newton]\n"
     "                    [--dense-bounds on|off]\n"
     "                    [-o FILE.h5] [--json] [--quiet]\n\n"
@@ -96,11 +100,21 @@ static const char usage[] =
     "  --json               print one JSON object on stdout; default: text\n"
     "  --quiet              no per-iteration progress on stderr; default: one\n"
     "                       line every 10 iterations or 0.5 s\n"
-    "  --refine TOL         adaptive hp mesh refinement until every element's\n"
-    "                       error estimate is <= TOL\n"
-    "                       (docs/mesh-refinement.md), starting from the\n"
-    "                       mesh of -n/-s or --mesh; exit 1 if a cap stops\n"
-    "                       it first; default: off\n"
+    "  --refine TOL         adaptive hp mesh refinement until the global\n"
+    "                       error estimate of the result (every variable, at\n"
+    "                       the nodes and on the dense output, relative to\n"
+    "                       max(1, max |v|)) and every element's local\n"
+    "                       estimate are <= TOL (docs/mesh-refinement.md),\n"
+    "                       starting from the mesh of -n/-s or --mesh; exit 1\n"
+    "                       if a cap stops it first; default: off\n"
+    "  --error-tol TOL      status 'inaccurate' and exit 1 (the file is still\n"
+    "                       written) when the error estimate exceeds TOL;\n"
+    "                       default: off (a warning above 1e-2)\n"
+    "  --estimate KIND      a-posteriori error estimate with every solve:\n"
+    "                       global (an enriched re-solve with every element\n"
+    "                       split in two, one more solve), local (the\n"
+    "                       refinement's element estimate, no re-solve) or\n"
+    "                       off; default: global\n"
     "  --max-refinements N  with --refine: at most N mesh changes;\n"
     "                       default: 12\n"
     "  --max-elements N     with --refine: at most N elements; default: 20000\n"
@@ -109,7 +123,9 @@ static const char usage[] =
     "                       primal and dual\n"
     "  --plugin LIB.so      load problems from a shared library first\n"
     "                       (docs/writing-a-problem.md); default: none\n"
-    "  -h, --help           print this help\n\n" RC_CLI_EXIT_HELP
+    "  -h, --help           print this help\n\n"
+    "--json fields: docs/json.md (every field, type and "
+    "unit).\n" RC_CLI_EXIT_HELP
     "Sampled-reference problems (e.g. crane -f flat) solve no NLP and exit "
     "0.\n"
     "Before solving, a problem's reference is interpolated from the mesh\n"
@@ -138,6 +154,9 @@ typedef struct solve_args {
   int have_refine, have_max_refinements, have_max_elements, refine_no_duals;
   rc_solver_kind solver; /* --solver */
   int dense_bounds;      /* --dense-bounds: -1 default, 0 off, 1 on */
+  double error_tol;      /* --error-tol */
+  int have_error_tol;
+  rc_estimate_kind estimate; /* --estimate; global */
 } solve_args;
 
 typedef struct progress_state {
@@ -163,13 +182,16 @@ static void progress(void *ctx, int iter, double objective, double inf_pr,
 static void refine_progress(void *ctx, const rc_refine_row *r,
                             const char *note) {
   (void)ctx;
+  char global[48] = "";
+  if (!isnan(r->global_error))
+    snprintf(global, sizeof global, " (global %.2e)", r->global_error);
   fprintf(stderr,
           "refine %2d: %6d elements, stages %d..%d, %8d variables, estimate "
-          "%.2e, dense violation %.2e, reference error %.2e, %3d solver "
+          "%.2e%s, dense violation %.2e, reference error %.2e, %3d solver "
           "iterations, %.2f s; %s\n",
           r->iteration, r->elements, r->stages_min, r->stages_max, r->nvars,
-          r->est_error, r->dense_violation, r->ref_error, r->ipopt_iterations,
-          r->wall_s, note);
+          r->est_error, global, r->dense_violation, r->ref_error,
+          r->ipopt_iterations, r->wall_s, note);
 }
 
 static void free_args(solve_args *a) {
@@ -186,6 +208,7 @@ static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
   a->sets = calloc((size_t)argc, sizeof *a->sets);
   a->ipopt = calloc((size_t)argc, sizeof *a->ipopt);
   a->owned = calloc((size_t)argc, sizeof *a->owned);
+  a->estimate = RC_ESTIMATE_GLOBAL;
   if (!a->sets || !a->ipopt || !a->owned) {
     rc_cli_error(cmd, "out of memory");
     return RC_CLI_NO_MEMORY;
@@ -273,6 +296,23 @@ static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
         st = RC_CLI_BAD_INPUT;
       }
       a->dense_bounds = !st && strcmp(v, "on") == 0;
+    } else if (OPT("--error-tol")) {
+      if (!st)
+        st = rc_cli_real(cmd, "--error-tol", v, 1, &a->error_tol);
+      a->have_error_tol = 1;
+    } else if (OPT("--estimate")) {
+      if (!st) {
+        if (strcmp(v, "global") == 0) {
+          a->estimate = RC_ESTIMATE_GLOBAL;
+        } else if (strcmp(v, "local") == 0) {
+          a->estimate = RC_ESTIMATE_LOCAL;
+        } else if (strcmp(v, "off") == 0) {
+          a->estimate = RC_ESTIMATE_NONE;
+        } else {
+          rc_cli_error(cmd, "--estimate %s: expected global, local or off", v);
+          st = RC_CLI_BAD_INPUT;
+        }
+      }
     } else if (strcmp(arg, "--refine-no-duals") == 0) {
       a->refine_no_duals = 1;
     } else if (arg[0] == '-' && arg[1] != '\0') {
@@ -297,6 +337,13 @@ static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
                  a->have_max_refinements ? "--max-refinements"
                  : a->have_max_elements  ? "--max-elements"
                                          : "--refine-no-duals");
+    return RC_CLI_BAD_INPUT;
+  }
+  if (a->have_error_tol && a->estimate == RC_ESTIMATE_NONE) {
+    rc_cli_error(cmd,
+                 "--error-tol %g: needs an error estimate (not "
+                 "--estimate off)",
+                 a->error_tol);
     return RC_CLI_BAD_INPUT;
   }
   if (a->mesh_path && (a->have_n || a->have_s)) {
@@ -358,6 +405,8 @@ static int check_guess(const char *cmd, const char *path, const rc_problem *pb,
 
 /* Status shown to the user: sampled-reference problems solve no NLP. */
 static const char *shown_status(const rc_problem *pb, rc_status s) {
+  if (s == RC_STATUS_INACCURATE)
+    return rc_status_name(s);
   if (s == RC_STATUS_NOT_RUN)
     return pb->sampled_reference ? "converged" : "failed";
   return rc_status_name(s);
@@ -395,11 +444,19 @@ static void active_bounds(const rc_problem *pb, const rc_solution *sol,
     }
 }
 
+/* What --json and the text summary report beyond the last solve's stats. */
+typedef struct solve_report {
+  int iterations_total; /* Ipopt iterations over every refinement solve */
+  int solves;           /* NLP solves behind the result (refinement rows) */
+  const rc_error_estimate *estimate;
+  double error_tol; /* NaN: no --error-tol */
+} solve_report;
+
 static void print_json(const rc_problem *pb, const rc_mesh *mesh,
                        const rc_solve_stats *st, const rc_diagnostics *d,
-                       const rc_dense_violation *dv,
-                       const rc_mesh_check *mc, const char *mesh_from,
-                       const char *output, const char *bounds) {
+                       const rc_dense_violation *dv, const rc_mesh_check *mc,
+                       const char *mesh_from, const char *output,
+                       const char *bounds, const solve_report *r) {
   rc_json j;
   rc_json_init(&j, stdout);
   rc_json_begin_object(&j, NULL);
@@ -407,15 +464,10 @@ static void print_json(const rc_problem *pb, const rc_mesh *mesh,
   rc_json_string(&j, "formulation", pb->formulation);
   rc_json_int(&j, "index", pb->index);
   rc_json_int(&j, "elements", mesh->n);
-  const int smin = rc_mesh_min_stages(mesh), smax = rc_mesh_max_stages(mesh);
-  if (smin == smax) {
-    rc_json_int(&j, "stages", smin);
-  } else {
-    rc_json_begin_array(&j, "stages");
-    rc_json_int(&j, NULL, smin);
-    rc_json_int(&j, NULL, smax);
-    rc_json_end_array(&j);
-  }
+  /* One type per field (docs/json.md): stages is always the largest stage
+   * count, stages_min the smallest. */
+  rc_json_int(&j, "stages", rc_mesh_max_stages(mesh));
+  rc_json_int(&j, "stages_min", rc_mesh_min_stages(mesh));
   rc_json_int(&j, "nodes", rc_mesh_nodes(mesh));
   rc_json_int(&j, "variables", st->nvars);
   rc_json_int(&j, "constraints", st->ncons);
@@ -424,7 +476,9 @@ static void print_json(const rc_problem *pb, const rc_mesh *mesh,
   rc_json_string(&j, "status", shown_status(pb, st->status));
   rc_json_string(&j, "message", st->message[0] ? st->message : NULL);
   rc_json_string(&j, "solver", st->solver[0] ? st->solver : NULL);
-  rc_json_int(&j, "iterations", st->iterations);
+  rc_json_int(&j, "iterations", r->iterations_total);
+  rc_json_int(&j, "iterations_last", st->iterations);
+  rc_json_int(&j, "solves", r->solves);
   rc_json_number(&j, "objective", st->objective);
   rc_json_number(&j, "objective_scale", st->objective_scale);
   rc_json_number(&j, "constraint_violation", st->constraint_violation);
@@ -435,6 +489,8 @@ static void print_json(const rc_problem *pb, const rc_mesh *mesh,
   rc_json_string(&j, "output", output);
   rc_cli_json_diagnostics(&j, pb, d);
   rc_cli_json_dense(&j, dv);
+  rc_cli_json_estimate(&j, pb, r->estimate);
+  rc_json_number(&j, "error_tol", r->error_tol);
   rc_json_string(&j, "note", pb->note);
   rc_json_string(&j, "active_bounds", bounds[0] ? bounds : NULL);
   if (mc && mc->worst_var >= 0) { /* the starting mesh against the reference */
@@ -452,7 +508,8 @@ static void print_json(const rc_problem *pb, const rc_mesh *mesh,
 
 static void print_text(const rc_problem *pb, const rc_mesh *mesh,
                        const rc_solve_stats *st, const rc_diagnostics *d,
-                       const rc_dense_violation *dv, const char *output) {
+                       const rc_dense_violation *dv, const char *output,
+                       const solve_report *r) {
   printf("%s/%s: %s (%s)\n", pb->model, pb->formulation,
          shown_status(pb, st->status),
          pb->sampled_reference && st->status == RC_STATUS_NOT_RUN
@@ -464,14 +521,22 @@ static void print_text(const rc_problem *pb, const rc_mesh *mesh,
   printf("  NLP         %d variables, %d constraints, nnz jac %d, nnz hes "
          "%d\n",
          st->nvars, st->ncons, st->nnz_jac, st->nnz_hes);
-  printf("  solver      %s: %d iterations, objective %.12g (NLP scale %g), "
-         "constraint violation %.3g\n",
-         st->solver[0] ? st->solver : "none", st->iterations, st->objective,
-         st->objective_scale, st->constraint_violation);
+  if (r->solves > 1)
+    printf("  solver      %s: %d iterations over %d solves (%d in the last), "
+           "objective %.12g (NLP scale %g), constraint violation %.3g\n",
+           st->solver[0] ? st->solver : "none", r->iterations_total, r->solves,
+           st->iterations, st->objective, st->objective_scale,
+           st->constraint_violation);
+  else
+    printf("  solver      %s: %d iterations, objective %.12g (NLP scale %g), "
+           "constraint violation %.3g\n",
+           st->solver[0] ? st->solver : "none", st->iterations, st->objective,
+           st->objective_scale, st->constraint_violation);
   printf("  time        wall %.3f s, ipopt %.3f s, eval %.3f s\n",
          rc_cli_elapsed(), st->ipopt_s, st->eval_s);
   rc_cli_print_diagnostics(pb, d, "nodes");
   rc_cli_print_dense(dv);
+  rc_cli_print_estimate(pb, r->estimate);
   printf("  output      %s\n", output);
 }
 
@@ -497,6 +562,9 @@ static int run_solve(int argc, char **argv) {
   int have_dense = 0;
   rc_mesh_check mcheck;
   memset(&mcheck, 0, sizeof mcheck);
+  rc_error_estimate est;
+  memset(&est, 0, sizeof est);
+  int have_est = 0;
   rc_error err = {RC_OK, ""};
   char *output = NULL, *cmdline = NULL;
   const rc_model *model = NULL;
@@ -658,11 +726,15 @@ static int run_solve(int argc, char **argv) {
     ro.dual_warm_start = !a.refine_no_duals;
     if (!a.quiet)
       ro.progress = refine_progress;
-    if (rc_solve_refined(pb, &mesh, have_guess ? &guess : NULL, &opt, &ro, &sol,
-                         &st, &refine_rows, &nrefine, &err) != RC_OK) {
+    ro.global = a.estimate == RC_ESTIMATE_GLOBAL;
+    if (rc_solve_refined_estimated(pb, &mesh, have_guess ? &guess : NULL, &opt,
+                                   &ro, &sol, &st, &refine_rows, &nrefine,
+                                   a.estimate != RC_ESTIMATE_NONE ? &est : NULL,
+                                   &err) != RC_OK) {
       status = rc_cli_fail(cmd, &err);
       goto done;
     }
+    have_est = a.estimate != RC_ESTIMATE_NONE;
   } else if (rc_solve(pb, &mesh, &opt, have_guess ? &guess : NULL, &sol, &st,
                       &err) != RC_OK) {
     status = rc_cli_fail(cmd, &err);
@@ -674,6 +746,19 @@ static int run_solve(int argc, char **argv) {
             "note: %s/%s: Newton did not converge at element %d; solved by "
             "Ipopt instead (solver \"%s\")\n",
             pb->model, pb->formulation, st.newton_fallback_element, st.solver);
+  /* The error estimate of the result (--refine computed it already). */
+  if (!have_est && a.estimate != RC_ESTIMATE_NONE && success(pb, st.status)) {
+    if (!a.quiet && a.estimate == RC_ESTIMATE_GLOBAL)
+      fprintf(stderr, "estimate: enriched solve on %d elements\n",
+              2 * sol.mesh.n);
+    if (rc_estimate_error(pb, &sol, &opt, a.estimate, &est, &err) == RC_OK) {
+      have_est = 1;
+    } else {
+      fprintf(stderr, "warning: radcol solve: error estimate failed: %s\n",
+              err.message);
+      rc_error_clear(&err);
+    }
+  }
   if (rc_diagnose(pb, &sol, opt.dense_per_element, &diag, &err) == RC_OK) {
     have_diag = 1;
   } else {
@@ -688,6 +773,18 @@ static int run_solve(int argc, char **argv) {
             err.message);
     rc_error_clear(&err);
   }
+  /* The accuracy verdict, before the file is written so that the file says
+   * so (a status is a promise): --error-tol TOL bounds the error estimate
+   * and the dense-grid violation of every imposed constraint (bounds,
+   * algebraic equations, path constraints); without it, a dense-grid
+   * violation above RC_CLI_DENSE_INACCURATE relative is inaccurate too (the
+   * answer the user reads breaks the problem's own equations). */
+  const double dense_worst = have_dense ? dense.worst_relative : NAN;
+  const double acc_tol =
+      a.have_error_tol ? a.error_tol : RC_CLI_DENSE_INACCURATE;
+  st.status = rc_accuracy_status(st.status,
+                                 a.have_error_tol && have_est ? est.max : NAN,
+                                 dense_worst, acc_tol);
   cmdline = rc_cli_command_line();
   rc_result_record rec;
   memset(&rec, 0, sizeof rec);
@@ -704,9 +801,18 @@ static int run_solve(int argc, char **argv) {
   rec.refine = refine_rows;
   rec.nipopt = a.nipopt; /* /diagnostics/ipopt_options */
   rec.ipopt_kv = a.ipopt;
+  rec.estimate = have_est ? &est : NULL;
   if (rc_write_result(output, &rec, &err) != RC_OK) {
     status = rc_cli_fail(cmd, &err); /* 2, 3 or 4: nothing written */
     goto done;
+  }
+  solve_report rep = {st.iterations, 1, have_est ? &est : NULL,
+                      a.have_error_tol ? a.error_tol : NAN};
+  if (nrefine > 0) {
+    rep.iterations_total = 0;
+    rep.solves = nrefine;
+    for (int i = 0; i < nrefine; ++i)
+      rep.iterations_total += refine_rows[i].ipopt_iterations;
   }
   char bounds[512] = "";
   if (!success(pb, st.status) && !pb->infeasible)
@@ -714,14 +820,50 @@ static int run_solve(int argc, char **argv) {
   if (a.json)
     print_json(pb, sol.mesh.n > 0 ? &sol.mesh : &mesh, &st,
                have_diag ? &diag : NULL, have_dense ? &dense : NULL, &mcheck,
-               mesh_from, output, bounds);
+               mesh_from, output, bounds, &rep);
   else
     print_text(pb, sol.mesh.n > 0 ? &sol.mesh : &mesh, &st,
-               have_diag ? &diag : NULL, have_dense ? &dense : NULL, output);
+               have_diag ? &diag : NULL, have_dense ? &dense : NULL, output,
+               &rep);
   if (have_dense)
     rc_cli_warn_dense(cmd, pb, &dense);
   status = success(pb, st.status) ? RC_CLI_OK : RC_CLI_NOT_CONVERGED;
-  if (status)
+  if (have_est && st.status != RC_STATUS_INACCURATE) {
+    char above[256];
+    rc_cli_estimate_above(pb, &est, RC_CLI_ESTIMATE_WARN, above, sizeof above);
+    if (above[0])
+      fprintf(stderr,
+              "warning: radcol solve: %s/%s: the error estimate exceeds %g "
+              "relative to the variable's scale for %s (refine the mesh: "
+              "--refine TOL)\n",
+              pb->model, pb->formulation, RC_CLI_ESTIMATE_WARN, above);
+    else if (!(est.max <= RC_CLI_ESTIMATE_WARN))
+      fprintf(stderr,
+              "warning: radcol solve: %s/%s: error estimate %.3g (%s) exceeds "
+              "%g\n",
+              pb->model, pb->formulation, est.max,
+              rc_estimate_kind_name(est.kind), RC_CLI_ESTIMATE_WARN);
+  }
+  if (st.status == RC_STATUS_INACCURATE) {
+    char why[512] = "";
+    if (a.have_error_tol && have_est && est.max > a.error_tol) {
+      char above[256];
+      rc_cli_estimate_above(pb, &est, a.error_tol, above, sizeof above);
+      snprintf(why, sizeof why,
+               "error estimate %.3g (%s) above --error-tol %g%s%s", est.max,
+               rc_estimate_kind_name(est.kind), a.error_tol,
+               above[0] ? ": " : "", above);
+    }
+    if (dense_worst > acc_tol)
+      snprintf(why + strlen(why), sizeof why - strlen(why),
+               "%sa constraint is violated on the dense output by %.3g "
+               "relative, above %s %g (the warnings name it)",
+               why[0] ? "; " : "", dense_worst,
+               a.have_error_tol ? "--error-tol" : "the default", acc_tol);
+    fprintf(stderr,
+            "radcol solve: %s/%s is inaccurate: %s; the result is in %s\n",
+            pb->model, pb->formulation, why, output);
+  } else if (status)
     fprintf(stderr,
             "radcol solve: %s/%s did not converge: %s (%s); the "
             "result is in %s\n",
@@ -731,12 +873,19 @@ static int run_solve(int argc, char **argv) {
     fprintf(stderr, "radcol solve: bounds active at the returned point: %s\n",
             bounds);
   if (!status && a.have_refine && !pb->sampled_reference &&
-      !(nrefine > 0 && refine_rows[nrefine - 1].est_error <= ro.tol &&
-        !(refine_rows[nrefine - 1].dense_violation > ro.tol))) {
+      !rc_refine_row_reached(nrefine > 0 ? &refine_rows[nrefine - 1] : NULL,
+                             &ro)) {
     fprintf(stderr,
             "radcol solve: --refine %g not reached: %s; the result is in "
             "%s\n",
             ro.tol, st.message, output);
+    if (pb->index >= 3)
+      fprintf(stderr,
+              "note: %s/%s has index %d: its multipliers converge at order "
+              "s-1 and the NLP's conditioning grows like h^-%d, so a tight "
+              "tolerance can be out of reach for them (docs/mesh-refinement.md;"
+              " an index-1 or GGL formulation reaches it)\n",
+              pb->model, pb->formulation, pb->index, pb->index);
     status = RC_CLI_NOT_CONVERGED;
   }
 
@@ -748,6 +897,8 @@ done:
   if (have_dense)
     rc_dense_violation_free(&dense);
   rc_mesh_check_free(&mcheck);
+  if (have_est)
+    rc_error_estimate_free(&est);
   if (have_sol)
     rc_solution_free(&sol);
   if (have_guess)

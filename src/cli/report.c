@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/report.h"
 
@@ -143,4 +144,70 @@ void rc_cli_warn_dense(const char *cmd, const rc_problem *pb,
             dv->element[e]);
   }
   free(order);
+}
+
+void rc_cli_json_estimate(rc_json *j, const rc_problem *pb,
+                          const rc_error_estimate *e) {
+  rc_json_begin_object(j, "error_estimate");
+  const int have = e && e->kind != RC_ESTIMATE_NONE;
+  rc_json_string(j, "kind",
+                 rc_estimate_kind_name(have ? e->kind : RC_ESTIMATE_NONE));
+  rc_json_number(j, "max", have ? e->max : NAN);
+  rc_json_number(j, "local_max", have ? e->local_max : NAN);
+  rc_json_string(j, "note", have ? e->note : "no estimate");
+  rc_json_string(j, "enriched_status",
+                 have && e->kind == RC_ESTIMATE_GLOBAL
+                     ? rc_status_name((rc_status)e->enriched_status)
+                     : "none");
+  rc_json_int(j, "enriched_iterations", have ? e->enriched_iterations : 0);
+  rc_json_begin_object(j, "variables");
+  for (int i = 0; have && i < e->nvar; ++i) {
+    rc_json_begin_object(j, pb->var_names ? pb->var_names[i] : "?");
+    rc_json_number(j, "max", e->var[i]);
+    rc_json_number(j, "scale", e->scale[i]);
+    rc_json_number(j, "relative", e->var[i] / e->scale[i]);
+    rc_json_end_object(j);
+  }
+  rc_json_end_object(j);
+  rc_json_begin_array(j, "elements");
+  for (int k = 0; have && k < e->nelem; ++k)
+    rc_json_number(j, NULL, e->elem_max[k]);
+  rc_json_end_array(j);
+  rc_json_end_object(j);
+}
+
+void rc_cli_print_estimate(const rc_problem *pb, const rc_error_estimate *e) {
+  if (!e || e->kind == RC_ESTIMATE_NONE) {
+    printf("  estimate    (none)\n");
+    return;
+  }
+  printf("  estimate    %s, max %.3e relative (local %.3e)\n",
+         rc_estimate_kind_name(e->kind), e->max, e->local_max);
+  if (e->kind != RC_ESTIMATE_GLOBAL) {
+    printf("              %s\n", e->note);
+    return;
+  }
+  printf("              %-10s %-11s %-11s %s\n", "variable", "max", "scale",
+         "relative");
+  for (int i = 0; i < e->nvar; ++i)
+    printf("              %-10s %-11.3e %-11.3e %.3e\n",
+           pb->var_names ? pb->var_names[i] : "?", e->var[i], e->scale[i],
+           e->var[i] / e->scale[i]);
+}
+
+void rc_cli_estimate_above(const rc_problem *pb, const rc_error_estimate *e,
+                           double tol, char *buf, size_t size) {
+  size_t used = 0;
+  if (size > 0)
+    buf[0] = '\0';
+  for (int i = 0; e && e->kind == RC_ESTIMATE_GLOBAL && i < e->nvar; ++i) {
+    const double r = e->var[i] / e->scale[i];
+    if (!(r > tol))
+      continue;
+    int w = snprintf(buf + used, size - used, "%s%s %.2g", used ? ", " : "",
+                     pb->var_names ? pb->var_names[i] : "?", r);
+    if (w < 0 || (size_t)w >= size - used)
+      break;
+    used += (size_t)w;
+  }
 }

@@ -8,9 +8,11 @@
 
 #include "cli/json.h"
 #include "radcol/dense_check.h"
+#include "radcol/estimate.h"
 #include "radcol/solve.h"
 
-/* Name of diagnostics entry i: a variable (i < nx+ny+nu) or a derived output. */
+/* Name of diagnostics entry i: a variable (i < nx+ny+nu) or a derived output.
+ */
 const char *rc_cli_diag_name(const rc_problem *pb, int i);
 
 /* "max_error": {"<var>": {"nodes", "dense", "ends"}} (absent without a
@@ -25,6 +27,9 @@ void rc_cli_print_diagnostics(const rc_problem *pb, const rc_diagnostics *d,
 
 /* Relative dense-grid violation above which the CLI warns. */
 #define RC_CLI_DENSE_WARN 1e-6
+/* Relative dense-grid violation of an imposed constraint above which a
+ * solve without --error-tol is `inaccurate` (exit 1), not converged. */
+#define RC_CLI_DENSE_INACCURATE 1e-2
 
 /* "dense_violation": {"<name>": {"kind", "max", "time", "relative"}} for
  * every constraint checked (radcol/dense_check.h), then
@@ -41,5 +46,18 @@ void rc_cli_print_dense(const rc_dense_violation *dv);
  * RC_CLI_DENSE_WARN relative on the dense grid (at most 5, worst first). */
 void rc_cli_warn_dense(const char *cmd, const rc_problem *pb,
                        const rc_dense_violation *dv);
+/* "error_estimate": {"kind", "max", "local_max", "note", "enriched_status",
+ * "enriched_iterations", "variables": {"<var>": {"max", "scale",
+ * "relative"}}, "elements": [relative max per element]} (docs/json.md). */
+void rc_cli_json_estimate(rc_json *j, const rc_problem *pb,
+                          const rc_error_estimate *e);
+
+/* The text lines "estimate ..." (kind, max, per variable). */
+void rc_cli_print_estimate(const rc_problem *pb, const rc_error_estimate *e);
+
+/* Names of the variables whose relative estimate exceeds tol, comma
+ * separated, into buf (empty if none). */
+void rc_cli_estimate_above(const rc_problem *pb, const rc_error_estimate *e,
+                           double tol, char *buf, size_t size);
 
 #endif

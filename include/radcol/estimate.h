@@ -1,0 +1,85 @@
+/*
+ * radcol/estimate.h - a-posteriori error estimate of a solution, no reference
+ * needed (docs/mesh-refinement.md, "Error estimate").
+ *
+ * RC_ESTIMATE_GLOBAL (the default of `radcol solve`): an enriched re-solve.
+ *   The mesh with every element split in two (same stages) is solved again,
+ *   warm-started from the solution (primal and dual); the estimate of
+ *   variable i (x, y and u) in element k is
+ *       E_ki = max_{t in T_k} |v_i^h(t) - v_i^{h/2}(t)|
+ *   over T_k = the element's nodes and its points of the dense grid of
+ *   rc_diagnose (dense_per_element per element, plus tf), where v^h is the
+ *   dense output of the solution and v^{h/2} that of the enriched one.  With
+ *   an error of order p on the dense output the enriched error is 2^-p of the
+ *   coarse one, so E estimates the *global* error of the solution the file
+ *   holds, at its nodes and on its dense output, in the max norm, to a factor
+ *   1 - 2^-p (p >= 1) in the asymptotic range.  Cost: one more solve with
+ *   twice the variables (warm-started, usually few iterations).
+ * RC_ESTIMATE_LOCAL: the Patterson-Hager-Rao element estimate of the
+ *   refinement (radcol/refine.h): the local, relative defect of the state
+ *   interpolant plus the algebraic residual between nodes.  It does not see
+ *   error propagation, y or u errors; per-variable values are NaN.  Cheap.
+ *
+ * Scales: scale_i = max(1, max over the nodes of |v_i|), so the relative
+ * estimate E_i / scale_i is an absolute error for variables of size <= 1 and a
+ * relative one for larger variables.  `max` is max_i E_i / scale_i.
+ */
+#ifndef RADCOL_ESTIMATE_H
+#define RADCOL_ESTIMATE_H
+
+#include "radcol/errors.h"
+#include "radcol/options.h"
+#include "radcol/problem.h"
+#include "radcol/result.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum rc_estimate_kind {
+  RC_ESTIMATE_NONE = 0,
+  RC_ESTIMATE_LOCAL = 1,
+  RC_ESTIMATE_GLOBAL = 2
+} rc_estimate_kind;
+
+/* "none", "local" or "global". */
+const char *rc_estimate_kind_name(rc_estimate_kind kind);
+
+typedef struct rc_error_estimate {
+  rc_estimate_kind kind; /* what was computed (GLOBAL may fall back) */
+  int nelem, nvar;       /* nvar = nx + ny + nu */
+  double *scale;         /* nvar: max(1, max_nodes |v_i|) */
+  double *var;           /* nvar: max over elements of E_ki (absolute) */
+  double *elem;          /* nelem x nvar: E_ki (absolute), row-major */
+  double *elem_max;      /* nelem: max_i E_ki / scale_i (or the local one) */
+  double *local;         /* nelem: Patterson-Hager-Rao estimate (relative) */
+  double max;            /* max_k elem_max[k] */
+  double local_max;      /* max_k local[k] */
+  /* the enriched solve (GLOBAL) */
+  int enriched_status; /* rc_status */
+  int enriched_iterations, enriched_nvars;
+  double enriched_wall_s;
+  char note[RC_MESSAGE_MAX]; /* what was estimated, fallbacks, in words */
+} rc_error_estimate;
+
+/* Estimate the error of sol (a solution of pb on its mesh).  opt: the solver
+ * options of the enriched solve (its progress callback is not called);
+ * dense_per_element from opt.  With RC_ESTIMATE_GLOBAL, an enriched solve
+ * that does not converge leaves the local estimate (kind LOCAL, note says
+ * why).  On RC_OK *est is allocated (free with rc_error_estimate_free). */
+rc_err rc_estimate_error(const rc_problem *pb, const rc_solution *sol,
+                         const rc_options *opt, rc_estimate_kind kind,
+                         rc_error_estimate *est, rc_error *err);
+void rc_error_estimate_free(rc_error_estimate *est);
+
+/* The accuracy verdict of a solve that ended `solved`: RC_STATUS_INACCURATE
+ * when it converged (or was acceptable) but the estimate's max or the worst
+ * dense-grid constraint violation (relative, as the estimate; pass 0 when not
+ * measured) exceeds tol; otherwise `solved` unchanged. */
+rc_status rc_accuracy_status(rc_status solved, double estimate_max,
+                             double worst_dense_violation, double tol);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

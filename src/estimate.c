@@ -1,0 +1,296 @@
+/*
+ * estimate.c - a-posteriori error estimate of a solution (radcol/estimate.h):
+ * the global estimate from an enriched re-solve on the mesh with every
+ * element split in two, and the local Patterson-Hager-Rao estimate of
+ * refine.c beside it; and the accuracy verdict (status "inaccurate").
+ *
+ * Global estimate.  Solution v^h on mesh M (elements k = 0..n-1), v^{h/2} the
+ * solution on M/2 (element k split at its midpoint into two elements of s_k
+ * stages), solved warm from v^h.  For every variable i of x, y, u
+ *     E_ki = max_{t in T_k} |v_i^h(t) - v_i^{h/2}(t')|,
+ * T_k = nodes of element k (its first node included) and the dense grid of
+ * rc_diagnose in it (dense_per_element uniform points, left end included;
+ * tf belongs to the last element); t' = t0 + (t - t0) (tf' - t0)/(tf - t0)
+ * maps the time scale of a free final time.  If e^h = C h^p then e^{h/2} =
+ * 2^-p e^h and E = (1 +- 2^-p) e^h: an estimate of the coarse solution's
+ * error, within a factor 2 for p >= 1 when the meshes are in the asymptotic
+ * range.  The enriched solution is discarded: the file holds the solution
+ * whose error is estimated.
+ *
+ * Invariants: est->elem is nelem x nvar absolute values; elem_max and max
+ * are relative to scale (max(1, max over nodes of |v_i|)); local is always
+ * computed; kind says which of the two elem_max holds.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "radcol/estimate.h"
+#include "radcol/refine.h"
+#include "radcol/solve.h"
+
+/* Ipopt tolerance of the enriched solve (see rc_estimate_error). */
+#define RC_ESTIMATE_ENRICHED_TOL 1e-13
+
+const char *rc_estimate_kind_name(rc_estimate_kind kind) {
+  switch (kind) {
+  case RC_ESTIMATE_LOCAL:
+    return "local";
+  case RC_ESTIMATE_GLOBAL:
+    return "global";
+  default:
+    return "none";
+  }
+}
+
+void rc_error_estimate_free(rc_error_estimate *est) {
+  if (!est)
+    return;
+  free(est->scale);
+  free(est->var);
+  free(est->elem);
+  free(est->elem_max);
+  free(est->local);
+  memset(est, 0, sizeof *est);
+}
+
+rc_status rc_accuracy_status(rc_status solved, double estimate_max,
+                             double worst_dense_violation, double tol) {
+  if (solved != RC_STATUS_CONVERGED && solved != RC_STATUS_ACCEPTABLE)
+    return solved;
+  /* NaN (no estimate) is not a verdict of inaccuracy; +inf is. */
+  if (estimate_max > tol || worst_dense_violation > tol)
+    return RC_STATUS_INACCURATE;
+  return solved;
+}
+
+static double nan_max(double a, double b) {
+  if (isnan(a))
+    return b;
+  return b > a || isnan(b) ? (isnan(b) ? INFINITY : b) : a;
+}
+
+/* The mesh with every element of m split at its midpoint. */
+static rc_err split_mesh(const rc_mesh *m, rc_mesh *out, rc_error *err) {
+  const int n = m->n;
+  double *frac = malloc(sizeof *frac * (size_t)(2 * n + 1));
+  int *stages = malloc(sizeof *stages * (size_t)(2 * n));
+  if (!frac || !stages) {
+    free(frac);
+    free(stages);
+    return rc_error_set(err, RC_ERR_NOMEM,
+                        "out of memory for the enriched mesh of %d elements",
+                        2 * n);
+  }
+  for (int k = 0; k < n; ++k) {
+    frac[2 * k] = m->frac[k];
+    frac[2 * k + 1] = 0.5 * (m->frac[k] + m->frac[k + 1]);
+    stages[2 * k] = stages[2 * k + 1] = m->stages[k];
+  }
+  frac[2 * n] = 1.0;
+  rc_err rc = rc_mesh_from_arrays(2 * n, frac, stages, out, err);
+  free(frac);
+  free(stages);
+  return rc;
+}
+
+/* Fold |v^h(t) - v^{h/2}(t')| at time t of element k into est->elem. */
+static rc_err fold_point(const rc_solution *sol, const rc_solution *fine,
+                         const double *wc, double t, int k, double *wf,
+                         rc_error_estimate *est, rc_error *err) {
+  double tf = t;
+  if (fine->tf != sol->tf)
+    tf = sol->t0 + (t - sol->t0) * (fine->tf - fine->t0) / (sol->tf - sol->t0);
+  tf = fmin(fmax(tf, fine->t0), fine->tf);
+  rc_err rc = rc_solution_eval(fine, tf, wf, err);
+  if (rc != RC_OK)
+    return rc;
+  double *row = est->elem + (size_t)k * est->nvar;
+  for (int i = 0; i < est->nvar; ++i)
+    row[i] = nan_max(row[i], fabs(wc[i] - wf[i]));
+  return RC_OK;
+}
+
+static rc_err global_from(const rc_problem *pb, const rc_solution *sol,
+                          const rc_solution *fine, int dense_per_element,
+                          rc_error_estimate *est, rc_error *err) {
+  const int nw = rc_problem_nw(pb), ne = sol->mesh.n;
+  double *wc = malloc(sizeof *wc * (size_t)(2 * nw));
+  if (!wc)
+    return rc_error_set(err, RC_ERR_NOMEM, "out of memory for the estimate");
+  double *wf = wc + nw;
+  rc_err rc = RC_OK;
+  for (int k = 0; k < ne && rc == RC_OK; ++k) {
+    const int off = rc_solution_element_offset(sol, k), s = sol->mesh.stages[k];
+    for (int j = 0; j <= s && rc == RC_OK; ++j) /* nodes */
+      rc = fold_point(sol, fine, sol->w + (size_t)(off + j) * nw,
+                      sol->t[off + j], k, wf, est, err);
+    const double a = sol->t[off], b = sol->t[off + s];
+    for (int q = 0; q <= dense_per_element && rc == RC_OK; ++q) {
+      if (q == dense_per_element && k + 1 < ne)
+        break; /* tf belongs to the last element only */
+      const double t = q == dense_per_element
+                           ? b
+                           : a + (b - a) * (double)q / dense_per_element;
+      if ((rc = rc_solution_eval(sol, t, wc, err)) == RC_OK)
+        rc = fold_point(sol, fine, wc, t, k, wf, est, err);
+    }
+  }
+  free(wc);
+  return rc;
+}
+
+static void summarise(rc_error_estimate *est) {
+  est->max = 0.0;
+  for (int i = 0; i < est->nvar; ++i)
+    est->var[i] = NAN;
+  for (int k = 0; k < est->nelem; ++k) {
+    double m = NAN;
+    const double *row = est->elem + (size_t)k * est->nvar;
+    for (int i = 0; i < est->nvar; ++i) {
+      est->var[i] = nan_max(est->var[i], row[i]);
+      m = nan_max(m, row[i] / est->scale[i]);
+    }
+    est->elem_max[k] = m;
+    est->max = nan_max(est->max, m);
+  }
+}
+
+rc_err rc_estimate_error(const rc_problem *pb, const rc_solution *sol,
+                         const rc_options *opt, rc_estimate_kind kind,
+                         rc_error_estimate *est, rc_error *err) {
+  memset(est, 0, sizeof *est);
+  if (!pb || !sol || !opt || sol->mesh.n < 1 || !sol->w)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "rc_estimate_error: expected a problem, a solution on "
+                        "a mesh and options");
+  if (kind != RC_ESTIMATE_NONE && kind != RC_ESTIMATE_LOCAL &&
+      kind != RC_ESTIMATE_GLOBAL)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "estimate kind %d: expected RC_ESTIMATE_NONE (0), "
+                        "RC_ESTIMATE_LOCAL (1) or RC_ESTIMATE_GLOBAL (2)",
+                        (int)kind);
+  const int ne = sol->mesh.n, nv = pb->nx + pb->ny + pb->nu;
+  const int nw = rc_problem_nw(pb);
+  est->kind = RC_ESTIMATE_NONE;
+  est->nelem = ne;
+  est->nvar = nv;
+  est->max = est->local_max = NAN;
+  est->scale = malloc(sizeof(double) * (size_t)(nv > 0 ? nv : 1));
+  est->var = malloc(sizeof(double) * (size_t)(nv > 0 ? nv : 1));
+  est->elem = malloc(sizeof(double) * (size_t)ne * (size_t)(nv > 0 ? nv : 1));
+  est->elem_max = malloc(sizeof(double) * (size_t)ne);
+  est->local = malloc(sizeof(double) * (size_t)ne);
+  if (!est->scale || !est->var || !est->elem || !est->elem_max || !est->local) {
+    rc_error_estimate_free(est);
+    return rc_error_set(err, RC_ERR_NOMEM,
+                        "out of memory for the error estimate of %d elements",
+                        ne);
+  }
+  for (int i = 0; i < nv; ++i) {
+    double m = 1.0;
+    for (int n = 0; n < sol->nnodes; ++n)
+      m = fmax(m, fabs(sol->w[(size_t)n * nw + i]));
+    est->scale[i] = m;
+    est->var[i] = NAN;
+  }
+  for (size_t q = 0; q < (size_t)ne * (size_t)nv; ++q)
+    est->elem[q] = NAN;
+  for (int k = 0; k < ne; ++k)
+    est->elem_max[k] = est->local[k] = NAN;
+  if (kind == RC_ESTIMATE_NONE) {
+    snprintf(est->note, sizeof est->note, "no error estimate requested");
+    rc_error_clear(err);
+    return RC_OK;
+  }
+
+  /* Local (always: cheap, and the refinement history records it). */
+  if (pb->sampled_reference) {
+    for (int k = 0; k < ne; ++k)
+      est->local[k] = 0.0;
+  } else {
+    rc_err rc = rc_refine_estimate(pb, sol, RC_REFINE_PHR, est->local, err);
+    if (rc != RC_OK) {
+      rc_error_estimate_free(est);
+      return rc;
+    }
+  }
+  est->local_max = 0.0;
+  for (int k = 0; k < ne; ++k) {
+    est->local_max = nan_max(est->local_max, est->local[k]);
+    est->elem_max[k] = est->local[k];
+  }
+  est->max = est->local_max;
+  est->kind = RC_ESTIMATE_LOCAL;
+  snprintf(est->note, sizeof est->note,
+           "local Patterson-Hager-Rao element estimate (relative state defect "
+           "and algebraic residual; blind to error propagation, y and u)");
+  if (kind == RC_ESTIMATE_LOCAL) {
+    rc_error_clear(err);
+    return RC_OK;
+  }
+
+  /* Global: the enriched re-solve. */
+  rc_mesh fine_mesh;
+  rc_err rc = split_mesh(&sol->mesh, &fine_mesh, err);
+  if (rc != RC_OK) {
+    rc_error_estimate_free(est);
+    return rc;
+  }
+  rc_options o = *opt;
+  o.progress = NULL;
+  o.progress_ctx = NULL;
+  o.warm_start = sol->has_duals;
+  /* Solved only to opt->tol, the enriched solve would accept the coarse
+   * solution interpolated onto its mesh without an iteration whenever the
+   * coarse error is below about tol (measured: pendulum accel at 1e-13 gave
+   * an estimate of 4e-15); Newton converges quadratically, so the tighter
+   * target costs about one iteration more. */
+  o.tol = fmin(opt->tol, RC_ESTIMATE_ENRICHED_TOL);
+  o.acceptable_tol = opt->tol;
+  rc_solution fine;
+  rc_solve_stats fst;
+  rc_error ferr = {RC_OK, ""};
+  rc = rc_solve(pb, &fine_mesh, &o, sol, &fine, &fst, &ferr);
+  rc_mesh_free(&fine_mesh);
+  if (rc != RC_OK) {
+    snprintf(est->note, sizeof est->note,
+             "local estimate only: the enriched solve (every element split in "
+             "two) could not run: %.400s",
+             ferr.message);
+    rc_error_clear(err);
+    return RC_OK;
+  }
+  est->enriched_status = (int)fst.status;
+  est->enriched_iterations = fst.iterations;
+  est->enriched_nvars = fst.nvars;
+  est->enriched_wall_s = fst.wall_s;
+  const int ok = fst.status == RC_STATUS_CONVERGED ||
+                 fst.status == RC_STATUS_ACCEPTABLE ||
+                 (fst.status == RC_STATUS_NOT_RUN && pb->sampled_reference);
+  if (!ok) {
+    snprintf(est->note, sizeof est->note,
+             "local estimate only: the enriched solve (every element split in "
+             "two) ended '%s' after %d iterations",
+             rc_status_name(fst.status), fst.iterations);
+    rc_solution_free(&fine);
+    rc_error_clear(err);
+    return RC_OK;
+  }
+  rc = global_from(pb, sol, &fine, opt->dense_per_element, est, err);
+  rc_solution_free(&fine);
+  if (rc != RC_OK) {
+    rc_error_estimate_free(est);
+    return rc;
+  }
+  summarise(est);
+  est->kind = RC_ESTIMATE_GLOBAL;
+  snprintf(est->note, sizeof est->note,
+           "global: max |v_h - v_h/2| at the nodes and on the dense grid "
+           "against an enriched solve with every element split in two "
+           "(%d variables, %d iterations)",
+           fst.nvars, fst.iterations);
+  rc_error_clear(err);
+  return RC_OK;
+}
