@@ -51,6 +51,14 @@
  *           replaced by mu = 0 at t0 where x is fixed; no drift
  *           (docs/crane-index-reduction.md, section 6).
  *
+ *   mintime minimum-time rest-to-rest move (docs/crane-mintime.md): the
+ *           index-1 model, free tf, Mayer phi = tf, the track limits as
+ *           simple bounds, stacks z - ZMIN - bump(x) <= 0 as path
+ *           constraints, optional regularisation ureg.
+ *   pathtime minimum time along the straight line start-end: states sigma
+ *           .. sigma3, control sigma4, the crane state by the flat inverse
+ *           (second-order jets), every limit a path constraint.
+ *
  * Outputs: x, z, vx = vr s + r om c + vd, vz = vr c - r om s.
  * Invariants: flat/track: G, x - p1, z - p2 (algebraic consistency and the
  * tracking error); servo: x - p1, z - p2, vx - p1', vz - p2'; reduced: those
@@ -99,6 +107,9 @@ typedef enum row_kind {
   ROW_EVZ,    /* vz - p2' */
   ROW_Q,      /* Q */
   ROW_QD,     /* Q' = R - P om */
+  /* mintime (docs/crane-mintime.md) */
+  ROW_STACK, /* z - ZMIN - bump(x) of the j-th stack (j: its rank) */
+  ROW_REG,   /* control regularisation integrand */
   NROWKIND
 } row_kind;
 
@@ -125,6 +136,8 @@ static const unsigned ROW_DEP[NROWKIND] = {
     [ROW_EVZ] = B_(IR) | B_(ITH) | B_(IVR) | B_(IOM),
     [ROW_Q] = B_(ITH),
     [ROW_QD] = B_(ITH) | B_(IOM),
+    [ROW_STACK] = B_(ID) | B_(IR) | B_(ITH),
+    [ROW_REG] = B_(IU1) | B_(IU2),
 };
 static const unsigned ROW_NONLIN[NROWKIND] = {
     [ROW_F3] = B_(ITH) | B_(ITAU),
@@ -141,6 +154,8 @@ static const unsigned ROW_NONLIN[NROWKIND] = {
     [ROW_EVZ] = B_(IR) | B_(ITH) | B_(IVR) | B_(IOM),
     [ROW_Q] = B_(ITH),
     [ROW_QD] = B_(ITH) | B_(IOM),
+    [ROW_STACK] = B_(ID) | B_(IR) | B_(ITH),
+    [ROW_REG] = B_(IU1) | B_(IU2),
 };
 
 /* ---- parameters -----------------------------------------------------------
@@ -183,6 +198,12 @@ enum {
   P_GUESS,
   P_PROJECT,
   P_UREF,
+  /* minimum-time moves (docs/crane-mintime.md) */
+  P_TFLO,
+  P_TFHI,
+  P_STACK,
+  P_STACKEDGE,
+  P_UREG,
   NPARAM
 };
 
@@ -190,6 +211,7 @@ enum {
 #define CRANE_EPS_DEFAULT 3e-11     /* uref=zero */
 #define CRANE_EPS_FLAT_DEFAULT 1e-6 /* uref=flat */
 #define CRANE_OBJ_SCALE_DEFAULT 1e5
+#define CRANE_MT_OBJ_SCALE_DEFAULT 100.0 /* mintime: Ipopt sees 100 tf */
 
 static const rc_param_def crane_params[NPARAM] = {
     {"M1", RC_PARAM_REAL, 10.0, NULL, "trolley mass [kg]"},
@@ -265,15 +287,38 @@ static const rc_param_def crane_params[NPARAM] = {
      "track: control term eps |u - uref|^2 with uref = zero (SPEC's eps "
      "|u|^2) or flat (the flat inverse's controls: exact tracking is then "
      "the optimum wherever the limits allow it) [-]"},
+    /* minimum-time moves (docs/crane-mintime.md) */
+    {"tf_lo", RC_PARAM_REAL, 0.01, NULL,
+     "mintime, pathtime: lower bound of the free final time [s] (> 0)"},
+    {"tf_hi", RC_PARAM_REAL, 1000.0, NULL,
+     "mintime, pathtime: upper bound of the free final time [s]; the "
+     "starting guess "
+     "of tf is `tf` if set, else the shortest horizon on which the "
+     "default rest-to-rest profile's flat inverse meets every limit"},
+    {"stack", RC_PARAM_TEXT, 0.0, NULL,
+     "mintime: container stacks the load must pass above, "
+     "X0:X1:ZMIN[;X0:X1:ZMIN...] [m]: z <= ZMIN while X0 <= x <= X1 "
+     "(z down), at most 8"},
+    {"stack_edge", RC_PARAM_REAL, 0.1, NULL,
+     "mintime: rounding length ell of the stack constraint z - ZMIN - "
+     "(max(0, X0-x)^3 + max(0, x-X1)^3)/ell^2 <= 0 [m] (> 0)"},
+    {"ureg", RC_PARAM_REAL, 0.0, NULL,
+     "mintime: control regularisation: minimise tf + ureg int (u1/U1)^2 + "
+     "((u2 - C3 m g)/U2)^2 dt (U1, U2: u1max, u2max, or (M1+M2) g and C3 "
+     "times it) [1/s]"},
 };
 
-enum { F_FLAT = 0, F_TRACK, F_SERVO, F_REDUCED, NFORM };
+enum { F_FLAT = 0, F_TRACK, F_SERVO, F_REDUCED, F_MINTIME, F_PATHTIME, NFORM };
 
 static const rc_formulation_def crane_formulations[NFORM] = {
     {"flat", "exact inverse by flatness sampled on the mesh (no NLP)"},
     {"track", "tracking OCP on the index-1 model, min |(x,z)-p|^2 + eps|u|^2"},
     {"servo", "index-1 model + x = p1, z = p2 at collocation points (index 5)"},
     {"reduced", "index reduction completed: index-1 DAE, u1 u2 algebraic"},
+    {"mintime", "minimum-time rest-to-rest move on the index-1 model, free "
+                "tf, every limit, optional stacks"},
+    {"pathtime", "minimum-time move along the straight line start-end: "
+                 "sigma'''' control, crane state by the flat inverse"},
 };
 
 static const char *const VAR_NAMES[NWMAX] = {
@@ -293,6 +338,7 @@ static const char *const REDUCED_PLAIN_NOTE =
     "z-p2 on the dense grid, or use project=1";
 
 #define MAXROWS 16
+#define MAXSTACK 8 /* mintime: 7 model rows + reg + stacks <= MAXROWS */
 
 /* A block's rows.  mu_add[i] >= 0: row i is a state equation and gets
  * + w[IMU + mu_add[i]] (projection); mu_t0[i] >= 0: row i is a projection
@@ -328,6 +374,15 @@ typedef struct crane {
   int hr[NW * NW], hc[NW * NW];                 /* point Hessian pattern */
   int ijr[MAXROWS * NWMAX], ijc[MAXROWS * NWMAX];
   int ihr[NW * NW], ihc[NW * NW];
+  /* mintime (docs/crane-mintime.md) */
+  int nstack;
+  double stack[MAXSTACK][3]; /* X0, X1, ZMIN */
+  double stack_ell;          /* rounding length of the stack rows */
+  double reg1, reg2, u2hold; /* ureg/U1^2, ureg/U2^2, C3 m g */
+  int bjr[1], bjc[1];        /* boundary Jacobian: d tf / d tf */
+  double c_lo[MAXSTACK], c_hi[MAXSTACK];
+  char mt_note[512];
+  double pt_lo[8], pt_hi[8]; /* pathtime: path-constraint bounds */
 } crane;
 
 static const crane *crane_of(const rc_problem *pb) {
@@ -622,6 +677,48 @@ static int rows_eval(const crane *cr, double t, const double *w,
         sym(o, ITH, IOM, -Q);
       }
       break;
+    case ROW_STACK: { /* z - ZMIN - (pos(X0 - x)^3 + pos(x - X1)^3)/ell^2 */
+      int j = 0;      /* rank of this stack row among the block's */
+      for (int k = 0; k < i; ++k)
+        j += kinds[k] == ROW_STACK;
+      if (j >= cr->nstack)
+        return -1;
+      const double *st = cr->stack[j],
+                   il2 = 1.0 / (cr->stack_ell * cr->stack_ell);
+      const double x = d + r * s, z = r * c;
+      const double a = fmax(0.0, st[0] - x), b = fmax(0.0, x - st[1]);
+      const double q0 = (a * a * a + b * b * b) * il2;
+      const double q1 = 3.0 * (b * b - a * a) * il2; /* dq/dx */
+      const double q2 = 6.0 * (a + b) * il2;         /* d2q/dx2 */
+      o->v = z - st[2] - q0;
+      if (order < 1)
+        break;
+      /* x_w = (1, s, r c) and z_w = (0, c, -r s) over (d, r, th) */
+      const int ix[3] = {ID, IR, ITH};
+      const double xg[3] = {1.0, s, r * c}, zg[3] = {0.0, c, -r * s};
+      for (int k = 0; k < 3; ++k)
+        o->g[ix[k]] = zg[k] - q1 * xg[k];
+      if (order < 2)
+        break;
+      for (int k = 0; k < 3; ++k)
+        for (int l = 0; l <= k; ++l)
+          sym(o, ix[k], ix[l], -q2 * xg[k] * xg[l]);
+      /* z_ww - q1 x_ww: (r, th) -s - q1 c, (th, th) -r c + q1 r s */
+      sym(o, ITH, IR, -s - q1 * c);
+      sym(o, ITH, ITH, -r * c + q1 * r * s);
+      break;
+    }
+    case ROW_REG: { /* reg1 u1^2 + reg2 (u2 - u2hold)^2 */
+      const double e2 = w[IU2] - cr->u2hold;
+      o->v = cr->reg1 * w[IU1] * w[IU1] + cr->reg2 * e2 * e2;
+      o->g[IU1] = 2.0 * cr->reg1 * w[IU1];
+      o->g[IU2] = 2.0 * cr->reg2 * e2;
+      if (order >= 2) {
+        sym(o, IU1, IU1, 2.0 * cr->reg1);
+        sym(o, IU2, IU2, 2.0 * cr->reg2);
+      }
+      break;
+    }
     default:
       return -1;
     }
@@ -1370,6 +1467,590 @@ done:
   return rc;
 }
 
+/* ---- mintime: minimum-time rest-to-rest move (docs/crane-mintime.md) -----
+ * Boundary block B(z) = [phi] with phi = tf, z = (x(t0), x(tf), tf). */
+static int mt_bnd_eval(const rc_problem *pb, double t, const double *z,
+                       double *out) {
+  (void)t;
+  out[0] = z[2 * pb->nx + pb->np];
+  return 0;
+}
+static int mt_bnd_jac(const rc_problem *pb, double t, const double *z,
+                      double *vals) {
+  (void)pb;
+  (void)t;
+  (void)z;
+  vals[0] = 1.0;
+  return 0;
+}
+static int mt_bnd_hes(const rc_problem *pb, double t, const double *z,
+                      const double *mu, double *vals) {
+  (void)pb;
+  (void)t;
+  (void)z;
+  (void)mu;
+  (void)vals; /* phi = tf is linear: empty pattern */
+  return 0;
+}
+
+/* Parses "X0:X1:ZMIN[;X0:X1:ZMIN...]" into cr->stack. */
+static rc_err mt_parse_stacks(crane *cr, const char *text, rc_error *err) {
+  cr->nstack = 0;
+  const char *p = text;
+  while (p && *p) {
+    double v[3];
+    for (int k = 0; k < 3; ++k) {
+      char *end;
+      v[k] = strtod(p, &end);
+      const char want = k < 2 ? ':' : ';';
+      if (end == p || !isfinite(v[k]) ||
+          !(*end == want || (k == 2 && *end == '\0')))
+        return rc_error_set(err, RC_ERR_INPUT,
+                            "crane: stack = '%s': expected X0:X1:ZMIN[;X0:X1:"
+                            "ZMIN...] with finite numbers [m]",
+                            text);
+      p = *end ? end + 1 : end;
+    }
+    if (cr->nstack == MAXSTACK)
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "crane: stack = '%s': expected at most %d stacks",
+                          text, MAXSTACK);
+    if (!(v[0] < v[1]) || !(v[2] > 0.0))
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "crane: stack %g:%g:%g: expected X0 < X1 and a top "
+                          "ZMIN > 0 below the rail [m]",
+                          v[0], v[1], v[2]);
+    memcpy(cr->stack[cr->nstack++], v, sizeof v);
+  }
+  return RC_OK;
+}
+
+/* Largest violation of the limits by the flat inverse of cr->path (scanned):
+ * 0 when the profile meets every limit. */
+static double mt_profile_excess(const crane *cr, const double *v,
+                                const scan_ext *ex) {
+  double worst = 0.0;
+  for (size_t l = 0; l < sizeof LIMITS / sizeof *LIMITS; ++l) {
+    const limit_def *L = &LIMITS[l];
+    const int i = L->var;
+    if (L->psym >= 0)
+      worst =
+          fmax(worst, (fmax(ex->hi[i], -ex->lo[i]) - v[L->psym]) / v[L->psym]);
+    if (L->phi >= 0 && isfinite(v[L->phi]))
+      worst = fmax(worst, (ex->hi[i] - v[L->phi]) / v[L->phi]);
+    if (L->plo >= 0)
+      worst = fmax(worst, (v[L->plo] - ex->lo[i]) / fmax(v[L->plo], 1.0));
+  }
+  /* and a gentle profile, whatever the limits: tau >= m g / 2 (far from
+   * the slack cable and the flat inverse's edge b = 0) */
+  const double mg = cr->par.m * cr->par.g;
+  worst = fmax(worst, (0.5 * mg - ex->lo[ITAU]) / mg);
+  /* without u1max: trolley forces up to (M1 + M2) g */
+  const double f1 = (cr->par.M1 + cr->par.M2) * cr->par.g;
+  worst = fmax(worst, (fmax(ex->hi[IU1], -ex->lo[IU1]) - f1) / f1);
+  return worst;
+}
+
+/* Limits, rest end, stacks, objective and the starting tf (mintime). */
+static rc_err mintime_setup(crane *cr, const rc_param_values *pv,
+                            rc_error *err) {
+  rc_problem *pb = &cr->pb;
+  const double *v = pv->real;
+  const int *is_set = pv->is_set;
+  if (pv->text && pv->text[P_PATH] && *pv->text[P_PATH])
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: path = '%s' with formulation mintime: "
+                        "expected no path (mintime moves from x_start, "
+                        "z_start to x_end, z_end)",
+                        pv->text[P_PATH]);
+  if (!(v[P_TFLO] > 0.0 && v[P_TFLO] < v[P_TFHI] && isfinite(v[P_TFHI])))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: tf_lo = %g, tf_hi = %g: expected 0 < tf_lo < "
+                        "tf_hi < inf [s]",
+                        v[P_TFLO], v[P_TFHI]);
+  if (!(v[P_STACKEDGE] > 0.0 && isfinite(v[P_STACKEDGE])))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: stack_edge = %g: expected a finite length > 0 "
+                        "[m]",
+                        v[P_STACKEDGE]);
+  if (!(v[P_UREG] >= 0.0 && isfinite(v[P_UREG])))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: ureg = %g: expected a finite value >= 0",
+                        v[P_UREG]);
+  const int tf_set = is_set && is_set[P_TF];
+  if (tf_set && !(v[P_TF] >= v[P_TFLO] && v[P_TF] <= v[P_TFHI]))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: tf = %g (the starting guess of mintime): "
+                        "expected tf_lo = %g <= tf <= tf_hi = %g",
+                        v[P_TF], v[P_TFLO], v[P_TFHI]);
+  rc_err rc = mt_parse_stacks(
+      cr, pv->text && pv->text[P_STACK] ? pv->text[P_STACK] : "", err);
+  if (rc != RC_OK)
+    return rc;
+  cr->stack_ell = v[P_STACKEDGE];
+
+  /* simple bounds: the physical limits (as track) */
+  cr->w_lo[IU1] = -v[P_U1MAX];
+  cr->w_hi[IU1] = v[P_U1MAX];
+  cr->w_lo[IU2] = -v[P_U2MAX];
+  cr->w_hi[IU2] = v[P_U2MAX];
+  if (v[P_RMIN] > 0.0)
+    cr->w_lo[IR] = v[P_RMIN];
+  cr->w_hi[IR] = v[P_RMAX];
+  cr->w_lo[ITAU] = v[P_TAUMIN];
+  cr->w_lo[ITH] = -v[P_THMAX];
+  cr->w_hi[ITH] = v[P_THMAX];
+  cr->w_lo[IVD] = -v[P_VDMAX];
+  cr->w_hi[IVD] = v[P_VDMAX];
+  cr->w_lo[IVR] = -v[P_VRMAX];
+  cr->w_hi[IVR] = v[P_VRMAX];
+
+  /* end at rest at (x_end, z_end): d = x_end, r = z_end, the rest 0 */
+  const double rest[NX] = {v[P_XE], v[P_ZE], 0.0, 0.0, 0.0, 0.0};
+  for (int i = 0; i < NX; ++i) {
+    cr->xf[i] = rest[i];
+    cr->fix_xf[i] = 1;
+  }
+  pb->fix_xf = cr->fix_xf;
+  pb->xf = cr->xf;
+  for (int i = 0; i < NX; ++i) {
+    rc = check_fixed(cr, v, i, cr->x0[i], pb->t0, "start", err);
+    if (rc != RC_OK)
+      return rc;
+  }
+  /* at rest every state is 0 but r = z_end: only the cable bounds matter */
+  if (v[P_ZE] < v[P_RMIN] || v[P_ZE] > v[P_RMAX])
+    return rc_error_set(
+        err, RC_ERR_INPUT,
+        "crane: rmin = %g, rmax = %g contradict the end at rest "
+        "(cable length r = z_end = %g m): expected rmin <= %g "
+        "<= rmax",
+        v[P_RMIN], v[P_RMAX], v[P_ZE], v[P_ZE]);
+  const double mg = cr->par.m * cr->par.g;
+  if (!(mg > v[P_TAUMIN]))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: taumin = %g: expected taumin < m g = %g N "
+                        "(the tension at rest)",
+                        v[P_TAUMIN], mg);
+
+  /* the start and end points against the (rounded) stacks */
+  for (int j = 0; j < cr->nstack; ++j) {
+    const double *st = cr->stack[j],
+                 il2 = 1.0 / (cr->stack_ell * cr->stack_ell);
+    const double px[2] = {cr->x0[ID] + cr->x0[IR] * sin(cr->x0[ITH]), v[P_XE]};
+    const double pz[2] = {cr->x0[IR] * cos(cr->x0[ITH]), v[P_ZE]};
+    for (int e = 0; e < 2; ++e) {
+      const double a = fmax(0.0, st[0] - px[e]), b = fmax(0.0, px[e] - st[1]);
+      if (pz[e] - st[2] - (a * a * a + b * b * b) * il2 > 0.0)
+        return rc_error_set(err, RC_ERR_INPUT,
+                            "crane: stack %g:%g:%g: the %s point (%g, %g) m "
+                            "is inside it or within its rounded edge "
+                            "(stack_edge = %g m): expected z <= ZMIN over "
+                            "the stack",
+                            st[0], st[1], st[2], e ? "end" : "start", px[e],
+                            pz[e], cr->stack_ell);
+    }
+    cr->c_lo[j] = -HUGE_VAL;
+    cr->c_hi[j] = 0.0;
+  }
+
+  /* regularisation weights */
+  const double U1 =
+      isfinite(v[P_U1MAX]) ? v[P_U1MAX] : (cr->par.M1 + cr->par.M2) * cr->par.g;
+  const double U2 = isfinite(v[P_U2MAX])
+                        ? v[P_U2MAX]
+                        : cr->par.C3 * (cr->par.M1 + cr->par.M2) * cr->par.g;
+  cr->reg1 = v[P_UREG] / (U1 * U1);
+  cr->reg2 = v[P_UREG] / (U2 * U2);
+  cr->u2hold = cr->par.C3 * mg;
+
+  /* starting tf: `tf` if set, else the shortest T (geometric steps of 5 %
+   * from a lower bound) on which the rest-to-rest profile's flat inverse
+   * meets every limit; the guess is that flat inverse (guess=flat). */
+  double T = v[P_TF], excess = 0.0;
+  if (!tf_set) {
+    const double D = fabs(v[P_XE] - v[P_XS]), M = cr->par.M1 + cr->par.M2;
+    /* frictionless bang-bang time of the centre of mass: a lower bound */
+    T = isfinite(v[P_U1MAX]) ? 2.0 * sqrt(D * M / v[P_U1MAX]) : 0.0;
+    T = fmax(T, v[P_TFLO]);
+    double best_T = v[P_TFHI], best_ex = HUGE_VAL;
+    for (; T <= v[P_TFHI]; T *= 1.05) {
+      rc_crane_path trial = {0};
+      rc_error e2;
+      if (rc_crane_path_default(&trial, T, v[P_XS], v[P_ZS], v[P_XE], v[P_ZE],
+                                &e2) != RC_OK)
+        continue;
+      double exT = HUGE_VAL;
+      if (rc_crane_path_check_flat(&trial, &cr->par, &e2) == RC_OK) {
+        rc_crane_path saved = cr->path;
+        cr->path = trial;
+        scan_ext ex;
+        flat_scan(cr, 0.0, T, &ex);
+        exT = mt_profile_excess(cr, v, &ex);
+        cr->path = saved;
+      }
+      rc_crane_path_free(&trial);
+      if (exT < best_ex) {
+        best_ex = exT;
+        best_T = T;
+      }
+      if (exT <= 0.0)
+        break;
+    }
+    T = best_T;
+    excess = best_ex;
+  }
+  rc_crane_path_free(&cr->path);
+  rc = rc_crane_path_default(&cr->path, T, v[P_XS], v[P_ZS], v[P_XE], v[P_ZE],
+                             err);
+  if (rc == RC_OK)
+    rc = rc_crane_path_check_flat(&cr->path, &cr->par, err);
+  if (rc != RC_OK)
+    return rc;
+  pb->tf = T;
+  pb->free_tf = 1;
+  pb->tf_lo = v[P_TFLO];
+  pb->tf_hi = v[P_TFHI];
+  pb->autonomous = 1;
+  pb->has_mayer = 1;
+  /* tf's gradient (1) is small against the model rows' Jacobian: 100 is
+   * the scale Ipopt's gradient-based scaling caps at, and it takes the
+   * issue-19 job from 67 to 37 iterations, one stack from 249 to 97, two
+   * from 1144 to 84 (40 x 5; docs/crane-mintime.md) */
+  pb->objective_scale =
+      is_set && is_set[P_SIGMA] ? v[P_SIGMA] : CRANE_MT_OBJ_SCALE_DEFAULT;
+  if (!tf_set && excess > 0.0)
+    snprintf(cr->mt_note, sizeof cr->mt_note,
+             "starting guess: no rest-to-rest profile in tf_lo..tf_hi meets "
+             "every limit (best T = %.4g s, %.3g relative excess); "
+             "the solve starts from it anyway",
+             T, excess);
+  if (!isfinite(v[P_U1MAX]))
+    snprintf(cr->mt_note, sizeof cr->mt_note,
+             "u1max is not set: without a trolley force limit a minimum "
+             "time is not attained (tf runs down towards tf_lo = %g s and "
+             "the solve cannot converge); set u1max",
+             v[P_TFLO]);
+  return RC_OK;
+}
+
+/* ---- pathtime: minimum time along the straight line (docs/crane-mintime.md)
+ * Load on p(t) = P0 + D sigma(t), D = P1 - P0; states (sigma, sigma1,
+ * sigma2, sigma3), control sigma4 (chain of integrators); p^(k) = D sigma_k.
+ * Flat inverse (SPEC 4.3): a = -M2 Dx s2, b = m g - M2 Dz s2,
+ * q = a / b = tan theta, S = sqrt(1 + q^2), tau = b S, r = p2 S,
+ * d = p1 - p2 q, q' = q_s s3, q'' = q_ss s3^2 + q_s s4 (q_s = dq/ds2 =
+ * M2 (Dz a - Dx b) / b^2, q_ss = 2 M2 Dz q_s / b), vd = d' = p1' - p2' q -
+ * p2 q', d'' = p1'' - p2'' q - 2 p2' q' - p2 q'', vr = r' = p2' S +
+ * p2 S_q q', r'' = p2'' S + 2 p2' S_q q' + p2 (S_qq q'^2 + S_q q''),
+ * S_q = q / S, S_qq = 1 / S^3, u1 = M1 d'' + C1 d' - tau sin theta =
+ * M1 d'' + C1 d' - a, u2 = (C3^2 tau - C2 r' - J r'') / C3.
+ * Path constraints, in this order: theta = atan q, tau, r, vd, vr, u1, u2,
+ * b (>= 0.01 m g: the flat inverse's domain).  Every expression is built
+ * from second-order jets (value, gradient, Hessian over the 5 inputs) with
+ * the exact product, reciprocal, sqrt and atan rules. */
+#define PT_N 5  /* inputs: sigma, sigma1, sigma2, sigma3, sigma4 */
+#define PT_NC 8 /* path constraints */
+typedef struct jet2 {
+  double v, g[PT_N], h[PT_N][PT_N];
+} jet2;
+
+static jet2 j_var(double v, int i) {
+  jet2 r;
+  memset(&r, 0, sizeof r);
+  r.v = v;
+  r.g[i] = 1.0;
+  return r;
+}
+static jet2 j_const(double v) {
+  jet2 r;
+  memset(&r, 0, sizeof r);
+  r.v = v;
+  return r;
+}
+static jet2 j_lin(double a, jet2 x, double b, jet2 y) { /* a x + b y */
+  jet2 r;
+  r.v = a * x.v + b * y.v;
+  for (int i = 0; i < PT_N; ++i) {
+    r.g[i] = a * x.g[i] + b * y.g[i];
+    for (int j = 0; j < PT_N; ++j)
+      r.h[i][j] = a * x.h[i][j] + b * y.h[i][j];
+  }
+  return r;
+}
+static jet2 j_mul(jet2 x, jet2 y) {
+  jet2 r;
+  r.v = x.v * y.v;
+  for (int i = 0; i < PT_N; ++i) {
+    r.g[i] = x.v * y.g[i] + y.v * x.g[i];
+    for (int j = 0; j < PT_N; ++j)
+      r.h[i][j] =
+          x.v * y.h[i][j] + y.v * x.h[i][j] + x.g[i] * y.g[j] + y.g[i] * x.g[j];
+  }
+  return r;
+}
+/* f(x) with f' = d1, f'' = d2 at x.v */
+static jet2 j_fun(jet2 x, double f, double d1, double d2) {
+  jet2 r;
+  r.v = f;
+  for (int i = 0; i < PT_N; ++i) {
+    r.g[i] = d1 * x.g[i];
+    for (int j = 0; j < PT_N; ++j)
+      r.h[i][j] = d1 * x.h[i][j] + d2 * x.g[i] * x.g[j];
+  }
+  return r;
+}
+static jet2 j_inv(jet2 x) {
+  return j_fun(x, 1.0 / x.v, -1.0 / (x.v * x.v), 2.0 / (x.v * x.v * x.v));
+}
+static jet2 j_sqrt(jet2 x) {
+  const double s = sqrt(x.v);
+  return j_fun(x, s, 0.5 / s, -0.25 / (s * x.v));
+}
+static jet2 j_atan(jet2 x) {
+  const double d = 1.0 + x.v * x.v;
+  return j_fun(x, atan(x.v), 1.0 / d, -2.0 * x.v / (d * d));
+}
+
+/* The PT_NC constraint jets at w, and the crane state for the outputs. */
+typedef struct pt_vals {
+  jet2 c[PT_NC];
+  double d, r, theta, vd, vr, omega, tau, u1, u2;
+} pt_vals;
+
+static int pt_eval_all(const crane *cr, const double *w, pt_vals *o) {
+  const rc_crane_params *P = &cr->par;
+  const double Dx = cr->xf[4], Dz = cr->xf[5]; /* set by pathtime_finish */
+  const double x0 = cr->x0[4], z0 = cr->x0[5];
+  const jet2 sg = j_var(w[0], 0), s1 = j_var(w[1], 1), s2 = j_var(w[2], 2),
+             s3 = j_var(w[3], 3), s4 = j_var(w[4], 4);
+  const jet2 one = j_const(1.0);
+  const jet2 p1 = j_lin(Dx, sg, x0, one), p2 = j_lin(Dz, sg, z0, one);
+  const jet2 p1d = j_lin(Dx, s1, 0, one), p2d = j_lin(Dz, s1, 0, one);
+  const jet2 p1dd = j_lin(Dx, s2, 0, one), p2dd = j_lin(Dz, s2, 0, one);
+  const double mg = P->m * P->g;
+  const jet2 a = j_lin(-P->M2, p1dd, 0, one);
+  const jet2 b = j_lin(-P->M2, p2dd, mg, one);
+  if (!(b.v > 0.0) || !(p2.v > 0.0))
+    return 1; /* outside the flat inverse's domain: the solver steps back */
+  const jet2 ib = j_inv(b);
+  const jet2 q = j_mul(a, ib);
+  const jet2 qs = j_mul(j_lin(-P->M2 * Dx, b, P->M2 * Dz, a), j_mul(ib, ib));
+  const jet2 qss = j_mul(j_lin(2.0 * P->M2 * Dz, qs, 0, one), ib);
+  const jet2 qd = j_mul(qs, s3);
+  const jet2 qdd = j_lin(1.0, j_mul(qss, j_mul(s3, s3)), 1.0, j_mul(qs, s4));
+  const jet2 S = j_sqrt(j_lin(1.0, one, 1.0, j_mul(q, q)));
+  const jet2 iS = j_inv(S);
+  const jet2 Sq = j_mul(q, iS);              /* q / S */
+  const jet2 Sqq = j_mul(iS, j_mul(iS, iS)); /* 1 / S^3 */
+  const jet2 tau = j_mul(b, S);
+  const jet2 r = j_mul(p2, S);
+  const jet2 vd =
+      j_lin(1.0, p1d, -1.0, j_lin(1.0, j_mul(p2d, q), 1.0, j_mul(p2, qd)));
+  const jet2 ddd = j_lin(1.0, j_lin(1.0, p1dd, -1.0, j_mul(p2dd, q)), -1.0,
+                         j_lin(2.0, j_mul(p2d, qd), 1.0, j_mul(p2, qdd)));
+  const jet2 vr = j_lin(1.0, j_mul(p2d, S), 1.0, j_mul(p2, j_mul(Sq, qd)));
+  const jet2 rdd = j_lin(
+      1.0, j_lin(1.0, j_mul(p2dd, S), 2.0, j_mul(p2d, j_mul(Sq, qd))), 1.0,
+      j_mul(p2, j_lin(1.0, j_mul(Sqq, j_mul(qd, qd)), 1.0, j_mul(Sq, qdd))));
+  const jet2 u1 = j_lin(1.0, j_lin(P->M1, ddd, P->C1, vd), -1.0, a);
+  const jet2 u2 = j_lin(P->C3, tau, -1.0 / P->C3, j_lin(P->C2, vr, P->J, rdd));
+  o->c[0] = j_atan(q);
+  o->c[1] = tau;
+  o->c[2] = r;
+  o->c[3] = vd;
+  o->c[4] = vr;
+  o->c[5] = u1;
+  o->c[6] = u2;
+  o->c[7] = b;
+  o->d = p1.v - p2.v * q.v;
+  o->r = r.v;
+  o->theta = o->c[0].v;
+  o->vd = vd.v;
+  o->vr = vr.v;
+  o->omega = qd.v / (1.0 + q.v * q.v);
+  o->tau = tau.v;
+  o->u1 = u1.v;
+  o->u2 = u2.v;
+  return 0;
+}
+
+static int pt_point_eval(const rc_problem *pb, double t, const double *w,
+                         double *out) {
+  (void)t;
+  pt_vals o;
+  int rc = pt_eval_all(crane_of(pb), w, &o);
+  if (rc)
+    return rc;
+  for (int i = 0; i < 4; ++i)
+    out[i] = w[i + 1]; /* sigma_k' = sigma_{k+1} */
+  for (int k = 0; k < PT_NC; ++k)
+    out[4 + k] = o.c[k].v;
+  return 0;
+}
+static int pt_point_jac(const rc_problem *pb, double t, const double *w,
+                        double *vals) {
+  (void)t;
+  pt_vals o;
+  int rc = pt_eval_all(crane_of(pb), w, &o);
+  if (rc)
+    return rc;
+  const rc_pattern *J = &pb->point.jac;
+  for (int e = 0; e < J->nnz; ++e)
+    vals[e] = J->row[e] < 4 ? 1.0 : o.c[J->row[e] - 4].g[J->col[e]];
+  return 0;
+}
+static int pt_point_hes(const rc_problem *pb, double t, const double *w,
+                        const double *mu, double *vals) {
+  (void)t;
+  pt_vals o;
+  int rc = pt_eval_all(crane_of(pb), w, &o);
+  if (rc)
+    return rc;
+  const rc_pattern *H = &pb->point.hes;
+  for (int e = 0; e < H->nnz; ++e) {
+    double v = 0.0;
+    for (int k = 0; k < PT_NC; ++k)
+      v += mu[4 + k] * o.c[k].h[H->row[e]][H->col[e]];
+    vals[e] = v;
+  }
+  return 0;
+}
+
+static const char *const PT_VAR_NAMES[PT_N] = {"sigma", "sigma1", "sigma2",
+                                               "sigma3", "sigma4"};
+static const char *const PT_OUT_NAMES[13] = {
+    "x",  "z",  "vx",    "vz",  "d",  "r", "theta",
+    "vd", "vr", "omega", "tau", "u1", "u2"};
+
+static int pt_outputs(const rc_problem *pb, double t, const double *w,
+                      double *out) {
+  (void)t;
+  const crane *cr = crane_of(pb);
+  pt_vals o;
+  if (pt_eval_all(cr, w, &o))
+    return 1;
+  const double Dx = cr->xf[4], Dz = cr->xf[5];
+  out[0] = cr->x0[4] + Dx * w[0];
+  out[1] = cr->x0[5] + Dz * w[0];
+  out[2] = Dx * w[1];
+  out[3] = Dz * w[1];
+  const double st[9] = {o.d,     o.r,   o.theta, o.vd, o.vr,
+                        o.omega, o.tau, o.u1,    o.u2};
+  memcpy(out + 4, st, sizeof st);
+  return 0;
+}
+
+/* s(a) = 126a^5 - 420a^6 + 540a^7 - 315a^8 + 70a^9 and derivatives 1..4. */
+static void s9_eval(double a, double out[5]) {
+  double c[10] = {0, 0, 0, 0, 0, 126, -420, 540, -315, 70};
+  for (int k = 0; k < 5; ++k) {
+    double v = 0.0;
+    for (int i = 9; i >= 0; --i)
+      v = v * a + c[i];
+    out[k] = v;
+    for (int i = 0; i < 9; ++i)
+      c[i] = (i + 1) * c[i + 1]; /* differentiate */
+    c[9] = 0.0;
+  }
+}
+
+/* The simple guess: sigma = s(t/T), T the starting tf (as mintime). */
+static int pt_guess(const rc_problem *pb, double t, double *w) {
+  const double T = pb->tf - pb->t0;
+  double a = (t - pb->t0) / T, sv[5];
+  a = a < 0 ? 0 : a > 1 ? 1 : a;
+  s9_eval(a, sv);
+  for (int k = 0; k < PT_N; ++k)
+    w[k] = sv[k] / pow(T, k);
+  return 0;
+}
+
+/* Turns a mintime problem (limits checked, free tf, starting T set) into
+ * pathtime. */
+static rc_err pathtime_finish(crane *cr, const double *v, rc_error *err) {
+  rc_problem *pb = &cr->pb;
+  if (cr->nstack > 0)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: stack with formulation pathtime: expected no "
+                        "stack (the load stays on the straight line)");
+  if (v[P_UREG] > 0.0)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: ureg = %g with formulation pathtime: expected "
+                        "0 (not implemented there)",
+                        v[P_UREG]);
+  const double lo[PT_NC] = {-v[P_THMAX],
+                            v[P_TAUMIN],
+                            v[P_RMIN] > 0 ? v[P_RMIN] : -HUGE_VAL,
+                            -v[P_VDMAX],
+                            -v[P_VRMAX],
+                            -v[P_U1MAX],
+                            -v[P_U2MAX],
+                            0.01 * cr->par.m * cr->par.g};
+  const double hi[PT_NC] = {v[P_THMAX], HUGE_VAL,   v[P_RMAX],  v[P_VDMAX],
+                            v[P_VRMAX], v[P_U1MAX], v[P_U2MAX], HUGE_VAL};
+  for (int k = 0; k < PT_NC; ++k) {
+    cr->pt_lo[k] = lo[k];
+    cr->pt_hi[k] = hi[k];
+  }
+  for (int i = 0; i < NWMAX; ++i) {
+    cr->w_lo[i] = -HUGE_VAL;
+    cr->w_hi[i] = HUGE_VAL;
+  }
+  cr->w_lo[0] = 0.0; /* 0 <= sigma <= 1, sigma' >= 0 (monotone) */
+  cr->w_hi[0] = 1.0;
+  cr->w_lo[1] = 0.0;
+  /* sigma and its derivatives at rest; slots 4, 5 carry P0 and D */
+  const double x0[NX] = {0, 0, 0, 0, v[P_XS], v[P_ZS]};
+  const double xf[NX] = {1, 0, 0, 0, v[P_XE] - v[P_XS], v[P_ZE] - v[P_ZS]};
+  memcpy(cr->x0, x0, sizeof x0);
+  memcpy(cr->xf, xf, sizeof xf);
+  for (int i = 0; i < NX; ++i)
+    cr->fix_x0[i] = cr->fix_xf[i] = i < 4;
+  pb->nx = 4;
+  pb->ny = 0;
+  pb->nu = 1;
+  pb->nc = PT_NC;
+  pb->has_lagrange = 0;
+  pb->var_names = PT_VAR_NAMES;
+  pb->c_lo = cr->pt_lo;
+  pb->c_hi = cr->pt_hi;
+  int nj = 0;
+  for (int i = 0; i < 4; ++i) {
+    cr->jr[nj] = i;
+    cr->jc[nj++] = i + 1;
+  }
+  for (int k = 0; k < PT_NC; ++k)
+    for (int i = 0; i < PT_N; ++i) {
+      cr->jr[nj] = 4 + k;
+      cr->jc[nj++] = i;
+    }
+  int nh = 0;
+  for (int i = 0; i < PT_N; ++i)
+    for (int j = 0; j <= i; ++j) {
+      cr->hr[nh] = i;
+      cr->hc[nh++] = j;
+    }
+  pb->point.n_out = 4 + PT_NC;
+  pb->point.jac = (rc_pattern){nj, cr->jr, cr->jc};
+  pb->point.hes = (rc_pattern){nh, cr->hr, cr->hc};
+  pb->point.eval = pt_point_eval;
+  pb->point.jacobian = pt_point_jac;
+  pb->point.hessian = pt_point_hes;
+  cr->bjc[0] = 2 * 4; /* z = (x(t0), x(tf), tf) */
+  pb->boundary.jac = (rc_pattern){1, cr->bjr, cr->bjc};
+  pb->ninv = 0;
+  pb->inv_names = NULL;
+  pb->invariants.n_out = 0;
+  pb->invariants.jac.nnz = 0;
+  pb->invariants.hes.nnz = 0;
+  pb->nout = 13;
+  pb->out_names = PT_OUT_NAMES;
+  pb->outputs = pt_outputs;
+  pb->guess = pt_guess;
+  return RC_OK;
+}
+
 static rc_err crane_create(const rc_model *model, int formulation,
                            const rc_param_values *pv, rc_problem **out,
                            rc_error *err) {
@@ -1579,6 +2260,26 @@ static rc_err crane_create(const rc_model *model, int formulation,
       rowset_add(iv, hidden[i], -1, -1);
     break;
   }
+  case F_PATHTIME:
+  case F_MINTIME: {       /* docs/crane-mintime.md */
+    pb->t0_algebraic = 0; /* as track: u(t0) would be tied only by G(t0) */
+    rc = mintime_setup(cr, pv, err);
+    if (rc != RC_OK) {
+      crane_destroy(pb);
+      return rc;
+    }
+    for (int j = 0; j < cr->nstack; ++j)
+      rowset_add(rs, ROW_STACK, -1, -1);
+    pb->nc = cr->nstack;
+    if (v[P_UREG] > 0.0) {
+      rowset_add(rs, ROW_REG, -1, -1);
+      pb->has_lagrange = 1;
+    }
+    if (cr->mt_note[0])
+      pb->note = cr->mt_note;
+    rowset_add(iv, ROW_G, -1, -1);
+    break;
+  }
   default:
     break;
   }
@@ -1616,6 +2317,25 @@ static rc_err crane_create(const rc_model *model, int formulation,
    * "Measurements"); a waypoint path gets a mesh of its own (below). */
   pb->default_elements = 30;
   pb->default_stages = 5;
+  if (formulation == F_MINTIME ||
+      formulation == F_PATHTIME) { /* Mayer phi = tf; stacks c <= 0 */
+    pb->c_lo = cr->c_lo;
+    pb->c_hi = cr->c_hi;
+    cr->bjr[0] = 0;
+    cr->bjc[0] = 2 * NX; /* z = (x(t0), x(tf), tf) */
+    pb->boundary.n_out = 1;
+    pb->boundary.jac = (rc_pattern){1, cr->bjr, cr->bjc};
+    pb->boundary.hes = (rc_pattern){0, cr->bjr, cr->bjc};
+    pb->boundary.eval = mt_bnd_eval;
+    pb->boundary.jacobian = mt_bnd_jac;
+    pb->boundary.hessian = mt_bnd_hes;
+    pb->reference = NULL; /* no independent reference of the optimum */
+  }
+  if (formulation == F_PATHTIME &&
+      (rc = pathtime_finish(cr, v, err)) != RC_OK) {
+    crane_destroy(pb);
+    return rc;
+  }
   if (cr->path.mode == RC_CRANE_PATH_SMOOTH) {
     rc_crane_overshoot os;
     rc_crane_path_overshoot(&cr->path, &os);
@@ -1626,8 +2346,7 @@ static rc_err crane_create(const rc_model *model, int formulation,
              "the first and last): between waypoints it leaves their range "
              "by up to %.3g m in x (t = %.4g s) and %.3g m in z (t = %.4g s)"
              "%s%.1700s",
-             cr->path.n, os.dx, os.tx, os.dz, os.tz, prev[0] ? "; " : "",
-             prev);
+             cr->path.n, os.dx, os.tx, os.dz, os.tz, prev[0] ? "; " : "", prev);
     pb->note = cr->note;
   }
   if (file && *file) {

@@ -480,6 +480,7 @@ static void write_replay(wctx *c, hid_t diag, const rc_result_record *rec) {
   attr_str(c, g, gp, "plan", r->source);
   attr_str(c, g, gp, "controls", r->hold > 0 ? "hold" : "interpolated");
   attr_real(c, g, gp, "hold", r->hold);
+  attr_str(c, g, gp, "after", r->after_rest ? "rest" : "plan");
   attr_real(c, g, gp, "settle", r->settle);
   attr_real(c, g, gp, "t0", r->t0);
   attr_real(c, g, gp, "tf", r->tf);

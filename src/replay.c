@@ -49,6 +49,7 @@ void rc_replay_options_default(rc_replay_options *opt) {
   opt->settle = -1.0;
   opt->tol = 1e-10;
   opt->samples = 1000;
+  opt->after_rest = 0;
 }
 
 void rc_replay_free(rc_replay *r) {
@@ -282,6 +283,84 @@ static rc_err plan_controls(ctx *c, double t, double *u, rc_error *err) {
     return rc;
   for (int i = 0; i < c->nu; ++i)
     u[i] = c->pw[c->map[c->nx + c->ny + i]];
+  return RC_OK;
+}
+
+/* Rest controls at tf (opt.after_rest): q = (y, u) minimising
+ * |(f, g)(tf, x_plan(tf), q, p)|^2 by Gauss-Newton (normal equations with a
+ * 1e-14 relative Levenberg term) from the plan's values at tf.  Uses c->w,
+ * c->F, c->jac as scratch before the integration starts. */
+static rc_err rest_controls(ctx *c, double tf, double *u, rc_error *err) {
+  const rc_problem *pb = c->pb;
+  const int nx = c->nx, ny = c->ny, nu = c->nu, m = nx + ny, nq = ny + nu;
+  rc_err rc = rc_solution_eval(c->plan, tf, c->pw, err);
+  if (rc != RC_OK)
+    return rc;
+  for (int i = 0; i < nx + nq; ++i)
+    if (c->map[i] >= 0)
+      c->w[i] = c->pw[c->map[i]]; /* parameters stay as set at t0 */
+  double *J = calloc((size_t)(m * nq + nq * nq + nq) + 1, sizeof *J);
+  if (!J)
+    return rc_error_set(err, RC_ERR_NOMEM, "replay: out of memory");
+  double *N = J + m * nq, *g = N + nq * nq;
+  double res = HUGE_VAL, fscale = 0.0;
+  for (int it = 0; it < 100; ++it) {
+    if (pb->point.eval(pb, tf, c->w, c->F) != 0 ||
+        pb->point.jacobian(pb, tf, c->w, c->jac) != 0)
+      break;
+    res = 0.0;
+    for (int i = 0; i < m; ++i)
+      res = fmax(res, fabs(c->F[i]));
+    memset(J, 0, sizeof *J * (size_t)(m * nq));
+    for (int e = 0; e < pb->point.jac.nnz; ++e) {
+      const int r = pb->point.jac.row[e], k = pb->point.jac.col[e] - nx;
+      if (r < m && k >= 0 && k < nq)
+        J[r * nq + k] += c->jac[e];
+    }
+    double tr = 0.0;
+    for (int a = 0; a < nq; ++a) {
+      g[a] = 0.0;
+      for (int r = 0; r < m; ++r)
+        g[a] -= J[r * nq + a] * c->F[r];
+      for (int b = 0; b < nq; ++b) {
+        double s = 0.0;
+        for (int r = 0; r < m; ++r)
+          s += J[r * nq + a] * J[r * nq + b];
+        N[a * nq + b] = s;
+      }
+      tr += N[a * nq + a];
+    }
+    for (int a = 0; a < nq; ++a)
+      N[a * nq + a] += 1e-14 * tr;
+    if (lu_solve(nq, N, g) >= 0)
+      break;
+    int done = 1;
+    for (int a = 0; a < nq; ++a) {
+      c->w[nx + a] += g[a];
+      if (!(fabs(g[a]) <= 1e-13 * (1.0 + fabs(c->w[nx + a]))))
+        done = 0;
+    }
+    fscale = 0.0;
+    for (int i = 0; i < nx + nq; ++i)
+      fscale = fmax(fscale, fabs(c->w[i]));
+    if (done) {
+      pb->point.eval(pb, tf, c->w, c->F);
+      res = 0.0;
+      for (int i = 0; i < m; ++i)
+        res = fmax(res, fabs(c->F[i]));
+      break;
+    }
+  }
+  free(J);
+  if (!(res <= 1e-8 * (1.0 + fscale)))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "replay of %s/%s: no controls hold the plan's end "
+                        "state at rest (the smallest residual of f, g found "
+                        "is %.3g): expected a plan that ends at an "
+                        "equilibrium",
+                        pb->model, pb->formulation, res);
+  for (int i = 0; i < nu; ++i)
+    u[i] = c->w[nx + ny + i];
   return RC_OK;
 }
 
@@ -593,6 +672,10 @@ rc_err rc_replay_run(const rc_problem *pb, const rc_solution *plan,
   memcpy(c.y, c.w + nx, sizeof *c.y * (size_t)ny);
   if ((rc = plan_controls(&c, plan->tf, r->u_after, err)) != RC_OK)
     goto done;
+  if (opt.after_rest &&
+      (rc = rest_controls(&c, plan->tf, r->u_after, err)) != RC_OK)
+    goto done;
+  r->after_rest = opt.after_rest;
   for (int k = 0; k < nx + ny + nu; ++k)
     r->bound_viol[k] = NAN; /* stays NaN without a finite bound */
 

@@ -15,7 +15,8 @@ set(RADCOL_CHECK_CASES
   pendulum:baumgarte pendulum:ggl pendulum:partition pendulum:angle
   double-pendulum:index3 double-pendulum:index1 double-pendulum:baumgarte
   double-pendulum:angle
-  crane:flat crane:track crane:servo crane:reduced
+  crane:flat crane:track crane:servo crane:reduced crane:mintime
+  crane:pathtime
   four-bar:index3 four-bar:ggl four-bar:baumgarte
 )
 

@@ -20,7 +20,11 @@
  * (rc_solution_eval: the degree s-1 polynomial of the element holding t);
  * hold = H > 0 holds u(t) = u_plan(t0 + k H) on [t0 + k H, t0 + (k+1) H)
  * (zero-order hold, as a PLC that updates its set-points every H).  On
- * (tf, tf + settle] u(t) = u_plan(tf).
+ * (tf, tf + settle] u(t) = u_plan(tf), or with after_rest the rest
+ * controls: (y, u) minimising |(f, g)(tf, x_plan(tf), y, u, p)|^2 by
+ * Gauss-Newton from the plan's values at tf (the controls that hold the
+ * plan's end state in equilibrium; refused when the residual stays above
+ * 1e-8 (1 + |F|)).
  *
  * Data from the plan, matched by name (plan_names, the plan's nw names in
  * the order of its w): every state x and control u of pb must be there; an
@@ -62,10 +66,11 @@ extern "C" {
 #endif
 
 typedef struct rc_replay_options {
-  double hold;   /* 0: dense-output controls; > 0: zero-order hold period */
-  double settle; /* time simulated after tf (>= 0); default: tf - t0 */
-  double tol;    /* rk8pd absolute and relative tolerance; default 1e-10 */
-  int samples;   /* uniform samples per plan horizon; default 1000 */
+  double hold;    /* 0: dense-output controls; > 0: zero-order hold period */
+  double settle;  /* time simulated after tf (>= 0); default: tf - t0 */
+  double tol;     /* rk8pd absolute and relative tolerance; default 1e-10 */
+  int samples;    /* uniform samples per plan horizon; default 1000 */
+  int after_rest; /* 1: after tf hold the rest controls (above); default 0 */
 } rc_replay_options;
 
 /* hold 0, settle -1 (meaning: tf - t0 of the plan), tol 1e-10,
@@ -99,6 +104,7 @@ typedef struct rc_replay {
   double wall_s;     /* time spent integrating */
   char source[256];  /* free text naming the plan, set by the caller (the
                         result file writes it as the attribute "plan") */
+  int after_rest;    /* u_after: 1 the rest controls, 0 u_plan(tf) */
 } rc_replay;
 
 /* RC_OK when pb can be replayed: index <= 1, a point block with eval (and

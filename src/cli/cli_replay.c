@@ -42,8 +42,9 @@ static void print_text(const rc_problem *pb, const rc_replay *r,
            r->hold);
   printf("  horizon     plan [%g, %g]", r->t0, r->tf);
   if (r->settle > 0)
-    printf(", then %g s with the controls held at their values at tf",
-           r->settle);
+    printf(", then %g s with the controls held at %s", r->settle,
+           r->after_rest ? "their rest values (--after rest)"
+                         : "their values at tf");
   printf("\n");
   if (pb->nu > 0) {
     printf("  u after tf ");
@@ -111,6 +112,7 @@ static void print_json(const rc_problem *pb, const rc_replay *r,
   else
     rc_json_null(&j, "hold");
   rc_json_number(&j, "settle", r->settle);
+  rc_json_string(&j, "after", r->after_rest ? "rest" : "plan");
   rc_json_number(&j, "t0", r->t0);
   rc_json_number(&j, "tf", r->tf);
   rc_json_number(&j, "tend", r->tend);
@@ -180,6 +182,14 @@ int rc_cli_replay(const char *cmd, const rc_cli_replay_args *a) {
       status = RC_CLI_BAD_INPUT;
       goto done;
     }
+  }
+  if (a->after && strcmp(a->after, "plan") != 0) {
+    if (strcmp(a->after, "rest") != 0) {
+      rc_cli_error(cmd, "--after %s: expected plan or rest", a->after);
+      status = RC_CLI_BAD_INPUT;
+      goto done;
+    }
+    opt.after_rest = 1;
   }
   if ((status = rc_cli_plan_read(cmd, "--controls", a->controls, &p)))
     goto done;

@@ -13,6 +13,7 @@ typedef struct rc_cli_replay_args {
   int json;
   int nsets;
   const char *const *sets; /* --set NAME=VALUE, in order */
+  const char *after;       /* --after plan|rest, or NULL (plan) */
 } rc_cli_replay_args;
 
 /* Runs the replay; messages printed; returns the exit status. */

@@ -38,8 +38,8 @@ static const char usage[] =
     "                       --step H [--tf T] [--set NAME=VALUE]...\n"
     "                       [-o FILE.h5] [--json]\n"
     "       radcol simulate PROBLEM [-f FORMULATION] --controls FILE.h5\n"
-    "                       [--hold H] [--settle T] [--set NAME=VALUE]...\n"
-    "                       [-o FILE.h5] [--json]\n\n"
+    "                       [--hold H] [--settle T] [--after plan|rest]\n"
+    "                       [--set NAME=VALUE]... [-o FILE.h5] [--json]\n\n"
     "Integrate a formulation without algebraic variables or controls (e.g.\n"
     "pendulum ode, partition, angle; double-pendulum angle) with an explicit\n"
     "fixed-step method, measure errors against the problem's reference and\n"
@@ -73,6 +73,9 @@ static const char usage[] =
     "                       the plan's dense output\n"
     "  --settle T           with --controls: seconds simulated after tf\n"
     "                       (>= 0); default: the plan's tf - t0\n"
+    "  --after plan|rest    with --controls: controls after tf: the plan's\n"
+    "                       at tf, or rest (those holding the plan's end\n"
+    "                       state in equilibrium); default: plan\n"
     "  -o, --output FILE.h5 result file; default:\n"
     "                       results/<problem>-<formulation>-<method>.h5\n"
     "                       (--controls: ...-replay.h5)\n"
@@ -85,6 +88,7 @@ static const char usage[] =
 typedef struct sim_args {
   const char *problem, *formulation, *method, *step, *output, *tf_value;
   const char *controls, *hold, *settle; /* replay (cli_replay.c) */
+  const char *after;                    /* replay: --after plan|rest */
   int json;
   int nsets;
   const char **sets; /* argc entries */
@@ -121,6 +125,8 @@ static int parse_args(const char *cmd, int argc, char **argv, sim_args *a) {
       a->hold = v;
     } else if (OPT("--settle")) {
       a->settle = v;
+    } else if (OPT("--after")) {
+      a->after = v;
     } else if (OPT("--tf")) {
       if (!st)
         st = rc_cli_tf_option(cmd, v, a->owned, &a->nowned, a->sets, &a->nsets,
@@ -155,11 +161,13 @@ static int parse_args(const char *cmd, int argc, char **argv, sim_args *a) {
                            : "--tf");
     return RC_CLI_BAD_INPUT;
   }
-  if (!a->controls && (a->hold || a->settle)) {
+  if (!a->controls && (a->hold || a->settle || a->after)) {
     rc_cli_error(cmd,
                  "%s without --controls: expected --controls FILE.h5 "
                  "(they set up a replay)",
-                 a->hold ? "--hold" : "--settle");
+                 a->hold     ? "--hold"
+                 : a->settle ? "--settle"
+                             : "--after");
     return RC_CLI_BAD_INPUT;
   }
   if (a->controls)
@@ -276,9 +284,9 @@ static int run_simulate(int argc, char **argv) {
   if (status)
     goto done;
   if (a.controls) {
-    const rc_cli_replay_args ra = {a.problem, a.formulation, a.controls,
-                                   a.hold,    a.settle,      a.output,
-                                   a.json,    a.nsets,       a.sets};
+    const rc_cli_replay_args ra = {
+        a.problem, a.formulation, a.controls, a.hold, a.settle,
+        a.output,  a.json,        a.nsets,    a.sets, a.after};
     status = rc_cli_replay(cmd, &ra);
     goto done;
   }
