@@ -24,6 +24,13 @@
  * checked at the solution, and when a dropped row is violated the selection
  * is redone there and the NLP solved once more.
  *
+ * Before a solve (rc_init_check_start, rc_init_apply_start): the fixed x0
+ * entries are checked; when inconsistent, the nearest consistent point to the
+ * same guess with nothing fixed is the start, and the problem is re-created
+ * by its model with the moved states' start parameters NAME0 set to it, so
+ * that reference and guess derived at create follow.  Facts only: the caller
+ * words them.
+ *
  * Invariants: patterns and slots are built once per solve; the callbacks
  * only evaluate into preallocated workspace.
  */
@@ -637,23 +644,23 @@ static rc_err solve_once(const rc_problem *pb, const rc_init_options *opt,
         break;
       }
       const rc_ipopt_nlp s = {.n = n.nfree,
-                        .m = n.m,
-                        .nnz_jac = n.nnz_jac,
-                        .nnz_hes = n.nnz_hes,
-                        .x_lo = n.x_lo,
-                        .x_hi = n.x_hi,
-                        .g_lo = n.g_lo,
-                        .g_hi = n.g_hi,
-                        .jac_row = n.jr,
-                        .jac_col = n.jc,
-                        .hes_row = n.hr,
-                        .hes_col = n.hc,
-                        .ctx = &n,
-                        .objective = cb_obj,
-                        .gradient = cb_grad,
-                        .constraints = cb_con,
-                        .jacobian = cb_jac,
-                        .hessian = cb_hes};
+                              .m = n.m,
+                              .nnz_jac = n.nnz_jac,
+                              .nnz_hes = n.nnz_hes,
+                              .x_lo = n.x_lo,
+                              .x_hi = n.x_hi,
+                              .g_lo = n.g_lo,
+                              .g_hi = n.g_hi,
+                              .jac_row = n.jr,
+                              .jac_col = n.jc,
+                              .hes_row = n.hr,
+                              .hes_col = n.hc,
+                              .ctx = &n,
+                              .objective = cb_obj,
+                              .gradient = cb_grad,
+                              .constraints = cb_con,
+                              .jacobian = cb_jac,
+                              .hessian = cb_hes};
       rc_options io;
       rc_options_default(&io);
       io.tol = opt->tol;
@@ -852,4 +859,172 @@ rc_err rc_make_consistent(const rc_problem *pb, const rc_init_options *opt,
   free(zhat);
   free(fixed);
   return rc;
+}
+
+void rc_init_start_free(rc_init_start *st) {
+  if (!st)
+    return;
+  free(st->x0);
+  free(st->moved);
+  free(st->given_residual);
+  free(st->con_names);
+  memset(st, 0, sizeof *st);
+}
+
+/* Residuals of the given values: x0 fixed where pb->fix_x0 fixes it, the
+ * rest guessed and solved for (no conflict search). */
+static rc_err given_residuals(const rc_problem *pb, const rc_init_options *opt,
+                              rc_init_start *st, rc_error *err) {
+  const int nw = rc_problem_nw(pb);
+  rc_init_options o = *opt;
+  o.find_conflicts = 0;
+  double *zhat = malloc(sizeof *zhat * (size_t)(nw ? nw : 1));
+  int *fixed = calloc((size_t)(nw ? nw : 1), sizeof *fixed);
+  rc_init_report rep;
+  memset(&rep, 0, sizeof rep);
+  rc_err rc = zhat && fixed
+                  ? rc_init_default_guess(pb, zhat, err)
+                  : rc_error_set(err, RC_ERR_NOMEM, "init: out of memory");
+  for (int i = 0; rc == RC_OK && i < pb->nx; ++i)
+    fixed[i] = pb->fix_x0[i] != 0;
+  if (rc == RC_OK)
+    rc = rc_init_solve(pb, &o, zhat, fixed, zhat, &rep, err);
+  if (rc == RC_OK && rep.ncon > 0) {
+    st->given_residual = malloc(sizeof *st->given_residual * (size_t)rep.ncon);
+    st->con_names = malloc(sizeof *st->con_names * (size_t)rep.ncon);
+    if (!st->given_residual || !st->con_names) {
+      rc = rc_error_set(err, RC_ERR_NOMEM, "init: out of memory");
+    } else {
+      st->ncon = rep.ncon;
+      memcpy(st->given_residual, rep.residual,
+             sizeof *rep.residual * (size_t)rep.ncon);
+      memcpy(st->con_names, rep.con_names,
+             sizeof *rep.con_names * (size_t)rep.ncon);
+    }
+  }
+  if (rc == RC_OK || rep.z)
+    rc_init_report_free(&rep);
+  free(zhat);
+  free(fixed);
+  return rc;
+}
+
+rc_err rc_init_check_start(const rc_problem *pb, double feas_tol,
+                           rc_init_start *st, rc_error *err) {
+  if (!st)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "rc_init_check_start: NULL report: expected a pointer");
+  memset(st, 0, sizeof *st);
+  if (!pb)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "rc_init_check_start: NULL problem: expected a "
+                        "pointer");
+  if (!(feas_tol > 0.0))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "rc_init_check_start: feasibility tolerance %g: "
+                        "expected > 0",
+                        feas_tol);
+  st->feas_tol = feas_tol;
+  st->consistent = 1;
+  int any = 0;
+  for (int i = 0; pb->fix_x0 && pb->x0 && i < pb->nx; ++i)
+    any |= pb->fix_x0[i] != 0;
+  if (pb->sampled_reference || !any)
+    return RC_OK; /* nothing to check */
+  const size_t nx = (size_t)pb->nx;
+  st->nx = pb->nx;
+  st->x0 = malloc(sizeof *st->x0 * nx);
+  st->moved = calloc(nx, sizeof *st->moved);
+  if (!st->x0 || !st->moved) {
+    rc_init_start_free(st);
+    return rc_error_set(err, RC_ERR_NOMEM, "init: out of memory");
+  }
+  rc_init_options opt;
+  rc_init_options_default(&opt);
+  opt.feas_tol = feas_tol;
+  rc_init_report rep;
+  memset(&rep, 0, sizeof rep);
+  int changed = 0;
+  rc_err rc = rc_make_consistent(pb, &opt, st->x0, &changed, &rep, err);
+  if (rc != RC_OK) {
+    rc_init_start_free(st);
+    return rc;
+  }
+  st->checked = 1;
+  st->consistent = rep.consistent;
+  if (!rep.consistent) {
+    snprintf(st->message, sizeof st->message, "%s", rep.message);
+    memcpy(st->x0, pb->x0, sizeof *st->x0 * nx);
+  }
+  rc_init_report_free(&rep);
+  if (!st->consistent || !changed)
+    return RC_OK;
+  st->changed = 1;
+  for (int i = 0; i < pb->nx; ++i)
+    st->moved[i] =
+        fabs(st->x0[i] - pb->x0[i]) > 1e-10 * (1.0 + fabs(pb->x0[i]));
+  /* The residuals of the given values are a fact for the message only: when
+   * they cannot be computed, ncon stays 0. */
+  rc_error gerr = {RC_OK, ""};
+  if (given_residuals(pb, &opt, st, &gerr) != RC_OK) {
+    free(st->given_residual);
+    free(st->con_names);
+    st->given_residual = NULL;
+    st->con_names = NULL;
+    st->ncon = 0;
+  }
+  return RC_OK;
+}
+
+rc_err rc_init_apply_start(const rc_model *model, int formulation,
+                           rc_param_values *pv, const rc_init_start *st,
+                           rc_problem **pb, int *applied, char *why, size_t len,
+                           rc_error *err) {
+  *applied = 0;
+  if (why && len > 0)
+    why[0] = '\0';
+  if (!model || !pv || !st || !pb || !*pb)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "rc_init_apply_start: NULL argument: expected the "
+                        "model, values, start and problem");
+  const rc_problem *old = *pb;
+  if (!st->changed)
+    return RC_OK;
+  if (st->nx != old->nx)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "rc_init_apply_start: start has %d states, the "
+                        "problem %d",
+                        st->nx, old->nx);
+  /* Every moved state must have its start parameter NAME0. */
+  for (int i = 0; i < old->nx; ++i) {
+    if (!st->moved[i])
+      continue;
+    char name[80];
+    snprintf(name, sizeof name, "%s0", old->var_names[i]);
+    if (rc_model_param_index(model, name) < 0) {
+      if (why && len > 0)
+        snprintf(why, len, "%s has no parameter %s", model->name, name);
+      return RC_OK;
+    }
+  }
+  rc_err rc = RC_OK;
+  for (int i = 0; rc == RC_OK && i < old->nx; ++i) {
+    if (!st->moved[i])
+      continue;
+    char name[80];
+    snprintf(name, sizeof name, "%s0", old->var_names[i]);
+    rc = rc_params_set_real(model, pv, rc_model_param_index(model, name),
+                            st->x0[i], err);
+  }
+  /* The horizon: a model without a tf parameter keeps the old problem's. */
+  const double tf = rc_model_param_index(model, "tf") < 0 ? old->tf : NAN;
+  rc_problem *fresh = NULL;
+  if (rc == RC_OK)
+    rc = rc_model_create(model, formulation, pv, tf, &fresh, err);
+  if (rc != RC_OK)
+    return rc;
+  rc_problem_free(pb);
+  *pb = fresh;
+  *applied = 1;
+  return RC_OK;
 }

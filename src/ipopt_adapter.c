@@ -306,6 +306,26 @@ static void stdout_restore(int saved) {
   close(saved);
 }
 
+rc_err rc_ipopt_check_options(const rc_options *opt, rc_error *err) {
+  if (opt->nipopt < 1)
+    return RC_OK;
+  /* A one-variable problem only holds the options; it is never solved. */
+  Number lo = -1.0, hi = 1.0;
+  const int saved_stdout = stdout_to_stderr();
+  IpoptProblem ip = CreateIpoptProblem(1, &lo, &hi, 0, NULL, NULL, 0, 0, 0,
+                                       cb_f, cb_g, cb_grad, cb_jac, cb_hes);
+  rc_err rc = RC_OK;
+  if (!ip)
+    rc = rc_error_set(err, RC_ERR_SOLVER,
+                      "Ipopt could not hold the options to check them");
+  for (int i = 0; ip && i < opt->nipopt && rc == RC_OK; ++i)
+    rc = add_raw_option(ip, opt->ipopt_kv[i], err);
+  if (ip)
+    FreeIpoptProblem(ip);
+  stdout_restore(saved_stdout);
+  return rc;
+}
+
 rc_err rc_ipopt_solve(const rc_ipopt_nlp *nlp, const rc_options *opt, double *x,
                       double *lambda, double *zl, double *zu,
                       rc_ipopt_outcome *out, rc_error *err) {
@@ -380,7 +400,7 @@ rc_err rc_ipopt_solve(const rc_ipopt_nlp *nlp, const rc_options *opt, double *x,
   out->fatal_status = ctx.fatal_status;
   if (s == Invalid_Option)
     return rc_error_set(err, RC_ERR_INPUT,
-                        "Ipopt rejected an option value (see --ipopt)");
+                        "Ipopt rejected an option value");
   if (s == Not_Enough_Degrees_Of_Freedom)
     snprintf(out->message, sizeof out->message,
              "Ipopt: %s: the NLP has more equality constraints than free "

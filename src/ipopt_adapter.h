@@ -50,6 +50,11 @@ typedef struct rc_ipopt_nlp {
  * 1 integer, 2 string; -1 when Ipopt has no such option. */
 int rc_ipopt_option_type(const char *key);
 
+/* The raw --ipopt KEY=VALUE options of opt checked as rc_ipopt_solve sets
+ * them (refused, unknown, mistyped, out of range: RC_ERR_INPUT), without an
+ * NLP, so a solve that never reaches Ipopt (Newton) refuses them too. */
+rc_err rc_ipopt_check_options(const rc_options *opt, rc_error *err);
+
 /* Solve from the starting point x (n).  lambda (m), zl, zu (n) are outputs
  * (each may be NULL), and inputs when opt->warm_start.  Returns RC_OK when
  * Ipopt ran; out says how it ended. */

@@ -644,8 +644,9 @@ rc_err rc_newton_solve(const rc_problem *pb, const rc_mesh *mesh,
       memcpy(sol->w + (size_t)n * c.nw, last, sizeof *last * (size_t)c.nw);
   }
   if (!t0_alg && c.nq > c.nx && sol->nnodes > 1) {
-    /* y, u at t0: element-0 dense output, as the NLP path reports them */
-    if (rc_solution_eval(sol, sol->t0, c.w, NULL) == RC_OK)
+    /* y, u at t0: element-0 stage extrapolation, as the NLP path reports
+     * them (rc_solution_eval would interpolate node 0, i.e. the guess) */
+    if (rc_solution_eval_stages(sol, sol->t0, c.w, NULL) == RC_OK)
       memcpy(w0 + c.nx, c.w + c.nx, sizeof *w0 * (size_t)(c.nq - c.nx));
   }
   int var = -1;

@@ -142,16 +142,18 @@ rc_err rc_params_init_defaults(const rc_model *model, rc_param_values *pv,
 rc_err rc_params_set(const rc_model *model, rc_param_values *pv,
                      const char *assignment, rc_error *err) {
   if (!assignment)
-    return rc_error_set(err, RC_ERR_INPUT, "--set: expected NAME=VALUE");
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "NULL parameter assignment: expected NAME=VALUE");
   const char *eq = strchr(assignment, '=');
   if (!eq || eq == assignment)
-    return rc_error_set(err, RC_ERR_INPUT, "--set %s: expected NAME=VALUE",
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "%s: expected NAME=VALUE",
                         assignment);
   char name[128];
   size_t len = (size_t)(eq - assignment);
   if (len >= sizeof name)
     return rc_error_set(err, RC_ERR_INPUT,
-                        "--set %.40s...: parameter name longer than %d "
+                        "%.40s...: parameter name longer than %d "
                         "characters",
                         assignment, (int)sizeof name - 1);
   memcpy(name, assignment, len);
@@ -159,31 +161,89 @@ rc_err rc_params_set(const rc_model *model, rc_param_values *pv,
   const char *value = eq + 1;
   int i = rc_model_param_index(model, name);
   if (i < 0)
-    return rc_error_set(err, RC_ERR_INPUT,
-                        "--set %s: %s has no parameter '%s' (see radcol list "
-                        "--params %s)",
-                        assignment, model->name, name, model->name);
+    return rc_error_set(err, RC_ERR_INPUT, "%s: %s has no parameter '%s'",
+                        assignment, model->name, name);
   if (i >= pv->n)
     return rc_error_set(err, RC_ERR_INPUT,
-                        "--set %s: parameter values hold %d entries, "
+                        "%s: parameter values hold %d entries, "
                         "expected %d for %s",
                         assignment, pv->n, model->nparams, model->name);
   if (model->params[i].type == RC_PARAM_REAL) {
     double v;
     if (!rc_parse_real(value, &v))
       return rc_error_set(err, RC_ERR_INPUT,
-                          "--set %s: expected a finite number for %s "
+                          "%s: expected a finite number for %s "
                           "(decimal, magnitude <= %g)",
                           assignment, name, RC_REAL_MAX_ABS);
     real_of(pv)[i] = v;
   } else {
     char *c = dup_text(value);
     if (!c)
-      return rc_error_set(err, RC_ERR_NOMEM, "--set %s: out of memory",
-                          assignment);
+      return rc_error_set(err, RC_ERR_NOMEM, "%s: out of memory", assignment);
     free(text_of(pv)[i]);
     text_of(pv)[i] = c;
   }
   set_of(pv)[i] = 1;
   return RC_OK;
+}
+
+rc_err rc_params_set_real(const rc_model *model, rc_param_values *pv, int index,
+                          double value, rc_error *err) {
+  if (!model || !pv || index < 0 || index >= model->nparams || index >= pv->n)
+    return rc_error_set(
+        err, RC_ERR_INPUT, "parameter index %d: expected 0 <= index < %d",
+        index,
+        model && pv ? (model->nparams < pv->n ? model->nparams : pv->n) : 0);
+  const char *name = model->params[index].name;
+  if (model->params[index].type != RC_PARAM_REAL)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "parameter %s of %s: expected a real parameter", name,
+                        model->name);
+  if (!isfinite(value) || fabs(value) > RC_REAL_MAX_ABS)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "parameter %s = %g: expected a finite number "
+                        "(magnitude <= %g)",
+                        name, value, RC_REAL_MAX_ABS);
+  real_of(pv)[index] = value;
+  set_of(pv)[index] = 1;
+  return RC_OK;
+}
+
+rc_err rc_model_create(const rc_model *model, int formulation,
+                       const rc_param_values *pv, double tf, rc_problem **pb,
+                       rc_error *err) {
+  *pb = NULL;
+  if (!model || !pv)
+    return rc_error_set(err, RC_ERR_INPUT, "rc_model_create: NULL %s",
+                        model ? "parameter values" : "model");
+  if (formulation < 0 || formulation >= model->nformulations)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "%s: formulation %d: expected 0 <= formulation < %d",
+                        model->name, formulation, model->nformulations);
+  if (!model->create)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "%s: the model has no create function", model->name);
+  const int own_tf = rc_model_param_index(model, "tf") >= 0;
+  if (!isnan(tf) && !own_tf && !isfinite(tf))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "%s: final time %g: expected a finite number",
+                        model->name, tf);
+  rc_err rc = model->create(model, formulation, pv, pb, err);
+  if (rc == RC_OK && !*pb)
+    rc = rc_error_set(err, RC_ERR_INTERNAL, "%s/%s: create returned no problem",
+                      model->name, model->formulations[formulation].name);
+  if (rc == RC_OK && !isnan(tf) && !own_tf) {
+    /* The engine owns the horizon of a model without a tf parameter. */
+    if (!(tf > (*pb)->t0))
+      rc = rc_error_set(
+          err, RC_ERR_INPUT, "%s/%s: final time %g: expected tf > t0 = %g",
+          model->name, model->formulations[formulation].name, tf, (*pb)->t0);
+    else
+      (*pb)->tf = tf;
+  }
+  if (rc == RC_OK)
+    rc = rc_problem_validate(*pb, err);
+  if (rc != RC_OK)
+    rc_problem_free(pb);
+  return rc;
 }

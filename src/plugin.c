@@ -51,76 +51,76 @@ static rc_err validate_model(const char *path, int k, const rc_model *m,
                              rc_error *err) {
   if (!m)
     return rc_error_set(err, RC_ERR_INPUT,
-                        "--plugin %s: model %d is NULL: expected an rc_model",
+                        "plugin %s: model %d is NULL: expected an rc_model",
                         path, k);
   if (!valid_name(m->name))
     return rc_error_set(err, RC_ERR_INPUT,
-                        "--plugin %s: model %d name '%s': expected letters, "
+                        "plugin %s: model %d name '%s': expected letters, "
                         "digits, '_', '-' or '.'",
                         path, k, m->name ? m->name : "(null)");
   if (rc_find_model(m->name))
     return rc_error_set(err, RC_ERR_INPUT,
-                        "--plugin %s: model '%s' has the name of a built-in "
+                        "plugin %s: model '%s' has the name of a built-in "
                         "problem: expected a new name",
                         path, m->name);
   if (m->nformulations < 1 || !m->formulations)
     return rc_error_set(err, RC_ERR_INPUT,
-                        "--plugin %s: model '%s' has %d formulations: "
+                        "plugin %s: model '%s' has %d formulations: "
                         "expected at least 1",
                         path, m->name, m->nformulations);
   for (int f = 0; f < m->nformulations; ++f) {
     const char *fn = m->formulations[f].name;
     if (!valid_name(fn))
       return rc_error_set(err, RC_ERR_INPUT,
-                          "--plugin %s: model '%s' formulation %d name '%s': "
+                          "plugin %s: model '%s' formulation %d name '%s': "
                           "expected letters, digits, '_', '-' or '.'",
                           path, m->name, f, fn ? fn : "(null)");
     for (int e = 0; e < f; ++e)
       if (strcmp(m->formulations[e].name, fn) == 0)
         return rc_error_set(err, RC_ERR_INPUT,
-                            "--plugin %s: model '%s' lists formulation '%s' "
+                            "plugin %s: model '%s' lists formulation '%s' "
                             "twice: expected unique names",
                             path, m->name, fn);
   }
   if (m->default_formulation < 0 || m->default_formulation >= m->nformulations)
     return rc_error_set(err, RC_ERR_INPUT,
-                        "--plugin %s: model '%s' default formulation %d: "
+                        "plugin %s: model '%s' default formulation %d: "
                         "expected 0..%d",
                         path, m->name, m->default_formulation,
                         m->nformulations - 1);
   if (m->nparams < 0 || (m->nparams > 0 && !m->params))
     return rc_error_set(err, RC_ERR_INPUT,
-                        "--plugin %s: model '%s' declares %d parameters "
+                        "plugin %s: model '%s' declares %d parameters "
                         "without definitions",
                         path, m->name, m->nparams);
   for (int i = 0; i < m->nparams; ++i) {
     const rc_param_def *p = &m->params[i];
     if (!valid_name(p->name))
       return rc_error_set(err, RC_ERR_INPUT,
-                          "--plugin %s: model '%s' parameter %d name '%s': "
+                          "plugin %s: model '%s' parameter %d name '%s': "
                           "expected letters, digits, '_', '-' or '.'",
                           path, m->name, i, p->name ? p->name : "(null)");
     if (p->type != RC_PARAM_REAL && p->type != RC_PARAM_TEXT)
       return rc_error_set(err, RC_ERR_INPUT,
-                          "--plugin %s: model '%s' parameter '%s' has type %d: "
+                          "plugin %s: model '%s' parameter '%s' has type %d: "
                           "expected RC_PARAM_REAL or RC_PARAM_TEXT",
                           path, m->name, p->name, (int)p->type);
     if (p->type == RC_PARAM_REAL && !(fabs(p->default_real) <= RC_REAL_MAX_ABS))
       return rc_error_set(err, RC_ERR_INPUT,
-                          "--plugin %s: model '%s' parameter '%s' has default "
+                          "plugin %s: model '%s' parameter '%s' has default "
                           "%g: expected a finite number of magnitude <= %g",
                           path, m->name, p->name, p->default_real,
                           RC_REAL_MAX_ABS);
     for (int e = 0; e < i; ++e)
       if (strcmp(m->params[e].name, p->name) == 0)
         return rc_error_set(err, RC_ERR_INPUT,
-                            "--plugin %s: model '%s' lists parameter '%s' "
+                            "plugin %s: model '%s' lists parameter '%s' "
                             "twice: expected unique names",
                             path, m->name, p->name);
   }
   if (!m->create)
     return rc_error_set(err, RC_ERR_INPUT,
-                        "--plugin %s: model '%s' has no create function", path,
+                        "plugin %s: model '%s' has no create function", path,
                         m->name);
   return RC_OK;
 }
@@ -129,18 +129,18 @@ rc_err rc_plugin_validate(const char *path, const rc_plugin *pl,
                           rc_error *err) {
   if (!pl)
     return rc_error_set(err, RC_ERR_INPUT,
-                        "--plugin %s: %s() returned NULL: expected a pointer "
+                        "plugin %s: %s() returned NULL: expected a pointer "
                         "to an rc_plugin",
                         path, RC_PLUGIN_ENTRY);
   if (pl->abi_version != RC_PROBLEM_ABI_VERSION)
     return rc_error_set(err, RC_ERR_INPUT,
-                        "--plugin %s: built for radcol plugin ABI version %d, "
+                        "plugin %s: built for radcol plugin ABI version %d, "
                         "but this radcol has ABI version %d: rebuild the "
                         "plugin against the installed radcol headers",
                         path, pl->abi_version, RC_PROBLEM_ABI_VERSION);
   if (pl->nmodels < 1 || !pl->models)
     return rc_error_set(err, RC_ERR_INPUT,
-                        "--plugin %s: plugin lists %d models: expected at "
+                        "plugin %s: plugin lists %d models: expected at "
                         "least 1",
                         path, pl->nmodels);
   for (int k = 0; k < pl->nmodels; ++k) {
@@ -150,7 +150,7 @@ rc_err rc_plugin_validate(const char *path, const rc_plugin *pl,
     for (int e = 0; e < k; ++e)
       if (strcmp(pl->models[e]->name, pl->models[k]->name) == 0)
         return rc_error_set(err, RC_ERR_INPUT,
-                            "--plugin %s: model '%s' listed twice: expected "
+                            "plugin %s: model '%s' listed twice: expected "
                             "unique names",
                             path, pl->models[k]->name);
   }
@@ -163,14 +163,14 @@ rc_err rc_plugin_open(const char *path, rc_plugin_handle **out, rc_error *err) {
   *out = NULL;
   if (!path || !*path)
     return rc_error_set(err, RC_ERR_INPUT,
-                        "--plugin '': expected the path of a shared library");
+                        "plugin '': expected the path of a shared library");
   struct stat st;
   if (stat(path, &st) != 0)
-    return rc_error_set(err, RC_ERR_INPUT, "--plugin %s: cannot read: %s", path,
+    return rc_error_set(err, RC_ERR_INPUT, "plugin %s: cannot read: %s", path,
                         strerror(errno));
   if (!S_ISREG(st.st_mode))
     return rc_error_set(err, RC_ERR_INPUT,
-                        "--plugin %s: expected a shared library file, found "
+                        "plugin %s: expected a shared library file, found "
                         "%s",
                         path,
                         S_ISDIR(st.st_mode) ? "a directory" : "a special file");
@@ -180,8 +180,7 @@ rc_err rc_plugin_open(const char *path, rc_plugin_handle **out, rc_error *err) {
   if (!strchr(path, '/')) {
     local = malloc(strlen(path) + 3);
     if (!local)
-      return rc_error_set(err, RC_ERR_NOMEM, "--plugin %s: out of memory",
-                          path);
+      return rc_error_set(err, RC_ERR_NOMEM, "plugin %s: out of memory", path);
     strcpy(local, "./");
     strcat(local, path);
     open_path = local;
@@ -192,7 +191,7 @@ rc_err rc_plugin_open(const char *path, rc_plugin_handle **out, rc_error *err) {
   if (!dl) {
     const char *why = dlerror();
     return rc_error_set(err, RC_ERR_INPUT,
-                        "--plugin %s: not a loadable shared library: %s", path,
+                        "plugin %s: not a loadable shared library: %s", path,
                         why ? why : "unknown dlopen error");
   }
   dlerror();
@@ -200,7 +199,7 @@ rc_err rc_plugin_open(const char *path, rc_plugin_handle **out, rc_error *err) {
   if (!sym) {
     dlclose(dl);
     return rc_error_set(err, RC_ERR_INPUT,
-                        "--plugin %s: no entry point %s(): expected a plugin "
+                        "plugin %s: no entry point %s(): expected a plugin "
                         "defining `const rc_plugin *%s(void)` (see "
                         "radcol/plugin.h)",
                         path, RC_PLUGIN_ENTRY, RC_PLUGIN_ENTRY);
@@ -218,7 +217,7 @@ rc_err rc_plugin_open(const char *path, rc_plugin_handle **out, rc_error *err) {
   rc_plugin_handle *h = malloc(sizeof *h);
   if (!h) {
     dlclose(dl);
-    return rc_error_set(err, RC_ERR_NOMEM, "--plugin %s: out of memory", path);
+    return rc_error_set(err, RC_ERR_NOMEM, "plugin %s: out of memory", path);
   }
   h->dl = dl;
   h->info = info;

@@ -291,7 +291,7 @@ rc_err rc_simulate_parse_guess(const char *spec, rc_sim_method *m, double *h,
   static const char prefix[] = "simulate:";
   if (!spec || strncmp(spec, prefix, sizeof prefix - 1) != 0)
     return rc_error_set(err, RC_ERR_INPUT,
-                        "--guess %s: expected simulate:METHOD[:H]",
+                        "simulation guess %s: expected simulate:METHOD[:H]",
                         spec ? spec : "(null)");
   const char *s = spec + sizeof prefix - 1;
   const char *colon = strchr(s, ':');
@@ -303,13 +303,13 @@ rc_err rc_simulate_parse_guess(const char *spec, rc_sim_method *m, double *h,
   name[len] = '\0';
   if (rc_sim_method_parse(name, m, NULL) != RC_OK)
     return rc_error_set(err, RC_ERR_INPUT,
-                        "--guess %s: method '%s': expected simulate:rk4 or "
+                        "simulation guess %s: method '%s': expected simulate:rk4 or "
                         "simulate:collatz (optionally :H, the largest step)",
                         spec, name);
   *h = 0.0;
   if (colon && (!rc_parse_real(colon + 1, h) || !(*h > 0.0)))
     return rc_error_set(err, RC_ERR_INPUT,
-                        "--guess %s: step '%s': expected a finite number > 0",
+                        "simulation guess %s: step '%s': expected a finite number > 0",
                         spec, colon + 1);
   return RC_OK;
 }

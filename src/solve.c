@@ -143,7 +143,53 @@ static rc_err sample_reference(const rc_problem *pb, const rc_mesh *mesh,
  * dense output of y on element 0 interpolates node 0, so this removes the
  * extrapolation error there (solution.c). */
 #define RC_T0_NEWTON_MAX_NY 32
-static void t0_algebraic_values(const rc_problem *pb, rc_solution *sol) {
+
+/* How far the Bernstein coefficients of the element-0 dense output of y_i
+ * with node-0 value y0 leave [lo, hi] (0 inside): M is the degree-s
+ * conversion on element 0's nodes. */
+static double t0_bernstein_excess(const rc_problem *pb, const rc_solution *sol,
+                                  const double *M, int i, double y0) {
+  const int s = sol->mesh.stages[0], nw = rc_problem_nw(pb), col = pb->nx + i;
+  double excess = 0.0;
+  for (int m = 0; m <= s; ++m) {
+    double beta = M[m * (s + 1)] * y0;
+    for (int l = 1; l <= s; ++l)
+      beta += M[m * (s + 1) + l] * sol->w[(size_t)l * nw + col];
+    excess = fmax(excess, fmax(pb->w_lo[col] - beta, beta - pb->w_hi[col]));
+  }
+  return excess;
+}
+
+/* With dense bounds, a bounded y keeps the Newton value at t0 only when the
+ * element-0 dense output through it satisfies the Bernstein condition no
+ * worse than through the stage extrapolation (whose polynomial is the
+ * stage-only one the rows bound, docs/dense-bounds.md section 1a); else
+ * node 0 keeps the extrapolation.  Returns 1 to keep the Newton values. */
+static int t0_keeps_bounds(const rc_problem *pb, const rc_solution *sol,
+                           const double *ynew) {
+  const int s = sol->mesh.stages[0];
+  if (s < 1 || s > RC_MAX_STAGES)
+    return 0;
+  double theta[RC_MAX_STAGES + 1], M[(RC_MAX_STAGES + 1) * (RC_MAX_STAGES + 1)];
+  const double h = sol->t[s] - sol->t[0];
+  for (int l = 0; l <= s; ++l)
+    theta[l] = (sol->t[l] - sol->t[0]) / h;
+  theta[s] = 1.0;
+  if (!(h > 0) || rc_bernstein_inverse(s, theta, M) != 0)
+    return 0;
+  for (int i = 0; i < pb->ny; ++i) {
+    if (!rc_nlp_dense_bounded(pb, pb->nx + i))
+      continue;
+    const double scale = fmax(1.0, fabs(sol->w[pb->nx + i]));
+    if (t0_bernstein_excess(pb, sol, M, i, ynew[i]) >
+        t0_bernstein_excess(pb, sol, M, i, sol->w[pb->nx + i]) + 1e-13 * scale)
+      return 0;
+  }
+  return 1;
+}
+
+static void t0_algebraic_values(const rc_problem *pb, rc_solution *sol,
+                                int dense_bounds) {
   const int nx = pb->nx, ny = pb->ny, nw = rc_problem_nw(pb);
   const int nF = rc_problem_nF(pb), nnz = pb->point.jac.nnz;
   if (pb->t0_algebraic || ny < 1 || ny > RC_T0_NEWTON_MAX_NY)
@@ -235,7 +281,8 @@ static void t0_algebraic_values(const rc_problem *pb, rc_solution *sol) {
       far = fmax(far, fabs(w[nx + i] - sol->w[nx + i]));
       ymax = fmax(ymax, fabs(sol->w[nx + i]));
     }
-    if (far <= 0.1 * ymax)
+    if (far <= 0.1 * ymax &&
+        (!dense_bounds || t0_keeps_bounds(pb, sol, w + nx)))
       memcpy(sol->w + nx, w + nx, sizeof *w * (size_t)ny);
   }
   free(w);
@@ -388,7 +435,7 @@ static rc_err solve_nlp(const rc_problem *pb, const rc_mesh *mesh,
                               err)) != RC_OK)
     goto done;
   rc_nlp_to_solution(nlp, x, lam, zl, zu, sol);
-  t0_algebraic_values(pb, sol);
+  t0_algebraic_values(pb, sol, opt->dense_bounds);
   stats->wall_s = rc_now_s() - wall0;
 done:
   free(x);
@@ -415,7 +462,8 @@ rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh,
   rc_err rc;
   if ((rc = rc_problem_validate(pb, err)) != RC_OK ||
       (rc = rc_options_validate(opt, err)) != RC_OK ||
-      (rc = rc_mesh_validate(mesh, err)) != RC_OK)
+      (rc = rc_mesh_validate(mesh, err)) != RC_OK ||
+      (rc = rc_ipopt_check_options(opt, err)) != RC_OK)
     return rc;
   if (pb->sampled_reference) {
     snprintf(stats->solver, sizeof stats->solver, "sampled reference");
@@ -441,7 +489,7 @@ rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh,
       return rc;
     if (stats->status == RC_STATUS_CONVERGED ||
         opt->solver == RC_SOLVER_NEWTON) {
-      t0_algebraic_values(pb, sol);
+      t0_algebraic_values(pb, sol, opt->dense_bounds);
       return RC_OK;
     }
     fallback = stats->newton_fallback_element;

@@ -103,6 +103,28 @@ static inline int zvar_of(const rc_nlp *nlp, int c) {
   return nlp->tf_off; /* -1 when tf is fixed */
 }
 
+/* Row m of the dense-bound block of entry i in element k: its nv
+ * (variable, coefficient) pairs.  States, and y, u wherever their dense
+ * output is the degree-s polynomial through the element start and the
+ * stages (every element but 0, and element 0 when the t0 values are NLP
+ * variables), use Mx over the s + 1 element nodes; y, u in element 0
+ * without t0 variables use Mu over the s stages (the start value there is
+ * set after the solve; docs/dense-bounds.md). */
+static int bern_row(const rc_nlp *nlp, int k, int i, int m, int *var,
+                    const double **coef) {
+  const int s = nlp->mesh->stages[k];
+  if (i < nlp->nx || k > 0 || nlp->yu_off[0] >= 0) {
+    *coef = nlp->bern_x + nlp->bern_at[s] + m * (s + 1);
+    for (int l = 0; l <= s; ++l)
+      var[l] = var_of(nlp, state_node(nlp, k, l), i);
+    return s + 1;
+  }
+  *coef = nlp->bern_u + nlp->bern_at[s] + m * s;
+  for (int j = 1; j <= s; ++j)
+    var[j - 1] = var_of(nlp, nlp->elem_first[k] + j - 1, i);
+  return s;
+}
+
 static void gather_w(const rc_nlp *nlp, int n, const double *x, double *w) {
   for (int i = 0; i < nlp->nw; ++i) {
     const int v = var_of(nlp, n, i);
@@ -223,19 +245,14 @@ static int jac_walk(rc_nlp *nlp, const double *x, walk_sink *sk) {
   }
   for (int k = 0; k < nlp->mesh->n && nlp->nbnd > 0; ++k) {
     const int s = nlp->mesh->stages[k];
-    const double *Mx = nlp->bern_x + nlp->bern_at[s];
-    const double *Mu = nlp->bern_u + nlp->bern_at[s];
     for (int b = 0; b < nlp->nbnd; ++b) {
       const int i = nlp->bnd_idx[b], r0 = nlp->dense_off[k] + b * (s - 1);
       for (int m = 0; m < s - 1; ++m) {
-        if (i < nx)
-          for (int l = 0; l <= s; ++l)
-            sink_add(sk, r0 + m, nlp->x_off[state_node(nlp, k, l)] + i,
-                     Mx[m * (s + 1) + l]);
-        else
-          for (int j = 1; j <= s; ++j)
-            sink_add(sk, r0 + m, var_of(nlp, nlp->elem_first[k] + j - 1, i),
-                     Mu[m * s + j - 1]);
+        int var[RC_MAX_STAGES + 1];
+        const double *M;
+        const int nv = bern_row(nlp, k, i, m, var, &M);
+        for (int l = 0; l < nv; ++l)
+          sink_add(sk, r0 + m, var[l], M[l]);
       }
     }
   }
@@ -513,7 +530,9 @@ void rc_nlp_count(const rc_problem *pb, const rc_mesh *mesh, int dense_bounds,
     const long s = mesh->stages[k];
     nnz_d += nx * (s + 1) * s; /* collocation rows: nx (s + 1) per stage */
     nbern += (s - 1) * (nbx + nbyu);
-    nnz_bern += (s - 1) * (nbx * (s + 1) + nbyu * s);
+    /* y, u: element 0 without t0 variables is stage-only (bern_row) */
+    const long yu_entries = k == 0 && !t0 ? s : s + 1;
+    nnz_bern += (s - 1) * (nbx * (s + 1) + nbyu * yu_entries);
   }
   size->nvars =
       (nstage + 1) * nx + (nstage + t0) * nyu + pb->np + (pb->free_tf ? 1 : 0);
@@ -535,7 +554,7 @@ void rc_nlp_count(const rc_problem *pb, const rc_mesh *mesh, int dense_bounds,
  * inverse of A[l][m] = binom(deg, m) theta_l^m (1 - theta_l)^(deg - m)
  * (Gauss-Jordan with partial pivoting in long double).  Returns 0, or -1 for
  * a singular A (impossible for distinct nodes). */
-static int bernstein_inverse(int deg, const double *theta, double *M) {
+int rc_bernstein_inverse(int deg, const double *theta, double *M) {
   enum { NMAX = RC_MAX_STAGES + 1 };
   const int n = deg + 1;
   long double A[NMAX][2 * NMAX];
@@ -612,14 +631,14 @@ static rc_err dense_bound_setup(rc_nlp *nlp, rc_error *err) {
     if (!used[s])
       continue;
     const rc_radau *R = &nlp->radau[s];
-    if (bernstein_inverse(s, R->tau, M) != 0)
+    if (rc_bernstein_inverse(s, R->tau, M) != 0)
       return rc_error_set(err, RC_ERR_INPUT,
                           "Bernstein conversion for %d stages is singular", s);
     double *Mx = nlp->bern_x + nlp->bern_at[s];
     for (int m = 1; m < s; ++m) /* interior coefficients 1..s-1 */
       for (int l = 0; l <= s; ++l)
         Mx[(m - 1) * (s + 1) + l] = M[m * (s + 1) + l];
-    if (bernstein_inverse(s - 1, R->c, M) != 0)
+    if (rc_bernstein_inverse(s - 1, R->c, M) != 0)
       return rc_error_set(err, RC_ERR_INPUT,
                           "Bernstein conversion for %d stages is singular", s);
     double *Mu = nlp->bern_u + nlp->bern_at[s];
@@ -941,21 +960,16 @@ int rc_nlp_constraints(rc_nlp *nlp, const double *x, double *g) {
   }
   for (int k = 0; k < nlp->mesh->n && nlp->nbnd > 0; ++k) {
     const int s = nlp->mesh->stages[k];
-    const double *Mx = nlp->bern_x + nlp->bern_at[s];
-    const double *Mu = nlp->bern_u + nlp->bern_at[s];
     for (int b = 0; b < nlp->nbnd; ++b) {
       const int i = nlp->bnd_idx[b];
       double *row = g + nlp->dense_off[k] + b * (s - 1);
       for (int m = 0; m < s - 1; ++m) {
+        int var[RC_MAX_STAGES + 1];
+        const double *M;
+        const int nv = bern_row(nlp, k, i, m, var, &M);
         double acc = 0.0;
-        if (i < nx)
-          for (int l = 0; l <= s; ++l)
-            acc +=
-                Mx[m * (s + 1) + l] * x[nlp->x_off[state_node(nlp, k, l)] + i];
-        else
-          for (int j = 1; j <= s; ++j)
-            acc += Mu[m * s + j - 1] *
-                   x[var_of(nlp, nlp->elem_first[k] + j - 1, i)];
+        for (int l = 0; l < nv; ++l)
+          acc += M[l] * x[var[l]];
         row[m] = acc;
       }
     }

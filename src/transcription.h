@@ -29,10 +29,14 @@
  *          beta = Mx (X_k0..X_ks),  Mx = inverse of [B^s_m(theta_l)]_{l,m};
  *          beta_0 = X_k0 and beta_s = X_ks are bounded already, so the rows
  *          are beta_1..beta_{s-1};
- *   y, u   of degree s-1 through the stage values at {c_1..c_s}:
- *          beta = Mu (W_k1..W_ks),  Mu = inverse of [B^{s-1}_m(c_j)]_{j,m};
- *          beta_{s-1} = W_ks is bounded already, the rows are
- *          beta_0..beta_{s-2} (beta_0 is the extrapolated start value).
+ *   y, u   the same degree-s polynomial through the element start (the
+ *          previous element's last stage, or node 0) and the stages, so the
+ *          same rows with Mx, in every element except element 0 without
+ *          t0 variables (node 0 has no y, u there): there the degree-(s-1)
+ *          polynomial through the stage values, beta = Mu (W_k1..W_ks),
+ *          Mu = inverse of [B^{s-1}_m(c_j)]_{j,m}, rows beta_0..beta_{s-2}
+ *          (beta_{s-1} = W_ks); exact for the stage extrapolation that node
+ *          0 then holds (docs/dense-bounds.md section 1a).
  * Either way s - 1 rows lo_i <= beta_m <= hi_i per bounded entry and element
  * (none for s = 1), with a constant Jacobian (Mx or Mu) and no Hessian.
  *
@@ -118,6 +122,11 @@ void rc_nlp_count(const rc_problem *pb, const rc_mesh *mesh, int dense_bounds,
 
 /* Does entry i of (x, y, u) get dense-bound rows? (a finite bound, lo < hi) */
 int rc_nlp_dense_bounded(const rc_problem *pb, int i);
+
+/* Bernstein coefficients of the degree-deg polynomial through values at the
+ * deg + 1 distinct nodes theta[] in [0, 1]: beta = M V, M row-major
+ * (deg + 1)^2.  Returns 0, or -1 for a singular conversion. */
+int rc_bernstein_inverse(int deg, const double *theta, double *M);
 
 rc_err rc_nlp_create(const rc_problem *pb, const rc_mesh *mesh,
                      int dense_bounds, rc_nlp **out, rc_error *err);

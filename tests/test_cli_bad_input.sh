@@ -197,7 +197,7 @@ guess_mismatch)
   # theta and omega have no variable of their name in the file (another
   # formulation's variables are mapped by name and kind, tests/test_guess_map.sh).
   need_pendulum
-  run 0 solve pendulum -f accel -n 4 -s 2 --quiet -o accel.h5
+  run 0 solve pendulum -f accel -n 20 -s 3 --quiet -o accel.h5
   [ -f accel.h5 ] || fail "accel.h5 was not written"
   bad 2 "theta (differential), omega (differential)" solve pendulum -f angle -n 4 -s 2 --guess accel.h5 -o out.h5
   ;;
@@ -205,7 +205,7 @@ solve_json)
   # A good solve: exit 0, the file exists, --json is one object with the
   # contract's fields and shapes; info reads the file back.
   need_pendulum
-  run 0 solve pendulum -f accel -n 6 -s 2 --json --quiet -o ok.h5
+  run 0 solve pendulum -f accel -n 20 -s 3 --json --quiet -o ok.h5
   [ -f ok.h5 ] || fail "ok.h5 was not written"
   $PY - out.txt << 'PYEOF' || fail "--json output does not follow the contract"
 import json, sys
@@ -217,7 +217,7 @@ need = ["problem", "formulation", "elements", "stages", "variables",
 missing = [k for k in need if k not in d]
 assert not missing, missing
 assert d["problem"] == "pendulum" and d["formulation"] == "accel", d
-assert d["elements"] == 6 and d["stages"] == 2, d
+assert d["elements"] == 20 and d["stages"] == 3, d
 assert d["status"] in ("converged", "acceptable"), d["status"]
 assert d["output"] == "ok.h5", d["output"]
 assert d["variables"] > 0 and d["constraints"] > 0
@@ -232,7 +232,7 @@ PYEOF
   ;;
 solve_default_output)
   need_pendulum
-  run 0 solve pendulum -f accel -n 6 -s 2 --quiet
+  run 0 solve pendulum -f accel -n 20 -s 3 --quiet
   [ -f results/pendulum-accel.h5 ] || fail "results/pendulum-accel.h5 was not written"
   ;;
 solve_not_converged)

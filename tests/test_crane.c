@@ -1039,8 +1039,10 @@ static void test_default_mesh(void) {
 
 /* The mesh check (src/mesh_check.c) on the flat formulation: the flat
  * "solution" is the reference sampled at the nodes, so its dense-output
- * error from rc_diagnose must equal the check's floor (same interpolants;
- * the grids differ, so within a factor), and the floor falls with h. */
+ * error from rc_diagnose must equal the check's floor (same interpolants,
+ * same grid: the check's 8 s = 24 points per element; on a finer grid the
+ * degree-s dense output of u1 finds a 0.6 % larger max between the check's
+ * points), and the floor falls with h. */
 static void test_mesh_check(void) {
   rc_problem *pb = NULL;
   rc_error err;
@@ -1068,7 +1070,7 @@ static void test_mesh_check(void) {
     rc_options_default(&opt);
     if (rc_solve(pb, &m, &opt, NULL, &sol, &st, &err) == RC_OK) {
       rc_diagnostics d;
-      if (rc_diagnose(pb, &sol, 40, &d, &err) == RC_OK) {
+      if (rc_diagnose(pb, &sol, 24, &d, &err) == RC_OK) {
         EXPECT(d.err_dense[iu1] <= mc.err[iu1] * 1.0001 &&
                    d.err_dense[iu1] >= 0.5 * mc.err[iu1],
                "flat u1 dense error %.3e against the check's %.3e",

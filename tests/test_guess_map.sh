@@ -40,7 +40,7 @@ mapped() { # mapped PROBLEM FROM TO ARGS...
   same_solution mapped.h5 own.h5 || fail "$p/$to: mapped-guess solution differs"
 }
 mapped pendulum accel index3 -n 20
-mapped double-pendulum index1 index3 -n 20 --tf 2
+mapped double-pendulum index1 index3 -n 40 --tf 2
 
 refused() { # refused PATTERN FORMULATION
   set +e

@@ -15,7 +15,13 @@
  *   four-bar (torque driver), crank angle alone: B = L1 e(phi1), C from the
  *     two circles |C - B| = L2, |C - D| = L3 on the branch above BD;
  *   rc_make_consistent: default data unchanged, x0 = y0 = 0.8 moved onto the
- *     circle with h2 = 0.
+ *     circle with h2 = 0;
+ *   rc_init_check_start / rc_init_apply_start (the pre-solve step of
+ *     radcol solve): pendulum/index3 with y0 = 0.9 (L = 1, x0 = 0.1): the
+ *     given residual h1 = x^2 + y^2 - L^2 = -0.18 is reported, the
+ *     re-created problem starts on the circle with x u + y v = 0, and its
+ *     reference starts there too; the default data are not changed; a model
+ *     without the start parameters is named and nothing changes.
  */
 #include <math.h>
 #include <stdio.h>
@@ -28,10 +34,9 @@
 
 #include "test_util.h"
 
-
 #define NEAR(a, b, tol, what)                                                  \
-  EXPECT(fabs((a) - (b)) <= (tol), "%s = %.17g, expected %.17g (tol %g)", what, \
-        (double)(a), (double)(b), (double)(tol))
+  EXPECT(fabs((a) - (b)) <= (tol), "%s = %.17g, expected %.17g (tol %g)",      \
+         what, (double)(a), (double)(b), (double)(tol))
 
 static rc_problem *make(const char *model_name, const char *form,
                         const char *const *sets, int nsets, rc_param_values *pv,
@@ -157,8 +162,8 @@ static void test_pendulum_conflict(void) {
     NEAR(r.residual[h1], 0.8 * 0.8 + 0.8 * 0.8 - L * L, 1e-14, "h1");
     EXPECT(strstr(r.message, "h1") != NULL, "message lacks h1: %s", r.message);
     EXPECT(r.nconflict == 2 && has_conflict(pb, &r, "x") &&
-              has_conflict(pb, &r, "y"),
-          "conflicts should be x and y (%d found)", r.nconflict);
+               has_conflict(pb, &r, "y"),
+           "conflicts should be x and y (%d found)", r.nconflict);
     rc_init_report_free(&r);
   }
   /* Over-fixing consistently is fine: all four states at the defaults. */
@@ -203,8 +208,8 @@ static void test_double_pendulum(void) {
     EXPECT(!r.consistent, "u2 = 0 with omega2's v2 must be inconsistent");
     EXPECT(strstr(r.message, "vel2") != NULL, "message: %s", r.message);
     EXPECT(r.nconflict == 2 && has_conflict(pb, &r, "u2") &&
-              has_conflict(pb, &r, "v2"),
-          "conflicts should be u2, v2 (%d found)", r.nconflict);
+               has_conflict(pb, &r, "v2"),
+           "conflicts should be u2, v2 (%d found)", r.nconflict);
     rc_init_report_free(&r);
   }
   /* All velocities zero: consistent (with omega1 = omega2 = 0). */
@@ -242,7 +247,7 @@ static void test_crane(void) {
   const double fv[] = {0.5};
   if (solve(pb, 1, fn, fv, 0, NULL, NULL, &r)) {
     EXPECT(!r.consistent && r.nconflict == 1,
-          "reduced: a moving trolley on a rest path must conflict");
+           "reduced: a moving trolley on a rest path must conflict");
     rc_init_report_free(&r);
   }
   rc_problem_free(&pb);
@@ -332,8 +337,8 @@ static void test_make_consistent(void) {
   int changed = -1;
   rc_problem *pb = make("pendulum", "accel", NULL, 0, &pv, &m);
   if (pb) {
-    EXPECT(rc_make_consistent(pb, NULL, x0, &changed, NULL, &err) == RC_OK, "%s",
-          err.message);
+    EXPECT(rc_make_consistent(pb, NULL, x0, &changed, NULL, &err) == RC_OK,
+           "%s", err.message);
     EXPECT(changed == 0, "default pendulum data must be consistent");
     rc_problem_free(&pb);
     rc_params_free(&pv);
@@ -342,8 +347,8 @@ static void test_make_consistent(void) {
   pb = make("pendulum", "accel", sets, 2, &pv, &m);
   if (pb) {
     const double L = param(m, &pv, "L");
-    EXPECT(rc_make_consistent(pb, NULL, x0, &changed, NULL, &err) == RC_OK, "%s",
-          err.message);
+    EXPECT(rc_make_consistent(pb, NULL, x0, &changed, NULL, &err) == RC_OK,
+           "%s", err.message);
     EXPECT(changed == 1, "x0 = y0 = 0.8 must be changed");
     NEAR(x0[0] * x0[0] + x0[1] * x0[1], L * L, 1e-9, "x^2 + y^2");
     NEAR(x0[0] * x0[2] + x0[1] * x0[3], 0.0, 1e-9, "x u + y v");
@@ -351,6 +356,78 @@ static void test_make_consistent(void) {
     rc_problem_free(&pb);
     rc_params_free(&pv);
   }
+}
+
+static void test_start(void) {
+  rc_param_values pv;
+  const rc_model *m;
+  rc_error err = {RC_OK, ""};
+  rc_init_start st;
+  rc_problem *pb = make("pendulum", "index3", NULL, 0, &pv, &m);
+  if (pb) {
+    EXPECT(rc_init_check_start(pb, 1e-10, &st, &err) == RC_OK, "%s",
+           err.message);
+    EXPECT(st.checked && st.consistent && !st.changed,
+           "default pendulum data: checked %d consistent %d changed %d",
+           st.checked, st.consistent, st.changed);
+    rc_init_start_free(&st);
+    rc_problem_free(&pb);
+    rc_params_free(&pv);
+  }
+  const char *sets[] = {"y0=0.9"};
+  pb = make("pendulum", "index3", sets, 1, &pv, &m);
+  if (!pb)
+    return;
+  const double L = param(m, &pv, "L"), x0 = pb->x0[0], y0 = pb->x0[1];
+  EXPECT(rc_init_check_start(pb, 1e-10, &st, &err) == RC_OK, "%s", err.message);
+  EXPECT(st.checked && st.consistent && st.changed && st.nx == pb->nx,
+         "y0 = 0.9: checked %d consistent %d changed %d", st.checked,
+         st.consistent, st.changed);
+  int found_h1 = 0;
+  for (int k = 0; k < st.ncon; ++k)
+    if (!strcmp(st.con_names[k], "h1")) {
+      found_h1 = 1;
+      NEAR(st.given_residual[k], x0 * x0 + y0 * y0 - L * L, 1e-12, "given h1");
+    }
+  EXPECT(found_h1, "no given residual named h1 (%d rows)", st.ncon);
+  EXPECT(st.moved[1], "y must be moved");
+  /* a model without start parameters: named, nothing changes */
+  const rc_model bare = {.name = "bare",
+                         .nformulations = 1,
+                         .formulations = m->formulations,
+                         .create = m->create};
+  int applied = -1;
+  char why[256];
+  rc_problem *before = pb;
+  EXPECT(rc_init_apply_start(&bare, 0, &pv, &st, &pb, &applied, why, sizeof why,
+                             &err) == RC_OK,
+         "%s", err.message);
+  EXPECT(applied == 0 && pb == before && strstr(why, "bare has no parameter"),
+         "bare model: applied %d, why '%s'", applied, why);
+  /* the model itself: re-created from the consistent point */
+  const int f = rc_model_find_formulation(m, "index3");
+  EXPECT(rc_init_apply_start(m, f, &pv, &st, &pb, &applied, why, sizeof why,
+                             &err) == RC_OK,
+         "%s", err.message);
+  EXPECT(applied == 1, "start not applied: %s", why);
+  const double *z = pb->x0;
+  for (int i = 0; i < pb->nx; ++i)
+    NEAR(z[i], st.x0[i], 1e-15, "new x0 entry");
+  NEAR(z[0] * z[0] + z[1] * z[1], L * L, 1e-9, "x^2 + y^2");
+  NEAR(z[0] * z[2] + z[1] * z[3], 0.0, 1e-9, "x u + y v");
+  NEAR(param(m, &pv, "y0"), st.x0[1], 0.0, "parameter y0");
+  if (pb->reference) {
+    double ref[16], t0 = pb->t0;
+    EXPECT(pb->reference(pb, 1, &t0, ref) == 0, "reference failed");
+    for (int i = 0; i < pb->nx; ++i)
+      NEAR(ref[i], z[i], 1e-9, "reference(t0) entry");
+  }
+  rc_init_start_free(&st);
+  EXPECT(rc_init_check_start(pb, 1e-10, &st, &err) == RC_OK && !st.changed,
+         "re-created problem must be consistent: %s", err.message);
+  rc_init_start_free(&st);
+  rc_problem_free(&pb);
+  rc_params_free(&pv);
 }
 
 int main(void) {
@@ -361,6 +438,7 @@ int main(void) {
   test_crane_moving();
   test_four_bar();
   test_make_consistent();
+  test_start();
   if (failures)
     fprintf(stderr, "test_init: %d failure(s)\n", failures);
   else

@@ -53,7 +53,7 @@ assert f.attrs['format']==b'radcol-result'; f['/solution/time'][()]" "$1" ||
 same() { cmp -s "$1" "$2" || fail "$1 changed"; }
 
 make_good() { # make_good FILE: a small valid result (with a reference)
-  "$RADCOL" solve pendulum -f accel -n 5 --quiet -o "$1" > /dev/null 2>&1 ||
+  "$RADCOL" solve pendulum -f accel -n 20 -s 3 --quiet -o "$1" > /dev/null 2>&1 ||
     fail "could not write the good file $1"
 }
 
@@ -101,7 +101,7 @@ planted_symlink)
     ln -s victim.txt ".out.h5.tmp.$((pid + i))"
     i=$((i + 1))
   done
-  run 0 solve pendulum -f accel -n 5 --quiet -o out.h5
+  run 0 solve pendulum -f accel -n 20 -s 3 --quiet -o out.h5
   same victim.txt victim.orig
   [ -f out.h5 ] && [ ! -L out.h5 ] || fail "out.h5 is not a regular file"
   valid out.h5
@@ -122,19 +122,19 @@ concurrent)
 # solving (exit 2) and left as it was.
 nonregular_target)
   mkfifo fifo
-  run 2 solve pendulum -f accel -n 5 -o fifo
+  run 2 solve pendulum -f accel -n 20 -s 3 -o fifo
   mentions "a FIFO"
   [ -p fifo ] || fail "the FIFO was replaced"
   printf 'data\n' > real.txt
   ln -s real.txt link.h5
-  run 2 solve pendulum -f accel -n 5 -o link.h5
+  run 2 solve pendulum -f accel -n 20 -s 3 -o link.h5
   mentions "a symbolic link"
   [ -L link.h5 ] || fail "the symlink was replaced"
   mkdir dir.h5
   run 2 simulate pendulum -f ode --method rk4 --step 0.01 -o dir.h5
   mentions "a directory"
   # The refusal proven on a device file (never written: refused first).
-  run 2 solve pendulum -f accel -n 5 -o /dev/null
+  run 2 solve pendulum -f accel -n 20 -s 3 -o /dev/null
   mentions "a character device"
   [ -c /dev/null ] || fail "/dev/null is no longer a character device"
   no_temp
@@ -158,7 +158,7 @@ hostile_hdf5)
     f=$kind.h5
     [ "$kind" = external_link ] && f=ext.h5
     hostile "$kind" "$f"
-    run 2 solve pendulum -f accel -n 5 --guess "$f" -o out.h5
+    run 2 solve pendulum -f accel -n 20 -s 3 --guess "$f" -o out.h5
     mentions "$why"
     [ ! -e out.h5 ] || fail "out.h5 written for --guess $kind"
     if [ "$kind" = bomb ]; then
@@ -174,7 +174,7 @@ hostile_hdf5)
 # integer is typed by lookup: stdout holds only the JSON object.
 ipopt_options)
   printf 'max_iter 0\nprint_level 5\noutput_file planted.log\n' > ipopt.opt
-  run 0 solve pendulum -f accel -n 5 --json -o out.h5 \
+  run 0 solve pendulum -f accel -n 20 -s 3 --json -o out.h5 \
     --ipopt bound_relax_factor=0 --ipopt print_level=3
   [ ! -e planted.log ] || fail "ipopt.opt was read (planted.log written)"
   "$PY" -c "import json,sys; d=json.load(open('out.txt')); \
@@ -187,7 +187,7 @@ assert o==['bound_relax_factor=0','print_level=3'], o" ||
     fail "raw options not recorded in /diagnostics/ipopt_options"
   for bad in output_file=x.log option_file_name=ipopt.opt file_print_level=5 \
              no_such_option=1 max_iter=1.5 max_iter=0x10 tol=nan; do
-    run 2 solve pendulum -f accel -n 5 --ipopt "$bad" -o bad.h5
+    run 2 solve pendulum -f accel -n 20 -s 3 --ipopt "$bad" -o bad.h5
     mentions "$bad"
     [ ! -s out.txt ] || fail "--ipopt $bad printed on stdout"
     [ ! -e bad.h5 ] && [ ! -e x.log ] || fail "--ipopt $bad wrote a file"
@@ -255,10 +255,10 @@ stdout_full)
 # a 256-byte one is refused before solving.
 name_length)
   n253=$("$PY" -c "print('a' * 250 + '.h5')")
-  run 0 solve pendulum -f accel -n 5 --quiet -o "$n253"
+  run 0 solve pendulum -f accel -n 20 -s 3 --quiet -o "$n253"
   valid "$n253"
   n256=$("$PY" -c "print('b' * 253 + '.h5')")
-  run 2 solve pendulum -f accel -n 5 -o "$n256"
+  run 2 solve pendulum -f accel -n 20 -s 3 -o "$n256"
   mentions "file name of 256 bytes"
   no_temp
   ;;
@@ -274,7 +274,7 @@ escape)
   "$PY" -c "import json; d=json.loads(open('out.txt','rb').read().decode('utf-8')); \
 assert d['problem']=='evil\x1b[31m\x07\ufffd\ufffd', repr(d['problem'])" ||
     fail "--json is not valid UTF-8 JSON with the bytes escaped"
-  run 2 solve pendulum -f accel -n 5 --guess esc.h5 -o out.h5
+  run 2 solve pendulum -f accel -n 20 -s 3 --guess esc.h5 -o out.h5
   mentions 'evil\x1b[31m\x07\xff\xfe'
   for f in out.txt err.txt; do
     "$PY" -c "import sys; b=open(sys.argv[1],'rb').read(); \
@@ -293,7 +293,7 @@ stale_temp)
   # This shell holds a lock on the live writer's file (fd 9, not passed on).
   exec 9> .out.h5.tmp.radcol.mnopqrstuvwx
   flock -n 9 || fail "cannot lock the live writer's file"
-  timeout 60 "$RADCOL" solve pendulum -f accel -n 5 --quiet -o out.h5 \
+  timeout 60 "$RADCOL" solve pendulum -f accel -n 20 -s 3 --quiet -o out.h5 \
     > out.txt 2> err.txt 9>&-
   [ $? -eq 0 ] || fail "the write with stale temporaries failed"
   exec 9>&-

@@ -162,9 +162,10 @@ static rc_problem toy_problem(int t0_alg, int free_tf) {
 
 /* The Bernstein rows of nlp at x mean what transcription.h says: for each
  * element k and bounded entry i, the row values plus the end coefficients
- * (state: X_k0 and X_ks; y, u: the last stage value) are the Bernstein
- * coefficients of the dense output, so sum_m beta_m B_m(theta) equals
- * rc_solution_eval at t = tau_k + theta h_k.  Also: the row count matches
+ * (the element's first and last node values; y, u in element 0 without t0
+ * variables: the last stage value) are the Bernstein coefficients of the
+ * dense output, so sum_m beta_m B_m(theta) equals rc_solution_eval at
+ * t = tau_k + theta h_k.  Also: the row count matches
  * rc_nlp_count, and every row of element k lies after the rows of its last
  * stage and before the rows of element k + 1 (time order). */
 static void check_bernstein_rows(const rc_problem *pb, rc_nlp *nlp,
@@ -202,7 +203,10 @@ static void check_bernstein_rows(const rc_problem *pb, rc_nlp *nlp,
              k, nlp->dense_off[k]);
     const double ta = sol.t[nlp->elem_first[k] - 1], tb = sol.t[last];
     for (int b = 0; b < nlp->nbnd; ++b) {
-      const int i = nlp->bnd_idx[b], st = i < nlp->nx;
+      const int i = nlp->bnd_idx[b];
+      /* y, u have the state shape except in element 0 without t0
+       * variables (there node 0 is the stage extrapolation) */
+      const int st = i < nlp->nx || k > 0 || nlp->yu_off[0] >= 0;
       const int deg = st ? s : s - 1;
       double beta[32];
       const double *rows = g + nlp->dense_off[k] + b * (s - 1);

@@ -30,6 +30,8 @@
 #ifndef RADCOL_INIT_H
 #define RADCOL_INIT_H
 
+#include <stddef.h>
+
 #include "radcol/errors.h"
 #include "radcol/problem.h"
 
@@ -114,6 +116,56 @@ rc_err rc_init_solve(const rc_problem *pb, const rc_init_options *opt,
 rc_err rc_make_consistent(const rc_problem *pb, const rc_init_options *opt,
                           double *x0_out, int *changed, rc_init_report *rep,
                           rc_error *err);
+
+/* ---- consistent initial data for a solve (as IDACalcIC beside IDASolve) --
+ *
+ * rc_init_check_start states the facts; rc_init_apply_start makes the
+ * problem start from the consistent point; the caller words the facts (the
+ * library prints nothing).  Together they are what `radcol solve` does
+ * before solving: the problem is re-created by its model with the moved
+ * values as the start parameters NAME0 (every model exposes initial values
+ * as parameters named after the state with a 0 suffix), so that everything
+ * the model derives from its initial values at create (its reference, its
+ * guess) starts from the consistent point too - an x0 swapped under a
+ * finished problem would leave the reference starting elsewhere. */
+typedef struct rc_init_start {
+  int checked;     /* 1: the check ran (0: nothing to check - no fixed x0
+                      entry, or a sampled-reference formulation) */
+  int consistent;  /* 1: the given values are consistent or a consistent
+                      point was found; 0: none found (message says why) */
+  int changed;     /* 1: a fixed x0 entry moves: x0 differs from pb->x0 */
+  double feas_tol; /* |residual| <= feas_tol is consistent */
+  int nx;          /* entries of x0 and moved (0 when !checked) */
+  double *x0;      /* nx: the consistent start (pb->x0 when unchanged) */
+  int *moved;      /* nx: 1 when |x0_i - pb->x0_i| > 1e-10 (1+|pb->x0_i|) */
+  int ncon;        /* when changed: rows of given_residual (0 when they
+                      could not be evaluated) */
+  double *given_residual; /* ncon: h_k, then g_j at the given values (fixed
+                             x0, the rest solved for) */
+  char (*con_names)[32];  /* ncon: row names as in rc_init_report */
+  char message[RC_MESSAGE_MAX]; /* when !consistent: violated rows */
+} rc_init_start;
+
+/* Are pb's fixed initial values consistent with its hidden constraints and
+ * algebraic equations (rc_make_consistent with feasibility feas_tol)?  Fills
+ * st (owned arrays: rc_init_start_free).  RC_OK: st holds the facts; other
+ * codes: the check could not run (err says why; st is zeroed). */
+rc_err rc_init_check_start(const rc_problem *pb, double feas_tol,
+                           rc_init_start *st, rc_error *err);
+void rc_init_start_free(rc_init_start *st);
+
+/* Start *pb from st's consistent point: when st->changed, sets the start
+ * parameter NAME0 of every moved state in pv (rc_params_set_real) and
+ * re-creates formulation `formulation` of model (rc_model_create; a model
+ * without a tf parameter keeps the old problem's horizon), replacing *pb
+ * (the old problem is freed) and setting *applied = 1.  When a moved state
+ * has no start parameter, nothing changes, *applied = 0 and why (len bytes)
+ * names the missing parameter.  Errors (create refusing the moved values,
+ * no memory): *pb unchanged, pv may hold the moved values. */
+rc_err rc_init_apply_start(const rc_model *model, int formulation,
+                           rc_param_values *pv, const rc_init_start *st,
+                           rc_problem **pb, int *applied, char *why, size_t len,
+                           rc_error *err);
 
 #ifdef __cplusplus
 }

@@ -26,12 +26,31 @@ rc_err rc_params_init_defaults(const rc_model *model, rc_param_values *pv,
                                rc_error *err);
 
 /* Apply one "NAME=VALUE" assignment (copied).  Errors (RC_ERR_INPUT), e.g.
- *   --set foo=1: pendulum has no parameter 'foo' (see radcol list --params
- *   pendulum)
- *   --set g=abc: expected a finite number for g
+ *   foo=1: pendulum has no parameter 'foo'
+ *   g=abc: expected a finite number for g ...
  * leave pv unchanged. */
 rc_err rc_params_set(const rc_model *model, rc_param_values *pv,
                      const char *assignment, rc_error *err);
+
+/* Set real parameter number index (0 <= index < model->nparams) to a finite
+ * value with |value| <= RC_REAL_MAX_ABS and mark it set.  Errors leave pv
+ * unchanged. */
+rc_err rc_params_set_real(const rc_model *model, rc_param_values *pv, int index,
+                          double value, rc_error *err);
+
+/* Build formulation `formulation` of model with pv and validate it
+ * (rc_problem_validate).  The final time: tf = NAN leaves it to the model.
+ * Otherwise the engine owns the horizon when the model has no parameter
+ * named "tf": it sets pb->tf = tf after create (tf > t0 expected; with a
+ * free final time this is the starting value and must lie in [tf_lo,
+ * tf_hi]), so such a model must read the horizon from pb->tf in its
+ * callbacks, not from a copy made at create.  A model with a parameter
+ * named "tf" receives the horizon as that parameter (set it in pv; tf is
+ * then ignored here), so data it derives from tf at create stays right.
+ * On failure *pb is NULL and err names the bad value. */
+rc_err rc_model_create(const rc_model *model, int formulation,
+                       const rc_param_values *pv, double tf, rc_problem **pb,
+                       rc_error *err);
 
 /* Free what rc_params_init_defaults allocated; zeroes pv (safe on zeroed). */
 void rc_params_free(rc_param_values *pv);

@@ -12,6 +12,7 @@
 #include "radcol/plugin.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,32 +252,63 @@ int rc_cli_find_formulation(const char *cmd, const rc_model *model,
   return RC_CLI_BAD_INPUT;
 }
 
+/* A refused --set: the library's fact, with the flag and, for an unknown
+ * name, where to look. */
+static int set_fail(const char *cmd, const rc_model *model,
+                    const char *assignment, const rc_error *err) {
+  const char *eq = strchr(assignment, '=');
+  char name[128] = "";
+  if (eq && (size_t)(eq - assignment) < sizeof name) {
+    memcpy(name, assignment, (size_t)(eq - assignment));
+    name[eq - assignment] = '\0';
+  }
+  if (err->code == RC_ERR_INPUT && name[0] &&
+      rc_model_param_index(model, name) < 0)
+    rc_cli_error(cmd, "--set %s (see radcol list --params %s)", err->message,
+                 model->name);
+  else
+    rc_cli_error(cmd, "--set %s", err->message);
+  return rc_cli_status_of(err->code);
+}
+
+/* The values of "tf=..." among sets (the last wins): for a model without a
+ * tf parameter the horizon is the engine's (rc_model_create), so --tf T and
+ * --set tf=T work for every problem.  *tf = NAN when none. */
+static int engine_tf(const char *cmd, const char *const *sets, int nsets,
+                     double *tf) {
+  *tf = NAN;
+  for (int k = 0; k < nsets; ++k)
+    if (strncmp(sets[k], "tf=", 3) == 0 && !rc_parse_real(sets[k] + 3, tf)) {
+      rc_cli_error(cmd,
+                   "--set %s: expected a finite number for tf (decimal, "
+                   "magnitude <= %g)",
+                   sets[k], RC_REAL_MAX_ABS);
+      return RC_CLI_BAD_INPUT;
+    }
+  return RC_CLI_OK;
+}
+
 int rc_cli_make_problem(const char *cmd, const rc_model *model, int formulation,
                         int nsets, const char *const *sets, rc_param_values *pv,
                         rc_problem **pb) {
   rc_error err = {RC_OK, ""};
   *pb = NULL;
+  double tf = NAN;
+  const int own_tf = rc_model_param_index(model, "tf") >= 0;
+  int status = own_tf ? RC_CLI_OK : engine_tf(cmd, sets, nsets, &tf);
+  if (status)
+    return status;
   if (rc_params_init_defaults(model, pv, &err) != RC_OK)
     return rc_cli_fail(cmd, &err);
-  for (int k = 0; k < nsets; ++k)
+  for (int k = 0; k < nsets; ++k) {
+    if (!own_tf && strncmp(sets[k], "tf=", 3) == 0)
+      continue; /* the engine's horizon */
     if (rc_params_set(model, pv, sets[k], &err) != RC_OK) {
       rc_params_free(pv);
-      return rc_cli_fail(cmd, &err);
+      return set_fail(cmd, model, sets[k], &err);
     }
-  if (!model->create) {
-    rc_params_free(pv);
-    rc_cli_error(cmd, "%s: the model has no create function", model->name);
-    return RC_CLI_BAD_INPUT;
   }
-  rc_err rc = model->create(model, formulation, pv, pb, &err);
-  if (rc == RC_OK && !*pb)
-    rc =
-        rc_error_set(&err, RC_ERR_INTERNAL, "%s/%s: create returned no problem",
-                     model->name, model->formulations[formulation].name);
-  if (rc == RC_OK)
-    rc = rc_problem_validate(*pb, &err);
-  if (rc != RC_OK) {
-    rc_problem_free(pb);
+  if (rc_model_create(model, formulation, pv, tf, pb, &err) != RC_OK) {
     rc_params_free(pv);
     return rc_cli_fail(cmd, &err);
   }
@@ -447,13 +479,7 @@ int rc_cli_setup_problem(const char *cmd, const char *problem,
       return RC_CLI_BAD_INPUT;
     }
   }
-  if (tf_value && rc_model_param_index(*model, "tf") < 0) {
-    rc_cli_error(cmd,
-                 "--tf %s: %s has no parameter 'tf' (see radcol list "
-                 "--params %s)",
-                 tf_value, (*model)->name, (*model)->name);
-    return RC_CLI_BAD_INPUT;
-  }
+  (void)tf_value; /* --tf T is --set tf=T: a parameter of every problem */
   return rc_cli_make_problem(cmd, *model, *f, nsets, sets, pv, pb);
 }
 

@@ -105,7 +105,9 @@ int rc_cli_find_formulation(const char *cmd, const rc_model *model,
                             const char *name, int *formulation);
 
 /* Parameter values (defaults, then each "NAME=VALUE" of sets in order), then
- * model->create and rc_problem_validate.  On success *pb and *pv are owned
+ * rc_model_create (create and rc_problem_validate).  "tf=T" sets the horizon
+ * of any model: its tf parameter, or for a model without one the engine's
+ * (rc_model_create; the last "tf=" wins).  On success *pb and *pv are owned
  * by the caller (rc_problem_free, rc_params_free); on failure both are freed
  * and the message printed. */
 int rc_cli_make_problem(const char *cmd, const rc_model *model, int formulation,
@@ -114,15 +116,15 @@ int rc_cli_make_problem(const char *cmd, const rc_model *model, int formulation,
 
 /* --tf T: checks T is a finite number, then appends an owned "tf=T" to sets
  * (as --set tf=T, in command-line order) and to owned (freed by the caller),
- * and records T in *tf_value for the setup's check that the model has tf. */
+ * and records T in *tf_value. */
 int rc_cli_tf_option(const char *cmd, const char *value, char **owned,
                      int *nowned, const char **sets, int *nsets,
                      const char **tf_value);
 
 /* The whole setup shared by solve, simulate and init: the model (built-in or
- * plugin), the formulation (NULL: the model's default), the --tf check
- * (tf_value non-NULL: the model must have a 'tf' parameter; the caller has
- * put "tf=..." among sets), then rc_cli_make_problem.  Messages printed. */
+ * plugin), the formulation (NULL: the model's default), then
+ * rc_cli_make_problem (the caller has put --tf's "tf=..." among sets;
+ * tf_value is unused).  Messages printed. */
 int rc_cli_setup_problem(const char *cmd, const char *problem,
                          const char *formulation, const char *tf_value,
                          int nsets, const char *const *sets,

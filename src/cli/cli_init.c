@@ -419,123 +419,73 @@ done:
 }
 
 int rc_cli_init_for_solve(const char *cmd, const rc_model *model,
-                          int formulation, int nsets, const char *const *sets,
-                          rc_param_values *pv, rc_problem **pb, int quiet) {
+                          int formulation, rc_param_values *pv, rc_problem **pb,
+                          int quiet) {
   const rc_problem *p = *pb;
-  if (p->sampled_reference || !p->fix_x0 || !p->x0 || p->nx == 0)
-    return RC_CLI_OK;
-  int any = 0;
-  for (int i = 0; i < p->nx; ++i)
-    any |= p->fix_x0[i] != 0;
-  if (!any)
-    return RC_CLI_OK;
-  rc_init_options opt;
-  rc_init_options_default(&opt);
-  opt.feas_tol = 1e-10;
-  rc_init_report rep;
-  memset(&rep, 0, sizeof rep);
+  rc_init_start st;
   rc_error err = {RC_OK, ""};
-  double *x0 = malloc(sizeof *x0 * (size_t)p->nx);
-  if (!x0) {
-    rc_cli_error(cmd, "out of memory");
-    return RC_CLI_NO_MEMORY;
-  }
-  int changed = 0;
-  if (rc_make_consistent(p, &opt, x0, &changed, &rep, &err) != RC_OK) {
+  (void)quiet; /* a changed start is always reported */
+  if (rc_init_check_start(p, 1e-10, &st, &err) != RC_OK) {
     fprintf(stderr,
             "warning: radcol %s: consistency check of the initial values "
             "skipped: %s\n",
             cmd, err.message);
-    free(x0);
     return RC_CLI_OK;
   }
-  if (!rep.consistent) {
+  if (!st.consistent) {
     fprintf(stderr,
             "warning: radcol %s: %s/%s: the initial values are inconsistent "
             "and no consistent point was found (%s); solving from them "
             "anyway\n",
-            cmd, p->model, p->formulation, rep.message);
-    rc_init_report_free(&rep);
-    free(x0);
+            cmd, p->model, p->formulation, st.message);
+    rc_init_start_free(&st);
     return RC_CLI_OK;
   }
-  if (!changed) {
-    rc_init_report_free(&rep);
-    free(x0);
+  if (!st.changed) {
+    rc_init_start_free(&st);
     return RC_CLI_OK;
   }
-  /* The new --set list: the user's, then NAME0=VALUE per moved state. */
-  const char **all = calloc((size_t)(nsets + p->nx), sizeof *all);
-  char(*buf)[128] = calloc((size_t)p->nx, sizeof *buf);
-  int n = nsets, status = RC_CLI_OK;
-  if (!all || !buf) {
-    rc_cli_error(cmd, "out of memory");
-    status = RC_CLI_NO_MEMORY;
-  }
-  for (int k = 0; status == RC_CLI_OK && k < nsets; ++k)
-    all[k] = sets[k];
-  char moved[RC_MESSAGE_MAX] = "";
-  for (int i = 0; status == RC_CLI_OK && i < p->nx; ++i) {
-    if (fabs(x0[i] - p->x0[i]) <= 1e-10 * (1.0 + fabs(p->x0[i])))
-      continue;
-    char name[80];
-    snprintf(name, sizeof name, "%s0", p->var_names[i]);
-    if (rc_model_param_index(model, name) < 0) {
-      fprintf(stderr,
-              "warning: radcol %s: %s/%s: the initial values are "
-              "inconsistent, but %s has no parameter %s to start from the "
-              "consistent point; solving from the given values\n",
-              cmd, p->model, p->formulation, model->name, name);
-      free(all);
-      free(buf);
-      free(x0);
-      rc_init_report_free(&rep);
-      return RC_CLI_OK;
+  /* The facts, worded before the problem is replaced. */
+  char viol[RC_MESSAGE_MAX] = "", moved[RC_MESSAGE_MAX] = "";
+  char model_name[64], form_name[64];
+  snprintf(model_name, sizeof model_name, "%s", p->model);
+  snprintf(form_name, sizeof form_name, "%s", p->formulation);
+  for (int k = 0; k < st.ncon; ++k)
+    if (!(fabs(st.given_residual[k]) <= st.feas_tol)) {
+      const size_t used = strlen(viol);
+      snprintf(viol + used, sizeof viol - used, "%s%s residual %.3g",
+               used ? ", " : "", st.con_names[k], st.given_residual[k]);
     }
-    snprintf(buf[i], sizeof buf[i], "%s=%.17g", name, x0[i]);
-    all[n++] = buf[i];
-    const size_t used = strlen(moved);
-    snprintf(moved + used, sizeof moved - used, "%s%s %.10g -> %.10g",
-             used ? ", " : "", p->var_names[i], p->x0[i], x0[i]);
-  }
-  if (status == RC_CLI_OK) {
-    char viol[RC_MESSAGE_MAX] = "";
-    /* Residuals of the given values (fixed at x0, the rest guessed). */
-    rc_init_report given;
-    rc_init_options o2 = opt;
-    o2.find_conflicts = 0;
-    double *zh = malloc(sizeof *zh * (size_t)rc_problem_nw(p));
-    int *fx = calloc((size_t)rc_problem_nw(p), sizeof *fx);
-    if (zh && fx && rc_init_default_guess(p, zh, &err) == RC_OK) {
-      for (int i = 0; i < p->nx; ++i)
-        fx[i] = p->fix_x0[i] != 0;
-      if (rc_init_solve(p, &o2, zh, fx, zh, &given, &err) == RC_OK) {
-        for (int k = 0; k < given.ncon; ++k)
-          if (!(fabs(given.residual[k]) <= opt.feas_tol)) {
-            const size_t used = strlen(viol);
-            snprintf(viol + used, sizeof viol - used, "%s%s residual %.3g",
-                     used ? ", " : "", given.con_names[k], given.residual[k]);
-          }
-        rc_init_report_free(&given);
-      }
+  for (int i = 0; i < st.nx; ++i)
+    if (st.moved[i]) {
+      const size_t used = strlen(moved);
+      snprintf(moved + used, sizeof moved - used, "%s%s %.10g -> %.10g",
+               used ? ", " : "", p->var_names[i], p->x0[i], st.x0[i]);
     }
-    free(zh);
-    free(fx);
-    (void)quiet; /* a changed start is always reported */
+  int applied = 0, status = RC_CLI_OK;
+  char why[RC_MESSAGE_MAX];
+  rc_err rc = rc_init_apply_start(model, formulation, pv, &st, pb, &applied,
+                                  why, sizeof why, &err);
+  if (rc == RC_OK && !applied) {
+    fprintf(stderr,
+            "warning: radcol %s: %s/%s: the initial values are "
+            "inconsistent, but %s to start from the consistent point; "
+            "solving from the given values\n",
+            cmd, model_name, form_name, why);
+  } else {
     fprintf(stderr,
             "warning: radcol %s: %s/%s: the initial values are not "
             "consistent (%s; expected |residual| <= 1e-10): starting from "
             "the nearest consistent point (radcol init): %s\n",
-            cmd, p->model, p->formulation, viol[0] ? viol : "see radcol init",
+            cmd, model_name, form_name, viol[0] ? viol : "see radcol init",
             moved);
-    rc_problem_free(pb);
-    rc_params_free(pv);
-    status = rc_cli_make_problem(cmd, model, formulation, n, all, pv, pb);
+    if (rc != RC_OK) {
+      status = rc_cli_fail(cmd, &err);
+      rc_problem_free(pb);
+      rc_params_free(pv);
+    }
   }
-  free(all);
-  free(buf);
-  free(x0);
-  rc_init_report_free(&rep);
+  rc_init_start_free(&st);
   return status;
 }
 

@@ -60,8 +60,8 @@ static const char usage[] =
     "                       breakpoints at the waypoints), else 40\n"
     "  -s, --stages S       Radau IIA stages per element, 1..20; default: the\n"
     "                       problem's suggestion, else 3\n"
-    "  --tf T               final time, same as --set tf=T; default: the\n"
-    "                       problem's tf parameter\n"
+    "  --tf T               final time of any problem, same as --set tf=T;\n"
+    "                       default: the problem's own\n"
     "  --set NAME=VALUE     set a parameter (radcol list --params PROBLEM),\n"
     "                       repeatable, applied in order; default: none\n"
     "  --mesh FILE.h5       take the mesh from a result file (exclusive with\n"
@@ -580,8 +580,7 @@ static int run_solve(int argc, char **argv) {
     goto done;
   /* Inconsistent initial values: start from the nearest consistent point
    * (radcol init's machinery), with a warning naming what moved. */
-  if ((status = rc_cli_init_for_solve(cmd, model, f, a.nsets, a.sets, &pv, &pb,
-                                      a.quiet)))
+  if ((status = rc_cli_init_for_solve(cmd, model, f, &pv, &pb, a.quiet)))
     goto done;
 
   /* Mesh. */

@@ -7,6 +7,7 @@
  * the variable and output names the file records, so derived outputs
  * evaluated on the file's solution are the ones the file was written with.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -81,10 +82,11 @@ rc_problem *rc_cli_plan_problem(const rc_cli_plan *p, rc_param_values *pv,
   for (int k = 0; k < n && rc == RC_OK; ++k)
     rc = rc_params_set(model, pv, assign[k], &err);
   rc_free_strings(assign, n);
-  if (rc == RC_OK && model->create)
-    rc = model->create(model, f, pv, &pb, &err);
-  if (rc == RC_OK && pb)
-    rc = rc_problem_validate(pb, &err);
+  /* A model without a tf parameter gets the file's horizon (the engine's,
+   * rc_model_create). */
+  const double tf = rc_model_param_index(model, "tf") < 0 ? p->sol.tf : NAN;
+  if (rc == RC_OK)
+    rc = rc_model_create(model, f, pv, tf, &pb, &err);
   if (rc != RC_OK || !pb) {
     snprintf(why, size, "%s/%s cannot be rebuilt from the file: %s",
              model->name, p->formulation,
