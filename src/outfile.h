@@ -1,6 +1,6 @@
 /*
  * outfile.h - safe creation of one output file (private to the library; the
- * result writer in io_hdf5.c is its user).
+ * result writer in io_write.c is its user).
  *
  * An rc_outfile is a temporary file next to the target, created exclusively
  * under a random name that radcol alone uses

@@ -73,7 +73,17 @@ rc_err rc_solution_alloc(const rc_problem *pb, const rc_mesh *mesh, double t0,
   if (!pb || !sol)
     return rc_error_set(err, RC_ERR_INPUT, "%s pointer is NULL",
                         pb ? "solution" : "problem");
-  const int dims[6] = {pb->nx, pb->ny, pb->nu, pb->np, pb->nc, pb->nb};
+  const rc_solution_dims d = {pb->nx, pb->ny, pb->nu, pb->np, pb->nc, pb->nb};
+  return rc_solution_alloc_dims(&d, mesh, t0, tf, with_duals, sol, err);
+}
+
+rc_err rc_solution_alloc_dims(const rc_solution_dims *d, const rc_mesh *mesh,
+                              double t0, double tf, int with_duals,
+                              rc_solution *sol, rc_error *err) {
+  if (!d || !sol)
+    return rc_error_set(err, RC_ERR_INPUT, "%s pointer is NULL",
+                        d ? "solution" : "dims");
+  const int dims[6] = {d->nx, d->ny, d->nu, d->np, d->nc, d->nb};
   const char *names[6] = {"nx", "ny", "nu", "np", "nc", "nb"};
   for (int i = 0; i < 6; ++i)
     if (dims[i] < 0)
@@ -90,12 +100,12 @@ rc_err rc_solution_alloc(const rc_problem *pb, const rc_mesh *mesh, double t0,
   rc_err rc = rc_mesh_copy(mesh, &s.mesh, err);
   if (rc)
     return rc;
-  s.nx = pb->nx;
-  s.ny = pb->ny;
-  s.nu = pb->nu;
-  s.np = pb->np;
-  s.nc = pb->nc;
-  s.nb = pb->nb;
+  s.nx = d->nx;
+  s.ny = d->ny;
+  s.nu = d->nu;
+  s.np = d->np;
+  s.nc = d->nc;
+  s.nb = d->nb;
   s.t0 = t0;
   s.tf = tf;
   s.nnodes = rc_mesh_nodes(&s.mesh);

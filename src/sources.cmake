@@ -7,7 +7,9 @@ set(RADCOL_LIB_SOURCES
   src/mesh_check.c
   src/solution.c
   src/guess_map.c
-  src/io_hdf5.c
+  src/io_hdf5_util.c
+  src/io_write.c
+  src/io_read.c
   src/outfile.c
   src/problem.c
   src/registry.c

@@ -1,5 +1,6 @@
 /*
- * test_io.c - HDF5 result files (src/io_hdf5.c, docs/hdf5-layout.md).
+ * test_io.c - HDF5 result files (src/io_write.c, src/io_read.c,
+ * docs/hdf5-layout.md).
  *
  * A hand-built problem, solution (with duals), diagnostics and refinement
  * table are written, read back as a mesh and as a solution, and compared bit
@@ -13,9 +14,9 @@
  * Sample values: w_j(t) = sin((j+1) t) + j for x, y, u; p = 1.75; the
  * Python check (test_io_read.py) recomputes them independently.
  *
- * Usage: test_io [KEEP]   also writes KEEP.h5 and KEEP.json (rc_print_info
- * --json output) for the h5py reading check; KEEP defaults to the environment
- * variable RADCOL_IO_SAMPLE (set by tests/io.cmake).
+ * Usage: test_io [KEEP]   also writes KEEP.h5 for the h5py reading check
+ * (which also reads `radcol info --json KEEP.h5`); KEEP defaults to the
+ * environment variable RADCOL_IO_SAMPLE (set by tests/io.cmake).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -297,10 +298,10 @@ static void expect_read_error(const char *path, rc_err want1, rc_err want2,
   CHECK_MSG(!object || strstr(err.message, object), err);
   if (rc == RC_OK)
     rc_solution_free(&sol);
-  FILE *sink = tmpfile();
-  rc = rc_print_info(path, sink, 1, &err);
-  if (sink)
-    fclose(sink);
+  rc_result_summary sum;
+  rc = rc_read_result_summary(path, &sum, &err);
+  if (rc == RC_OK)
+    rc_result_summary_free(&sum);
   CHECK_MSG(rc == RC_OK || strstr(err.message, path), err);
 }
 
@@ -372,36 +373,32 @@ static void test_no_duals(sample *s, const char *path) {
 
 static void test_info(const sample *s, const char *path) {
   rc_error err;
-  FILE *f = tmpfile();
-  CHECK(f != NULL);
-  if (!f)
+  rc_result_summary sum;
+  CHECK_MSG(rc_read_result_summary(path, &sum, &err) == RC_OK, err);
+  if (err.code != RC_OK)
     return;
-  CHECK_MSG(rc_print_info(path, f, 0, &err) == RC_OK, err);
-  CHECK_MSG(rc_print_info(path, f, 1, &err) == RC_OK, err);
-  long n = ftell(f);
-  char *text = calloc((size_t)n + 1, 1);
-  rewind(f);
-  CHECK(text && fread(text, 1, (size_t)n, f) == (size_t)n);
-  fclose(f);
-  if (!text)
-    return;
-  CHECK(strstr(text, "io_test_model / handmade (solve)"));
-  CHECK(strstr(text, "3 elements, 1..3 stages, 7 nodes"));
-  CHECK(strstr(text, "acceptable"));
-  CHECK(strstr(text, "velocityzz"));
-  CHECK(strstr(text, "\"problem\": \"io_test_model\""));
-  CHECK(strstr(text, "\"elements\": 3"));
+  CHECK(strcmp(sum.problem, "io_test_model") == 0);
+  CHECK(strcmp(sum.formulation, "handmade") == 0);
+  CHECK(strcmp(sum.kind, "solve") == 0);
+  CHECK(strcmp(sum.status, "acceptable") == 0);
+  CHECK(sum.elements == 3 && sum.stages_min == 1 && sum.stages_max == 3);
+  CHECK(sum.nodes == 7);
   /* iterations: the total over the /refinement rows (12 + 7); the last
    * solve's count (the /diagnostics attribute) beside it. */
-  CHECK(strstr(text, "\"iterations\": 19"));
-  CHECK(strstr(text, "\"iterations_last\": 17"));
-  char want[128];
-  snprintf(want, sizeof want, "\"T\": {\"nodes\": %.17g, \"dense\": null",
-           s->err_nodes[2]);
-  CHECK(strstr(text, want));
-  /* The command line's quotes are escaped in JSON. */
-  CHECK(strstr(text, "--set \\\"g\\\"=9.80665"));
-  free(text);
+  CHECK(sum.iterations == 19 && sum.iterations_last == 17);
+  CHECK(isnan(sum.error_estimate)); /* the sample has no estimate */
+  CHECK(strstr(sum.command_line, "--set \"g\"=9.80665") != NULL);
+  const rc_result_table *re = &sum.reference_error;
+  long iz = -1, it = -1;
+  for (long i = 0; i < re->n; ++i) {
+    iz = strcmp(re->names[i], "velocityzz") == 0 ? i : iz;
+    it = strcmp(re->names[i], "T") == 0 ? i : it;
+  }
+  CHECK(iz >= 0 && it >= 0);
+  CHECK(re->v[0] && re->v[1] && it >= 0 && re->v[0][it] == s->err_nodes[2]);
+  CHECK(re->v[1] && it >= 0 && isnan(re->v[1][it]));
+  CHECK(sum.invariants.n == 2 && sum.invariants.v[2] == NULL);
+  rc_result_summary_free(&sum);
 }
 
 static void test_overwrite(sample *s, const char *path) {
@@ -573,10 +570,9 @@ static void test_corrupt(const char *good) {
     fz_errors += r2 != RC_OK;
     if (r2 == RC_OK)
       rc_solution_free(&so);
-    FILE *sink = tmpfile();
-    rc_print_info(path, sink, trial % 2, &e);
-    if (sink)
-      fclose(sink);
+    rc_result_summary sum;
+    if (rc_read_result_summary(path, &sum, &e) == RC_OK)
+      rc_result_summary_free(&sum);
   }
   if (ntrials >= 50) {
     CHECK(fz_errors > 0); /* metadata was hit at least sometimes */
@@ -670,11 +666,6 @@ int main(int argc, char **argv) {
     rc_error err;
     snprintf(keep, sizeof keep, "%s.h5", sample_base);
     CHECK_MSG(rc_write_result(keep, &s->rec, &err) == RC_OK, err);
-    snprintf(path, sizeof path, "%s.json", sample_base);
-    FILE *f = fopen(path, "w");
-    CHECK(f && rc_print_info(keep, f, 1, &err) == RC_OK);
-    if (f)
-      fclose(f);
   }
 
   /* Clean the temporary directory. */

@@ -7,10 +7,12 @@ solution is w_j(t) = sin((j+1) t) + j for x, y, u and p = 1.75, the mesh has
 fractions (0, 0.25, 0.6, 1) and stages (3, 2, 1) on [0.5, 2.5], and node
 times are Radau IIA points (roots of P_{s-1}^{(1,0)} plus 1, from numpy).
 
-Usage: test_io_read.py BASE   (reads BASE.h5 and BASE.json)
+Usage: test_io_read.py BASE --radcol RADCOL
+    (reads BASE.h5, and BASE.h5 through `RADCOL info --json`)
 """
 import argparse
 import json
+import subprocess
 import sys
 
 import h5py
@@ -29,7 +31,9 @@ def radau_nodes(s):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("base", help="path without extension (BASE.h5, BASE.json)")
+    ap.add_argument("base", help="path without extension (BASE.h5)")
+    ap.add_argument("--radcol", required=True,
+                    help="the radcol executable (for radcol info --json)")
     a = ap.parse_args()
     fails = []
 
@@ -153,14 +157,22 @@ def main():
         check(list(rf["status_name"].asstr()[()]) == ["converged", "max_iter"],
               "refinement status_name")
 
-    with open(a.base + ".json") as fj:
-        info = json.load(fj)
+    run = subprocess.run([a.radcol, "info", "--json", a.base + ".h5"],
+                         capture_output=True, text=True, check=False)
+    check(run.returncode == 0, "radcol info --json exit status")
+    info = json.loads(run.stdout) if run.returncode == 0 else {}
+    if not info:
+        fails.append("radcol info --json: " + run.stderr.strip())
+        print("test_io_read: FAILED: " + ", ".join(fails))
+        return 1
     check(info["problem"] == "io_test_model" and info["elements"] == 3,
           "json problem/elements")
     check(info["nodes"] == nn and info["iterations"] == 19 and
           info["iterations_last"] == 17, "json nodes, iterations (total 12 + 7)")
     check(info["max_error"]["T"]["dense"] is None, "json NaN -> null")
     check(set(info["invariants"]) == {"h1", "h2"}, "json invariants")
+    check('--set "g"=9.80665' in info["command_line"],
+          "json command_line with quotes")
 
     if fails:
         print("test_io_read: FAILED: " + ", ".join(fails))

@@ -115,9 +115,43 @@ rc_err rc_read_param_assignments(const char *path, const rc_model *model,
 /* Frees n malloc'd strings and the array holding them (NULL is fine). */
 void rc_free_strings(char **s, int n);
 
-/* Print a summary of a result file (root attributes, sizes, status, errors)
- * to out, as text or as one JSON object.  For `radcol info`. */
-rc_err rc_print_info(const char *path, void *out_FILE, int json, rc_error *err);
+/* Per-name values of a result file: names[i] with v[k][i] for column k
+ * (NULL when the file lacks that column).  All malloc'd. */
+typedef struct rc_result_table {
+  long n;
+  char **names;
+  double *v[3];
+} rc_result_table;
+
+#define RC_SUMMARY_STR 1024
+
+/* What `radcol info` shows of a result file.  Strings are the root
+ * attributes as stored (possibly empty; bytes are not sanitised: a caller
+ * printing them escapes them); numbers are NaN when the file lacks them. */
+typedef struct rc_result_summary {
+  char problem[RC_SUMMARY_STR], formulation[RC_SUMMARY_STR];
+  char kind[RC_SUMMARY_STR], status[RC_SUMMARY_STR];
+  char radcol_version[RC_SUMMARY_STR], utc_time[RC_SUMMARY_STR];
+  char command_line[4 * RC_SUMMARY_STR];
+  long elements, nodes; /* /mesh/stages: n and 1 + sum s_k */
+  int stages_min, stages_max;
+  double t0, tf; /* /problem t0, /solution tf */
+  double iterations_last; /* the last solve's iterations (/diagnostics) */
+  double iterations; /* total over the /refinement rows' ipopt_iterations,
+                        else iterations_last */
+  double objective, constraint_violation, wall_s; /* /diagnostics */
+  double nvars, ncons;             /* NLP size (/diagnostics) */
+  double error_estimate; /* /diagnostics/error_estimate max (NaN: none) */
+  rc_result_table reference_error; /* columns nodes, dense, ends */
+  rc_result_table invariants;      /* columns nodes, dense (v[2] NULL) */
+} rc_result_summary;
+
+/* Fill *s from the result file path (validated like the other readers).
+ * On failure *s holds nothing to free. */
+rc_err rc_read_result_summary(const char *path, rc_result_summary *s,
+                              rc_error *err);
+/* Frees the tables of s (NULL is fine). */
+void rc_result_summary_free(rc_result_summary *s);
 
 #ifdef __cplusplus
 }

@@ -49,6 +49,18 @@ typedef struct rc_solution {
                    (off_k = s_0 + ... + s_{k-1}), filled by rc_solution_alloc */
 } rc_solution;
 
+/* The sizes a solution is allocated from (the dims of an rc_problem). */
+typedef struct rc_solution_dims {
+  int nx, ny, nu, np, nc, nb;
+} rc_solution_dims;
+
+/* Allocate a zeroed solution of dims d on a copy of mesh (for a solution
+ * without a problem at hand, e.g. one read back from a file).  RC_ERR_INPUT
+ * for a negative dim or a horizon that is not finite with tf > t0. */
+rc_err rc_solution_alloc_dims(const rc_solution_dims *d, const rc_mesh *mesh,
+                              double t0, double tf, int with_duals,
+                              rc_solution *sol, rc_error *err);
+
 /* Allocate a zeroed solution for the problem's dims on a copy of mesh. */
 rc_err rc_solution_alloc(const rc_problem *pb, const rc_mesh *mesh, double t0,
                          double tf, int with_duals, rc_solution *sol,

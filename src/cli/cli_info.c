@@ -1,17 +1,23 @@
 /*
  * cli/cli_info.c - `radcol info FILE.h5`: summary of a result file (root
- * attributes, sizes, status, errors) as text or one JSON object, printed by
- * the library's rc_print_info.
+ * attributes, sizes, status, errors) as text or one JSON object.  The
+ * library reads the file (rc_read_result_summary); this file words it, the
+ * JSON through the CLI's one writer (json.h).  Text output escapes control
+ * bytes and invalid UTF-8 as \xNN, so a file cannot send terminal escape
+ * sequences; JSON escapes them per RFC 8259 (invalid UTF-8 as U+FFFD).
  *
  * Exit status: a missing or unreadable file is an I/O failure (3, the path
  * is named); an existing file that is not HDF5 (checked by its signature) is
  * bad input (2); an HDF5 file that is not a radcol result gives whatever the
  * reader reports (2 for a wrong format, 3 for a read failure).
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/args.h"
+#include "cli/json.h"
+#include "numfmt.h"
 #include "radcol/io.h"
 
 static const char usage[] =
@@ -22,6 +28,111 @@ static const char usage[] =
     "  --json      print one JSON object on stdout; default: text\n"
     "  -h, --help  print this help\n\n" RC_CLI_EXIT_HELP
     "A missing file gives 3; a file that is not HDF5 gives 2.\n";
+
+/* Text: control bytes and bytes that are not valid UTF-8 as \xNN, so a
+ * file cannot send terminal escape sequences.  Returns buf. */
+static const char *text_esc(const char *s, char *buf, size_t size) {
+  size_t o = 0;
+  for (const unsigned char *p = (const unsigned char *)s; *p && o + 5 < size;) {
+    const int n = rc_utf8_len((const char *)p);
+    if (n == 0 || *p < 0x20 || *p == 0x7f) {
+      o += (size_t)snprintf(buf + o, size - o, "\\x%02x", *p);
+      ++p;
+    } else if (o + (size_t)n < size) {
+      memcpy(buf + o, p, (size_t)n);
+      o += (size_t)n, p += n;
+    } else {
+      break;
+    }
+  }
+  buf[o] = '\0';
+  return buf;
+}
+
+static const char *const info_cols[] = {"nodes", "dense", "ends"};
+
+/* "name": {"nodes": v, ...} for each row of t, ncol columns. */
+static void json_table(rc_json *j, const char *key, const rc_result_table *t,
+                       int ncol) {
+  rc_json_begin_object(j, key);
+  for (long i = 0; i < t->n; ++i) {
+    rc_json_begin_object(j, t->names[i]);
+    for (int k = 0; k < ncol; ++k)
+      rc_json_number(j, info_cols[k], t->v[k] ? t->v[k][i] : NAN);
+    rc_json_end_object(j);
+  }
+  rc_json_end_object(j);
+}
+
+static void print_json(FILE *f, const char *path, const rc_result_summary *s) {
+  rc_json j;
+  rc_json_init(&j, f);
+  rc_json_begin_object(&j, NULL);
+  rc_json_string(&j, "file", path);
+  rc_json_string(&j, "problem", s->problem);
+  rc_json_string(&j, "formulation", s->formulation);
+  rc_json_string(&j, "kind", s->kind);
+  rc_json_string(&j, "status", s->status);
+  rc_json_string(&j, "radcol_version", s->radcol_version);
+  rc_json_string(&j, "utc_time", s->utc_time);
+  rc_json_string(&j, "command_line", s->command_line);
+  rc_json_int(&j, "elements", s->elements);
+  rc_json_int(&j, "stages_min", s->stages_min);
+  rc_json_int(&j, "stages_max", s->stages_max);
+  rc_json_int(&j, "nodes", s->nodes);
+  rc_json_number(&j, "t0", s->t0);
+  rc_json_number(&j, "tf", s->tf);
+  rc_json_number(&j, "iterations", s->iterations);
+  rc_json_number(&j, "iterations_last", s->iterations_last);
+  rc_json_number(&j, "objective", s->objective);
+  rc_json_number(&j, "constraint_violation", s->constraint_violation);
+  rc_json_number(&j, "wall_s", s->wall_s);
+  rc_json_number(&j, "variables", s->nvars);
+  rc_json_number(&j, "constraints", s->ncons);
+  rc_json_number(&j, "error_estimate", s->error_estimate);
+  json_table(&j, "max_error", &s->reference_error, 3);
+  json_table(&j, "invariants", &s->invariants, 2);
+  rc_json_end_object(&j);
+  rc_json_finish(&j);
+}
+
+static void print_text(FILE *f, const char *path, const rc_result_summary *s) {
+  enum { E = 4 * RC_SUMMARY_STR };
+  char e1[E], e2[E], e3[E];
+  fprintf(f, "file         %s\n", text_esc(path, e1, E));
+  fprintf(f, "problem      %s / %s (%s)\n", text_esc(s->problem, e1, E),
+          text_esc(s->formulation, e2, E), text_esc(s->kind, e3, E));
+  fprintf(f, "status       %s\n", text_esc(s->status, e1, E));
+  fprintf(f, "written      radcol %s, %s\n", text_esc(s->radcol_version, e1, E),
+          text_esc(s->utc_time, e2, E));
+  fprintf(f, "command      %s\n", text_esc(s->command_line, e1, E));
+  fprintf(f, "mesh         %ld elements, %d..%d stages, %ld nodes\n",
+          s->elements, s->stages_min, s->stages_max, s->nodes);
+  char n0[RC_FMT_LEN], n1[RC_FMT_LEN];
+  fprintf(f, "horizon      t0 = %s, tf = %s\n", rc_fmt_shortest(s->t0, n0),
+          rc_fmt_shortest(s->tf, n1));
+  if (!isnan(s->iterations_last))
+    fprintf(f,
+            "solver       %.0f iterations, objective %.10g, "
+            "violation %.3g, wall %.3g s\n",
+            s->iterations_last, s->objective, s->constraint_violation,
+            s->wall_s);
+  const rc_result_table *re = &s->reference_error, *inv = &s->invariants;
+  if (re->n > 0) {
+    fprintf(f, "max error vs reference   %12s %12s %12s\n", "nodes", "dense",
+            "ends");
+    for (long i = 0; i < re->n; ++i)
+      fprintf(f, "  %-22s %12.3e %12.3e %12.3e\n",
+              text_esc(re->names[i], e1, E), re->v[0] ? re->v[0][i] : NAN,
+              re->v[1] ? re->v[1][i] : NAN, re->v[2] ? re->v[2][i] : NAN);
+  }
+  if (inv->n > 0) {
+    fprintf(f, "invariants max |h|       %12s %12s\n", "nodes", "dense");
+    for (long i = 0; i < inv->n; ++i)
+      fprintf(f, "  %-22s %12.3e %12.3e\n", text_esc(inv->names[i], e1, E),
+              inv->v[0] ? inv->v[0][i] : NAN, inv->v[1] ? inv->v[1][i] : NAN);
+  }
+}
 
 static int run_info(int argc, char **argv) {
   const char *cmd = "info", *path = NULL;
@@ -48,8 +159,14 @@ static int run_info(int argc, char **argv) {
   if (status)
     return status;
   rc_error err = {RC_OK, ""};
-  if (rc_print_info(path, stdout, json, &err) != RC_OK)
+  rc_result_summary s;
+  if (rc_read_result_summary(path, &s, &err) != RC_OK)
     return rc_cli_fail(cmd, &err);
+  if (json)
+    print_json(stdout, path, &s);
+  else
+    print_text(stdout, path, &s);
+  rc_result_summary_free(&s);
   fflush(stdout);
   return RC_CLI_OK;
 }
