@@ -331,7 +331,7 @@ static void fuzz_problem_desc(stream *s) {
   rc_mesh mesh;
   rc_nlp *nlp = NULL;
   CHECK(rc_mesh_uniform(2, 2, &mesh, &err) == RC_OK);
-  if (rc_nlp_create(pb, &mesh, &nlp, &err) == RC_OK) {
+  if (rc_nlp_create(pb, &mesh, 1, &nlp, &err) == RC_OK) {
     const size_t nv = (size_t)nlp->nvar, nc = (size_t)nlp->ncon;
     double *x = calloc(nv + 1, sizeof *x), *g = calloc(nc + 1, sizeof *g);
     double *lam = calloc(nc + 1, sizeof *lam);

@@ -35,7 +35,7 @@
 #include <string.h>
 
 #include "crane_path.h"
-#include "ode_reference.h"
+#include "radcol/ode_reference.h"
 #include "radcol/mesh.h"
 #include "radcol/mesh_check.h"
 #include "radcol/params.h"
