@@ -20,12 +20,13 @@ import tempfile
 
 def run(radcol, n, mode, out):
     cmd = [radcol, "solve", "crane", "--set", "u1max=8", "--dense-bounds",
-           mode, "--json", "--quiet", "-o", out]
+           mode, "--json", "--quiet"]
     if n:
         cmd += ["-n", str(n)]
+    cmd += ["-o", out]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     d = json.loads(p.stdout)
-    d["cmd"] = " ".join(["radcol"] + cmd[1:-2])
+    d["cmd"] = " ".join(["radcol"] + cmd[1:-2])  # without "-o out"
     return d
 
 

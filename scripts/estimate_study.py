@@ -25,7 +25,7 @@ HDF5 runs go to --runs (default results/runs/estimate, git-ignored).
 Examples:
   /usr/bin/python3 scripts/estimate_study.py --radcol build/radcol
   /usr/bin/python3 scripts/estimate_study.py --radcol build/radcol \\
-      --cases pendulum-accel --tols 1e-8 --out /tmp/x.md
+      --cases pendulum-accel --tols 1e-8 --out OUT.md
 """
 import argparse
 import os

@@ -3,7 +3,7 @@
 //
 // usage (regenerate after an Ipopt upgrade):
 //   c++ scripts/gen_ipopt_options.cpp $(pkg-config --cflags --libs ipopt) \
-//       -o /tmp/gen_ipopt_options && /tmp/gen_ipopt_options > src/ipopt_options.inc
+//       -o gen_ipopt_options && ./gen_ipopt_options > src/ipopt_options.inc
 // test_ipopt_options (CTest) checks every row against the linked Ipopt.
 #include <coin/IpIpoptApplication.hpp>
 #include <coin/IpRegOptions.hpp>
