@@ -29,11 +29,11 @@ extern "C" {
 
 typedef struct rc_radau {
   int s;
-  double c[RC_RADAU_MAX_STAGES];       /* c_1..c_s, c[s-1] = 1 */
-  double b[RC_RADAU_MAX_STAGES];       /* quadrature weights */
+  double c[RC_RADAU_MAX_STAGES]; /* c_1..c_s, c[s-1] = 1 */
+  double b[RC_RADAU_MAX_STAGES]; /* quadrature weights */
   double A[RC_RADAU_MAX_STAGES * RC_RADAU_MAX_STAGES]; /* row-major s x s */
   double D[RC_RADAU_MAX_STAGES * (RC_RADAU_MAX_STAGES + 1)]; /* s x (s+1) */
-  double tau[RC_RADAU_MAX_STAGES + 1]; /* {0, c_1, ..., c_s} */
+  double tau[RC_RADAU_MAX_STAGES + 1];      /* {0, c_1, ..., c_s} */
   double bw_state[RC_RADAU_MAX_STAGES + 1]; /* barycentric weights on tau */
   double bw_stage[RC_RADAU_MAX_STAGES];     /* barycentric weights on c */
 } rc_radau;

@@ -66,7 +66,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   rc_err rc = rc_crane_path_read_csv(&path, file, &err);
   if (rc == RC_OK) {
     CHECK(path.n >= 2 && path.t && path.x && path.z);
-    CHECK(path.t[0] <= 0.0); /* the horizon starts at t0 = 0, possibly in motion */
+    CHECK(path.t[0] <=
+          0.0); /* the horizon starts at t0 = 0, possibly in motion */
     for (int k = 0; k < path.n; ++k) {
       CHECK(isfinite(path.t[k]) && isfinite(path.x[k]) && isfinite(path.z[k]));
       if (k > 0)

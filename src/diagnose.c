@@ -52,7 +52,9 @@ void rc_diagnostics_free(rc_diagnostics *d) {
   memset(d, 0, sizeof *d);
 }
 
-static void *zalloc(size_t n, size_t size) { return calloc(n ? n : 1, size); }
+static void *zalloc(size_t n, size_t size) {
+  return calloc(n ? n : 1, size);
+}
 
 /* Values (nvar) of variables and outputs at one point, for comparison. */
 static void point_values(const rc_problem *pb, const double *w,
@@ -154,7 +156,8 @@ rc_err rc_diagnose(const rc_problem *pb, const rc_solution *sol,
     d->ref_dense = zalloc((size_t)nd * (size_t)nvar, sizeof(double));
   }
   const int nF = rc_problem_nF(pb);
-  const size_t nwork = (size_t)(nw + nF + 2 * (pb->nx + pb->ny) + nvar + ninv + 8);
+  const size_t nwork =
+      (size_t)(nw + nF + 2 * (pb->nx + pb->ny) + nvar + ninv + 8);
   double *work = zalloc(nwork, sizeof(double));
   if (!d->err_nodes || !d->err_dense || !d->err_ends || !d->inv_nodes ||
       !d->inv_dense || !d->out_nodes || !d->t_dense || !d->w_dense ||
@@ -196,8 +199,9 @@ rc_err rc_diagnose(const rc_problem *pb, const rc_solution *sol,
   if (d->has_reference) {
     if ((st = pb->reference(pb, nn, sol->t, d->ref_nodes)) != 0 ||
         (st = pb->reference(pb, nd, d->t_dense, d->ref_dense)) != 0) {
-      rc = rc_error_set(err, RC_ERR_EVAL, "%s/%s: the reference failed (status %d)",
-                        pb->model, pb->formulation, st);
+      rc = rc_error_set(err, RC_ERR_EVAL,
+                        "%s/%s: the reference failed (status %d)", pb->model,
+                        pb->formulation, st);
       goto fail;
     }
     double *v = work;
@@ -215,7 +219,8 @@ rc_err rc_diagnose(const rc_problem *pb, const rc_solution *sol,
         if (is_end)
           node_in_elem = 0;
       }
-      point_values(pb, sol->w + (size_t)n * nw, d->out_nodes + (size_t)n * nout, v);
+      point_values(pb, sol->w + (size_t)n * nw, d->out_nodes + (size_t)n * nout,
+                   v);
       const double *r = d->ref_nodes + (size_t)n * nvar;
       for (int i = 0; i < nvar; ++i) {
         if (isnan(r[i]))
@@ -227,7 +232,8 @@ rc_err rc_diagnose(const rc_problem *pb, const rc_solution *sol,
       }
     }
     for (int q = 0; q < nd; ++q) {
-      point_values(pb, d->w_dense + (size_t)q * nw, d->out_dense + (size_t)q * nout, v);
+      point_values(pb, d->w_dense + (size_t)q * nw,
+                   d->out_dense + (size_t)q * nout, v);
       const double *r = d->ref_dense + (size_t)q * nvar;
       for (int i = 0; i < nvar; ++i)
         if (!isnan(r[i]))
@@ -241,14 +247,16 @@ rc_err rc_diagnose(const rc_problem *pb, const rc_solution *sol,
     for (int i = 0; i < ninv; ++i)
       d->inv_nodes[i] = d->inv_dense[i] = 0.0;
     for (int n = 0; n < nn; ++n) {
-      if ((st = pb->invariants.eval(pb, sol->t[n], sol->w + (size_t)n * nw, h)) != 0)
+      if ((st = pb->invariants.eval(pb, sol->t[n], sol->w + (size_t)n * nw,
+                                    h)) != 0)
         continue;
       for (int i = 0; i < ninv; ++i)
         track_max(&d->inv_nodes[i], fabs(h[i]));
     }
     for (int q = 0; q < nd; ++q) {
       double *hq = d->inv_dense_t + (size_t)q * ninv;
-      if ((st = pb->invariants.eval(pb, d->t_dense[q], d->w_dense + (size_t)q * nw, hq)) != 0) {
+      if ((st = pb->invariants.eval(pb, d->t_dense[q],
+                                    d->w_dense + (size_t)q * nw, hq)) != 0) {
         for (int i = 0; i < ninv; ++i)
           hq[i] = NAN;
         continue;
@@ -273,7 +281,8 @@ rc_err rc_diagnose(const rc_problem *pb, const rc_solution *sol,
     }
     for (int i = 0; i < pb->nx; ++i)
       xscale[i] += 1.0;
-    double *ework = malloc(sizeof *ework * (size_t)(nw + nF + 2 * (pb->nx + pb->ny) + 1));
+    double *ework =
+        malloc(sizeof *ework * (size_t)(nw + nF + 2 * (pb->nx + pb->ny) + 1));
     if (!ework) {
       rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory for defects");
       goto fail;

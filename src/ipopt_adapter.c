@@ -399,8 +399,7 @@ rc_err rc_ipopt_solve(const rc_ipopt_nlp *nlp, const rc_options *opt, double *x,
   out->eval_failures = ctx.eval_failures;
   out->fatal_status = ctx.fatal_status;
   if (s == Invalid_Option)
-    return rc_error_set(err, RC_ERR_INPUT,
-                        "Ipopt rejected an option value");
+    return rc_error_set(err, RC_ERR_INPUT, "Ipopt rejected an option value");
   if (s == Not_Enough_Degrees_Of_Freedom)
     snprintf(out->message, sizeof out->message,
              "Ipopt: %s: the NLP has more equality constraints than free "

@@ -47,8 +47,8 @@ rc_err rc_options_validate(const rc_options *opt, rc_error *err) {
     return rc_error_set(err, RC_ERR_INPUT,
                         "max_cpu_s %g: expected a number > 0", opt->max_cpu_s);
   if (opt->print_level < 0 || opt->print_level > 12)
-    return rc_error_set(err, RC_ERR_INPUT,
-                        "print_level %d: expected 0..12", opt->print_level);
+    return rc_error_set(err, RC_ERR_INPUT, "print_level %d: expected 0..12",
+                        opt->print_level);
   if (opt->dense_per_element < 1 || opt->dense_per_element > 1000)
     return rc_error_set(err, RC_ERR_INPUT,
                         "dense points per element %d: expected 1..1000",

@@ -146,8 +146,7 @@ rc_err rc_params_set(const rc_model *model, rc_param_values *pv,
                         "NULL parameter assignment: expected NAME=VALUE");
   const char *eq = strchr(assignment, '=');
   if (!eq || eq == assignment)
-    return rc_error_set(err, RC_ERR_INPUT,
-                        "%s: expected NAME=VALUE",
+    return rc_error_set(err, RC_ERR_INPUT, "%s: expected NAME=VALUE",
                         assignment);
   char name[128];
   size_t len = (size_t)(eq - assignment);

@@ -192,8 +192,8 @@ rc_err rc_problem_validate(const rc_problem *pb, rc_error *err) {
   }
   if (pb->nout > 0 && (!pb->outputs || !pb->out_names))
     return rc_error_set(err, RC_ERR_INPUT,
-                        "%s/%s: outputs without a function or names",
-                        pb->model, pb->formulation);
+                        "%s/%s: outputs without a function or names", pb->model,
+                        pb->formulation);
   if (pb->default_mesh_n != 0 || pb->default_mesh_frac ||
       pb->default_mesh_stages) { /* a suggested mesh (ABI 2) */
     rc_mesh m;

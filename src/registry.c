@@ -15,13 +15,12 @@ extern const rc_model rc_model_pendulum;
 
 static const rc_model *const builtin_models[] = {
     /* entries: one line per model */
-    &rc_model_crane,
-    &rc_model_double_pendulum,
-    &rc_model_four_bar,
-    &rc_model_pendulum,
-    NULL};
+    &rc_model_crane, &rc_model_double_pendulum, &rc_model_four_bar,
+    &rc_model_pendulum, NULL};
 
-const rc_model *const *rc_builtin_models(void) { return builtin_models; }
+const rc_model *const *rc_builtin_models(void) {
+  return builtin_models;
+}
 
 const rc_model *rc_find_model(const char *name) {
   if (!name)

@@ -302,15 +302,17 @@ rc_err rc_simulate_parse_guess(const char *spec, rc_sim_method *m, double *h,
   memcpy(name, s, len);
   name[len] = '\0';
   if (rc_sim_method_parse(name, m, NULL) != RC_OK)
-    return rc_error_set(err, RC_ERR_INPUT,
-                        "simulation guess %s: method '%s': expected simulate:rk4 or "
-                        "simulate:collatz (optionally :H, the largest step)",
-                        spec, name);
+    return rc_error_set(
+        err, RC_ERR_INPUT,
+        "simulation guess %s: method '%s': expected simulate:rk4 or "
+        "simulate:collatz (optionally :H, the largest step)",
+        spec, name);
   *h = 0.0;
   if (colon && (!rc_parse_real(colon + 1, h) || !(*h > 0.0)))
-    return rc_error_set(err, RC_ERR_INPUT,
-                        "simulation guess %s: step '%s': expected a finite number > 0",
-                        spec, colon + 1);
+    return rc_error_set(
+        err, RC_ERR_INPUT,
+        "simulation guess %s: step '%s': expected a finite number > 0", spec,
+        colon + 1);
   return RC_OK;
 }
 

@@ -35,9 +35,9 @@
 #include <string.h>
 
 #include "crane_path.h"
-#include "radcol/ode_reference.h"
 #include "radcol/mesh.h"
 #include "radcol/mesh_check.h"
+#include "radcol/ode_reference.h"
 #include "radcol/params.h"
 #include "radcol/problem.h"
 #include "radcol/solve.h"

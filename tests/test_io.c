@@ -211,7 +211,8 @@ static int make_sample(sample *s) {
       &s->model, &s->pv,    &s->pb,
       &s->sol,   &s->stats, &s->diag,
       2,         s->rows,   "radcol solve io_test_model --set \"g\"=9.80665",
-      "solve",   NULL,     NULL,     0,         NULL,     NULL};
+      "solve",   NULL,      NULL,
+      0,         NULL,      NULL};
   return 0;
 }
 

@@ -22,13 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "radcol/ode_reference.h"
 #include "radcol/check.h"
+#include "radcol/ode_reference.h"
 #include "radcol/problem.h"
 #include "radcol/solve.h"
 
 #include "test_util.h"
-
 
 static const char *const forms[] = {"index3",    "ode", "coord",     "accel",
                                     "baumgarte", "ggl", "partition", "angle"};

@@ -21,8 +21,6 @@
 
 #include "test_util.h"
 
-
-
 static long double binom(int n, int k) {
   if (k < 0 || k > n)
     return 0.0L;
@@ -44,23 +42,24 @@ static void test_closed_forms(void) {
   rc_radau r;
   EXPECT(rc_radau_init(1, &r) == 0, "s = 1 init");
   EXPECT(r.c[0] == 1.0 && r.b[0] == 1.0 && r.A[0] == 1.0,
-        "s = 1: c = b = A = 1 (implicit Euler)");
+         "s = 1: c = b = A = 1 (implicit Euler)");
   EXPECT(rc_radau_init(2, &r) == 0, "s = 2 init");
   EXPECT(fabs(r.c[0] - 1.0 / 3.0) < 1e-16 && r.c[1] == 1.0,
-        "s = 2 nodes %.17g %.17g", r.c[0], r.c[1]);
+         "s = 2 nodes %.17g %.17g", r.c[0], r.c[1]);
   EXPECT(fabs(r.b[0] - 0.75) < 1e-15 && fabs(r.b[1] - 0.25) < 1e-15,
-        "s = 2 weights %.17g %.17g (expected 3/4, 1/4)", r.b[0], r.b[1]);
+         "s = 2 weights %.17g %.17g (expected 3/4, 1/4)", r.b[0], r.b[1]);
   EXPECT(rc_radau_init(3, &r) == 0, "s = 3 init");
   double c1 = (4.0 - sqrt(6.0)) / 10.0, c2 = (4.0 + sqrt(6.0)) / 10.0;
-  EXPECT(fabs(r.c[0] - c1) < 1e-15 && fabs(r.c[1] - c2) < 1e-15 && r.c[2] == 1.0,
-        "s = 3 nodes %.17g %.17g %.17g", r.c[0], r.c[1], r.c[2]);
+  EXPECT(fabs(r.c[0] - c1) < 1e-15 && fabs(r.c[1] - c2) < 1e-15 &&
+             r.c[2] == 1.0,
+         "s = 3 nodes %.17g %.17g %.17g", r.c[0], r.c[1], r.c[2]);
   double b1 = (16.0 - sqrt(6.0)) / 36.0, b2 = (16.0 + sqrt(6.0)) / 36.0;
   EXPECT(fabs(r.b[0] - b1) < 1e-15 && fabs(r.b[1] - b2) < 1e-15 &&
-            fabs(r.b[2] - 1.0 / 9.0) < 1e-15,
-        "s = 3 weights %.17g %.17g %.17g", r.b[0], r.b[1], r.b[2]);
+             fabs(r.b[2] - 1.0 / 9.0) < 1e-15,
+         "s = 3 weights %.17g %.17g %.17g", r.b[0], r.b[1], r.b[2]);
   EXPECT(rc_radau_init(0, &r) == -1, "s = 0 must be rejected");
   EXPECT(rc_radau_init(RC_RADAU_MAX_STAGES + 1, &r) == -1,
-        "s = %d must be rejected", RC_RADAU_MAX_STAGES + 1);
+         "s = %d must be rejected", RC_RADAU_MAX_STAGES + 1);
   EXPECT(rc_radau_init(3, NULL) == -1, "NULL table must be rejected");
 }
 
@@ -81,7 +80,7 @@ static void test_stage_count(int s) {
   for (int j = 0; j < s; ++j) {
     EXPECT(r.tau[j + 1] == r.c[j], "s = %d tau[%d]", s, j + 1);
     EXPECT(r.c[j] > (j ? r.c[j - 1] : 0.0) && r.c[j] <= 1.0,
-          "s = %d node %d = %.17g not ascending in (0, 1]", s, j, r.c[j]);
+           "s = %d node %d = %.17g not ascending in (0, 1]", s, j, r.c[j]);
   }
   /* Roots of the explicit sum: sign change across [c(1-d), c(1+d)] and
    * |P(c)| small against |P| at the bracket ends. */
@@ -91,9 +90,9 @@ static void test_stage_count(int s) {
     long double lo = jacobi10_sum(n, 2.0L * c * (1 - d) - 1.0L);
     long double hi = jacobi10_sum(n, 2.0L * c * (1 + d) - 1.0L);
     EXPECT(lo * hi < 0,
-          "s = %d node %d = %.17Lg: P(%.3Lg) = %Lg and %Lg have"
-          " the same sign",
-          s, j, c, d, lo, hi);
+           "s = %d node %d = %.17Lg: P(%.3Lg) = %Lg and %Lg have"
+           " the same sign",
+           s, j, c, d, lo, hi);
     /* Root location error estimate |P / P'| with P' by central difference. */
     long double h = 1e-6L;
     long double dp = (jacobi10_sum(n, 2.0L * (c + h) - 1.0L) -
@@ -102,8 +101,8 @@ static void test_stage_count(int s) {
     double est = (double)fabsl(jacobi10_sum(n, 2.0L * c - 1.0L) / dp);
     if (est > worst_root)
       worst_root = est;
-    EXPECT(est < 2e-16 * (s <= 12 ? 1 : 10), "s = %d node %d: |P/P'| = %g", s, j,
-          est);
+    EXPECT(est < 2e-16 * (s <= 12 ? 1 : 10), "s = %d node %d: |P/P'| = %g", s,
+           j, est);
   }
 
   /* D applied to t^k on tau gives k c_j^(k-1). */
@@ -117,7 +116,7 @@ static void test_stage_count(int s) {
       if (e > worst_D)
         worst_D = e;
       EXPECT(e < tol, "s = %d: D t^%d at c_%d: %.17g, expected %.17g", s, k,
-            j + 1, acc, exact);
+             j + 1, acc, exact);
     }
   }
   /* A integrates t^k (k <= s-1) from 0 to c_j: stage order s. */
@@ -131,7 +130,7 @@ static void test_stage_count(int s) {
       if (e > worst_A)
         worst_A = e;
       EXPECT(e < tol, "s = %d: A t^%d at c_%d: %.17g, expected %.17g", s, k,
-            j + 1, acc, exact);
+             j + 1, acc, exact);
     }
   }
   /* b: exact up to degree 2s-2, not for 2s-1. */
@@ -157,9 +156,9 @@ static void test_stage_count(int s) {
        * measurable. */
       if (s <= 12)
         EXPECT(e > 1e3 * 1e-16,
-              "s = %d: b integrates t^%d (degree 2s-1) to"
-              " %g: order too high?",
-              s, k, e);
+               "s = %d: b integrates t^%d (degree 2s-1) to"
+               " %g: order too high?",
+               s, k, e);
     }
   }
   /* D[:, 1:] A = I. */
@@ -187,7 +186,7 @@ static void test_stage_count(int s) {
     rc_lagrange_basis(s + 1, r.tau, r.bw_state, r.tau[i], l);
     for (int m = 0; m <= s; ++m)
       EXPECT(l[m] == (m == i ? 1.0 : 0.0), "s = %d: l_%d(tau_%d) = %.17g", s, m,
-            i, l[m]);
+             i, l[m]);
   }
   for (int trial = 0; trial < 20; ++trial) {
     double t = (trial + 0.37) / 20.0;
@@ -202,9 +201,9 @@ static void test_stage_count(int s) {
     for (int k = 0; k <= s; ++k)
       exact += pow(t - 0.3, k) / (k + 1);
     EXPECT(fabs(acc - exact) < tol * 10,
-          "s = %d: interpolant at %g: %.17g vs"
-          " %.17g",
-          s, t, acc, exact);
+           "s = %d: interpolant at %g: %.17g vs"
+           " %.17g",
+           s, t, acc, exact);
   }
 }
 
@@ -216,11 +215,11 @@ static void test_gauss_legendre(void) {
     EXPECT(rc_gauss_legendre(m, x, w) == 0, "m = %d", m);
     for (int i = 0; i < m; ++i)
       EXPECT(x[i] > (i ? x[i - 1] : 0.0) && x[i] < 1.0 && w[i] > 0,
-            "m = %d: node %d = %.17g weight %g", m, i, x[i], w[i]);
+             "m = %d: node %d = %.17g weight %g", m, i, x[i], w[i]);
     for (int i = 0; i < m; ++i) /* symmetric about 1/2 */
       EXPECT(fabs(x[i] + x[m - 1 - i] - 1.0) < 1e-15 &&
-                fabs(w[i] - w[m - 1 - i]) < 1e-15,
-            "m = %d: asymmetric pair %d", m, i);
+                 fabs(w[i] - w[m - 1 - i]) < 1e-15,
+             "m = %d: asymmetric pair %d", m, i);
     for (int k = 0; k <= 2 * m; ++k) {
       long double acc = 0.0L;
       for (int i = 0; i < m; ++i)
@@ -229,8 +228,8 @@ static void test_gauss_legendre(void) {
       if (k <= 2 * m - 1) {
         if (e > worst)
           worst = e;
-        EXPECT(e < 1e-13, "m = %d: t^%d integrated with relative error %g", m, k,
-              e);
+        EXPECT(e < 1e-13, "m = %d: t^%d integrated with relative error %g", m,
+               k, e);
       } else if (m <= 8) {
         EXPECT(e > 1e-12, "m = %d: t^%d (degree 2m) integrated exactly?", m, k);
       }

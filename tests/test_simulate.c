@@ -34,7 +34,6 @@
 
 #include "test_util.h"
 
-
 /* Problem `form` of `model` with NAME=VALUE sets; pv returned for reuse. */
 static rc_problem *make(const char *model_name, const char *form, int nset,
                         const char *const *sets, rc_param_values *pv) {

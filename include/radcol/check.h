@@ -39,8 +39,8 @@ typedef struct rc_check_failure {
   int row, col;      /* output row and input column (Hessian: both inputs) */
   char row_name[64], col_name[64];
   double t;
-  double expected;   /* finite-difference value */
-  double got;        /* hand-coded value */
+  double expected; /* finite-difference value */
+  double got;      /* hand-coded value */
   /* Hessian kinds: the output row whose second derivative
    * d2 B_out_row / d row d col is wrong (found by checking each row on its
    * own), or -1 when no single row is (out_name then empty). */

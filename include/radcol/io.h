@@ -32,7 +32,7 @@ typedef struct rc_refine_row {
   double ref_error; /* max reference error over variables (NaN: none) */
   int ipopt_iterations;
   double wall_s;
-  int status;        /* rc_status of that solve */
+  int status;             /* rc_status of that solve */
   double dense_violation; /* largest relative dense-grid violation between
                              the nodes (rc_dense_violation.worst_between;
                              NaN: not checked) */
@@ -52,11 +52,11 @@ typedef struct rc_result_record {
   int nrefine;
   const rc_refine_row *refine;
   const char *command_line;
-  const char *kind; /* "solve", "init", "simulate", "replay" */
+  const char *kind;        /* "solve", "init", "simulate", "replay" */
   const rc_replay *replay; /* written as /diagnostics/replay when not NULL */
   const rc_dense_violation *dense; /* /diagnostics/dense_violation, or NULL */
   int nipopt; /* raw Ipopt options of the run, "key=value" (borrowed), */
-  const char *const *ipopt_kv; /* stored as /diagnostics/ipopt_options */
+  const char *const *ipopt_kv;       /* stored as /diagnostics/ipopt_options */
   const rc_error_estimate *estimate; /* /diagnostics/error_estimate, or NULL */
 } rc_result_record;
 
@@ -135,12 +135,12 @@ typedef struct rc_result_summary {
   char command_line[4 * RC_SUMMARY_STR];
   long elements, nodes; /* /mesh/stages: n and 1 + sum s_k */
   int stages_min, stages_max;
-  double t0, tf; /* /problem t0, /solution tf */
+  double t0, tf;          /* /problem t0, /solution tf */
   double iterations_last; /* the last solve's iterations (/diagnostics) */
-  double iterations; /* total over the /refinement rows' ipopt_iterations,
-                        else iterations_last */
+  double iterations;      /* total over the /refinement rows' ipopt_iterations,
+                             else iterations_last */
   double objective, constraint_violation, wall_s; /* /diagnostics */
-  double nvars, ncons;             /* NLP size (/diagnostics) */
+  double nvars, ncons;                            /* NLP size (/diagnostics) */
   double error_estimate; /* /diagnostics/error_estimate max (NaN: none) */
   rc_result_table reference_error; /* columns nodes, dense, ends */
   rc_result_table invariants;      /* columns nodes, dense (v[2] NULL) */

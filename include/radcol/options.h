@@ -27,23 +27,23 @@ typedef enum rc_solver_kind {
 } rc_solver_kind;
 
 typedef struct rc_options {
-  double tol;             /* Ipopt tol; default 1e-10 */
-  double acceptable_tol;  /* default 1e-6 */
-  int max_iter;           /* default 3000 */
-  double max_cpu_s;       /* default 1e6 */
-  int print_level;        /* Ipopt print_level; default 0 */
-  int warm_start;         /* use the guess's multipliers (warm_start_init_point) */
-  int dense_per_element;  /* dense-grid points per element for diagnostics; 8 */
-  int dense_bounds;       /* 1: simple bounds on x, y, u hold on the whole
-                             dense output (Bernstein rows,
-                             docs/dense-bounds.md); 0: at the nodes; 1 */
-  int nipopt;             /* raw Ipopt options ... */
+  double tol;            /* Ipopt tol; default 1e-10 */
+  double acceptable_tol; /* default 1e-6 */
+  int max_iter;          /* default 3000 */
+  double max_cpu_s;      /* default 1e6 */
+  int print_level;       /* Ipopt print_level; default 0 */
+  int warm_start; /* use the guess's multipliers (warm_start_init_point) */
+  int dense_per_element; /* dense-grid points per element for diagnostics; 8 */
+  int dense_bounds;      /* 1: simple bounds on x, y, u hold on the whole
+                            dense output (Bernstein rows,
+                            docs/dense-bounds.md); 0: at the nodes; 1 */
+  int nipopt;            /* raw Ipopt options ... */
   const char *const *ipopt_kv; /* ... as "key=value" (borrowed); typed by
                                 * Ipopt's option table; option_file_name,
                                 * output_file, file_print_level refused.
                                 * Ipopt's printing goes to stderr: during a
                                 * solve fd 1 points at fd 2. */
-  rc_progress_fn progress; /* called once per Ipopt iteration, or NULL */
+  rc_progress_fn progress;     /* called once per Ipopt iteration, or NULL */
   void *progress_ctx;
   rc_solver_kind solver; /* default RC_SOLVER_AUTO */
   int newton_max_iter;   /* Newton iterations per element and attempt; 10 */

@@ -81,8 +81,7 @@ rc_err rc_plugin_open(const char *path, rc_plugin_handle **out, rc_error *err);
  * version, models, names, formulations, parameters and their defaults,
  * create): RC_OK, or RC_ERR_INPUT naming path and the offending entry.
  * Exposed for tests and fuzz/fuzz_plugin.c. */
-rc_err rc_plugin_validate(const char *path, const rc_plugin *pl,
-                          rc_error *err);
+rc_err rc_plugin_validate(const char *path, const rc_plugin *pl, rc_error *err);
 
 /* The plugin's description (borrowed from the library). */
 const rc_plugin *rc_plugin_info(const rc_plugin_handle *h);

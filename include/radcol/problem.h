@@ -51,7 +51,7 @@
 extern "C" {
 #endif
 
-/* Bump when rc_problem, rc_block or rc_model change layout (plugins check it). */
+/* Bump when rc_problem, rc_block or rc_model change layout (plugins check). */
 #define RC_PROBLEM_ABI_VERSION 2
 
 typedef struct rc_problem rc_problem;
@@ -168,8 +168,8 @@ struct rc_problem {
   const double *default_mesh_frac;
   const int *default_mesh_stages;
 
-  void *user;                           /* the problem's own data */
-  void (*destroy)(rc_problem *pb);      /* frees pb and everything it owns */
+  void *user;                      /* the problem's own data */
+  void (*destroy)(rc_problem *pb); /* frees pb and everything it owns */
 };
 
 /* ---- the catalogue ------------------------------------------------------ */

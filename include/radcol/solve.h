@@ -45,14 +45,14 @@ int rc_square_system(const rc_problem *pb, char *why, size_t len);
 typedef struct rc_diagnostics {
   int nvar; /* nx + ny + nu + nout: variables and outputs */
   int has_reference;
-  double *err_nodes;  /* nvar: max |sol - ref| over all nodes, node 0 included
-                         (NaN: no ref) */
-  double *err_dense;  /* nvar: the same over the dense grid */
-  double *err_ends;   /* nvar: the same over the element ends tau_1..tau_n
-                         only (not t0) */
+  double *err_nodes; /* nvar: max |sol - ref| over all nodes, node 0 included
+                        (NaN: no ref) */
+  double *err_dense; /* nvar: the same over the dense grid */
+  double *err_ends;  /* nvar: the same over the element ends tau_1..tau_n
+                        only (not t0) */
   int ninv;
-  double *inv_nodes;  /* ninv: max |h| over all nodes, node 0 included */
-  double *inv_dense;  /* ninv: max |h| over the dense grid */
+  double *inv_nodes; /* ninv: max |h| over all nodes, node 0 included */
+  double *inv_dense; /* ninv: max |h| over the dense grid */
   int nnodes;
   double *out_nodes; /* nnodes x nout derived outputs */
   double *ref_nodes; /* nnodes x nvar reference (NULL without reference) */
