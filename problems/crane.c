@@ -1190,10 +1190,10 @@ static void momentum_reach(const crane *cr, const double *xs, const double *xe,
   R->lo = lo * T / (3.0 * n);
 }
 
-/* Limits, checks, end condition, objective scales and the note (track). */
-static rc_err track_setup(crane *cr, const double *v, int end,
-                          const scan_ext *ex, rc_error *err) {
-  rc_problem *pb = &cr->pb;
+/* The physical limits of SPEC 4.3 as simple bounds on the point vector
+ * (track and mintime): |u1| <= u1max, |u2| <= u2max, rmin <= r <= rmax,
+ * tau >= taumin, |theta| <= thetamax, |vd| <= vdmax, |vr| <= vrmax. */
+static void limits_as_bounds(crane *cr, const double *v) {
   cr->w_lo[IU1] = -v[P_U1MAX];
   cr->w_hi[IU1] = v[P_U1MAX];
   cr->w_lo[IU2] = -v[P_U2MAX];
@@ -1208,6 +1208,13 @@ static rc_err track_setup(crane *cr, const double *v, int end,
   cr->w_hi[IVD] = v[P_VDMAX];
   cr->w_lo[IVR] = -v[P_VRMAX];
   cr->w_hi[IVR] = v[P_VRMAX];
+}
+
+/* Limits, checks, end condition, objective scales and the note (track). */
+static rc_err track_setup(crane *cr, const double *v, int end,
+                          const scan_ext *ex, rc_error *err) {
+  rc_problem *pb = &cr->pb;
+  limits_as_bounds(cr, v);
 
   /* End condition: rest puts the load at the path's end point with
    * theta = 0, so d = p1(tf), r = p2(tf); flat takes the flat inverse's end
@@ -1589,21 +1596,7 @@ static rc_err mintime_setup(crane *cr, const rc_param_values *pv,
     return rc;
   cr->stack_ell = v[P_STACKEDGE];
 
-  /* simple bounds: the physical limits (as track) */
-  cr->w_lo[IU1] = -v[P_U1MAX];
-  cr->w_hi[IU1] = v[P_U1MAX];
-  cr->w_lo[IU2] = -v[P_U2MAX];
-  cr->w_hi[IU2] = v[P_U2MAX];
-  if (v[P_RMIN] > 0.0)
-    cr->w_lo[IR] = v[P_RMIN];
-  cr->w_hi[IR] = v[P_RMAX];
-  cr->w_lo[ITAU] = v[P_TAUMIN];
-  cr->w_lo[ITH] = -v[P_THMAX];
-  cr->w_hi[ITH] = v[P_THMAX];
-  cr->w_lo[IVD] = -v[P_VDMAX];
-  cr->w_hi[IVD] = v[P_VDMAX];
-  cr->w_lo[IVR] = -v[P_VRMAX];
-  cr->w_hi[IVR] = v[P_VRMAX];
+  limits_as_bounds(cr, v); /* the physical limits, as track */
 
   /* end at rest at (x_end, z_end): d = x_end, r = z_end, the rest 0 */
   const double rest[NX] = {v[P_XE], v[P_ZE], 0.0, 0.0, 0.0, 0.0};
