@@ -573,7 +573,7 @@ rc_err rc_solve_refined_estimated(const rc_problem *pb, const rc_mesh *initial,
                have_gest ? gest.note : "no estimate", row->est_error, ro->tol);
     } else if (it >= ro->max_refinements) {
       snprintf(why, sizeof why,
-               "stopped at the cap of %d refinements (--max-refinements): max "
+               "stopped at the refinement cap (max_refinements = %d): max "
                "estimate %.3g (global %.3g, dense-grid violation %.3g), "
                "expected <= tolerance %.3g",
                ro->max_refinements, row->est_error, row->global_error,
@@ -583,7 +583,7 @@ rc_err rc_solve_refined_estimated(const rc_problem *pb, const rc_mesh *initial,
       break;
     } else if (next.n > ro->max_elements) {
       snprintf(why, sizeof why,
-               "stopped at the cap of %d elements (--max-elements): the next "
+               "stopped at the element cap (max_elements = %d): the next "
                "mesh would have %d; max estimate %.3g (global %.3g), expected "
                "<= tolerance %.3g",
                ro->max_elements, next.n, row->est_error, row->global_error,
