@@ -59,6 +59,8 @@
 #include <string.h>
 
 #include "newton.h"
+
+#include "dense_lu.h"
 #include "radau.h"
 #include "timing.h"
 
@@ -92,64 +94,6 @@ typedef struct newton_ctx {
   double eval_s, viol;
   int eval_status; /* last nonzero callback status */
 } newton_ctx;
-
-/* ---- dense LU with partial pivoting (row-major, in place) ---------------- */
-
-static int lu_factor(int m, double *A, int *perm) {
-  for (int k = 0; k < m; ++k) {
-    int piv = k;
-    double amax = fabs(A[k * m + k]);
-    for (int i = k + 1; i < m; ++i)
-      if (fabs(A[i * m + k]) > amax) {
-        amax = fabs(A[i * m + k]);
-        piv = i;
-      }
-    if (!(amax > 0.0) || !isfinite(amax))
-      return -1;
-    perm[k] = piv;
-    if (piv != k)
-      for (int j = 0; j < m; ++j) {
-        const double t = A[k * m + j];
-        A[k * m + j] = A[piv * m + j];
-        A[piv * m + j] = t;
-      }
-    const double inv = 1.0 / A[k * m + k];
-    for (int i = k + 1; i < m; ++i) {
-      double *ri = A + (size_t)i * m;
-      const double l = ri[k] * inv;
-      ri[k] = l;
-      if (l != 0.0) {
-        const double *rk = A + (size_t)k * m;
-        for (int j = k + 1; j < m; ++j)
-          ri[j] -= l * rk[j];
-      }
-    }
-  }
-  return 0;
-}
-
-static void lu_solve(int m, const double *A, const int *perm, double *b) {
-  for (int k = 0; k < m; ++k)
-    if (perm[k] != k) {
-      const double t = b[k];
-      b[k] = b[perm[k]];
-      b[perm[k]] = t;
-    }
-  for (int i = 1; i < m; ++i) {
-    double s = b[i];
-    const double *ri = A + (size_t)i * m;
-    for (int j = 0; j < i; ++j)
-      s -= ri[j] * b[j];
-    b[i] = s;
-  }
-  for (int i = m - 1; i >= 0; --i) {
-    double s = b[i];
-    const double *ri = A + (size_t)i * m;
-    for (int j = i + 1; j < m; ++j)
-      s -= ri[j] * b[j];
-    b[i] = s / ri[i];
-  }
-}
 
 /* max_i |v_i| / (1 + |z_i|) */
 static double scaled_norm(int m, const double *v, const double *z) {
@@ -243,7 +187,7 @@ static int refresh(newton_ctx *c, int s, double h) {
   }
   c->njac++;
   c->nnz += (long long)m * m;
-  if (lu_factor(m, c->M, c->perm) != 0) {
+  if (rc_lu_factor(m, c->M, c->perm, 0.0) >= 0) {
     c->lu_s = 0;
     return -1;
   }
@@ -273,7 +217,7 @@ static int element_newton(newton_ctx *c, int s, double h, const double *xs,
   for (int it = 1; it <= c->maxit; ++it) {
     for (int i = 0; i < m; ++i)
       c->dZ[i] = -c->R[i];
-    lu_solve(m, c->M, c->perm, c->dZ);
+    rc_lu_solve(m, c->M, c->perm, c->dZ);
     for (int i = 0; i < m; ++i)
       c->Z[i] += c->dZ[i];
     const double nd = scaled_norm(m, c->dZ, c->Z);
@@ -430,11 +374,11 @@ static int node0_newton(newton_ctx *c, double *w0) {
     c->njac++;
     c->nnz += (long long)m0 * m0;
     c->lu_s = 0; /* M no longer holds element factors */
-    if (lu_factor(m0, M, c->perm) != 0)
+    if (rc_lu_factor(m0, M, c->perm, 0.0) >= 0)
       return 0;
     for (int i = 0; i < m0; ++i)
       d[i] = -r[i];
-    lu_solve(m0, M, c->perm, d);
+    rc_lu_solve(m0, M, c->perm, d);
     for (int i = 0; i < m0; ++i)
       w0[nx + i] += d[i];
     c->iters++;

@@ -37,6 +37,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_odeiv2.h>
 
+#include "dense_lu.h"
 #include "radcol/replay.h"
 #include "timing.h"
 
@@ -123,6 +124,7 @@ typedef struct ctx {
   double *F;      /* nF */
   double *jac;    /* point.jac.nnz */
   double *A;      /* ny x ny */
+  int *perm;      /* ny + nu: pivots of the small dense solves (dense_lu.h) */
   double *b;      /* ny */
   double *y;      /* ny warm start */
   double *pw;     /* plan nw */
@@ -152,46 +154,6 @@ static int controls(ctx *c, double t) {
   for (int i = 0; i < c->nu; ++i)
     c->w[off + i] = c->pw[c->map[off + i]];
   return 0;
-}
-
-/* Solves A x = b (n x n, row-major) in place by Gaussian elimination with
- * partial pivoting; returns -1, or the column of a (numerically) zero
- * pivot. */
-static int lu_solve(int n, double *A, double *b) {
-  double scale = 0.0;
-  for (int i = 0; i < n * n; ++i)
-    scale = fmax(scale, fabs(A[i]));
-  for (int k = 0; k < n; ++k) {
-    int p = k;
-    for (int i = k + 1; i < n; ++i)
-      if (fabs(A[i * n + k]) > fabs(A[p * n + k]))
-        p = i;
-    if (!(fabs(A[p * n + k]) > 1e-14 * scale))
-      return k;
-    if (p != k) {
-      for (int j = 0; j < n; ++j) {
-        const double s = A[k * n + j];
-        A[k * n + j] = A[p * n + j];
-        A[p * n + j] = s;
-      }
-      const double s = b[k];
-      b[k] = b[p];
-      b[p] = s;
-    }
-    for (int i = k + 1; i < n; ++i) {
-      const double l = A[i * n + k] / A[k * n + k];
-      for (int j = k; j < n; ++j)
-        A[i * n + j] -= l * A[k * n + j];
-      b[i] -= l * b[k];
-    }
-  }
-  for (int k = n - 1; k >= 0; --k) {
-    double s = b[k];
-    for (int j = k + 1; j < n; ++j)
-      s -= A[k * n + j] * b[j];
-    b[k] = s / A[k * n + k];
-  }
-  return -1;
 }
 
 static int failf(ctx *c, rc_err code, const char *fmt, double t,
@@ -244,7 +206,7 @@ static int solve_point(ctx *c, double t, const double *x) {
     }
     for (int i = 0; i < ny; ++i)
       c->b[i] = -c->F[nx + i];
-    const int bad = lu_solve(ny, c->A, c->b);
+    const int bad = rc_lu_solve_once(ny, c->A, c->perm, c->b, 1e-14);
     if (bad >= 0)
       return failf(c, RC_ERR_INPUT,
                    "g_y is singular at t = %.17g (no pivot for algebraic "
@@ -332,7 +294,7 @@ static rc_err rest_controls(ctx *c, double tf, double *u, rc_error *err) {
     }
     for (int a = 0; a < nq; ++a)
       N[a * nq + a] += 1e-14 * tr;
-    if (lu_solve(nq, N, g) >= 0)
+    if (rc_lu_solve_once(nq, N, c->perm, g, 1e-14) >= 0)
       break;
     int done = 1;
     for (int a = 0; a < nq; ++a) {
@@ -576,6 +538,7 @@ rc_err rc_replay_run(const rc_problem *pb, const rc_solution *plan,
   const int nvar = nx + ny + nu + nout;
   const int plan_w = plan_nw;
   int *map = zalloc((size_t)nw, sizeof *map);
+  int *perm = zalloc((size_t)(ny + nu), sizeof *perm);
   double *work = zalloc((size_t)(2 * nw + nF + pb->point.jac.nnz + ny * ny +
                                  2 * ny + plan_w + nu + 2 * nvar + nx),
                         sizeof *work);
@@ -583,7 +546,7 @@ rc_err rc_replay_run(const rc_problem *pb, const rc_solution *plan,
   int nt = 0;
   gsl_odeiv2_driver *drv = NULL;
   gsl_error_handler_t *old_handler = NULL;
-  if (!map || !work) {
+  if (!map || !perm || !work) {
     rc = rc_error_set(err, RC_ERR_NOMEM, "replay: out of memory");
     goto done;
   }
@@ -595,6 +558,7 @@ rc_err rc_replay_run(const rc_problem *pb, const rc_solution *plan,
   c.plan = plan;
   c.nx = nx, c.ny = ny, c.nu = nu, c.np = np, c.nw = nw, c.nF = nF;
   c.map = map;
+  c.perm = perm;
   double *wp = work; /* nw scratch */
   c.w = wp + nw;
   c.F = c.w + nw;
@@ -800,6 +764,7 @@ done:
     gsl_odeiv2_driver_free(drv);
   free(grid);
   free(map);
+  free(perm);
   free(work);
   if (rc != RC_OK)
     rc_replay_free(r);

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dense_lu.h"
 #include "ipopt_adapter.h"
 #include "newton.h"
 #include "radcol/solve.h"
@@ -199,6 +200,7 @@ static void t0_algebraic_values(const rc_problem *pb, rc_solution *sol,
     return;
   double *F = w + nw, *J = F + nF;
   double G[RC_T0_NEWTON_MAX_NY * RC_T0_NEWTON_MAX_NY], r[RC_T0_NEWTON_MAX_NY];
+  int perm[RC_T0_NEWTON_MAX_NY];
   int ok = 0;
   memcpy(w, sol->w, sizeof *w * (size_t)nw);
   for (int it = 0; it < 10; ++it) {
@@ -223,48 +225,14 @@ static void t0_algebraic_values(const rc_problem *pb, rc_solution *sol,
       if (row >= 0 && row < ny && col >= 0 && col < ny)
         G[row * ny + col] = J[e];
     }
-    double gnorm = 0.0;
-    for (int i = 0; i < ny * ny; ++i)
-      gnorm = fmax(gnorm, fabs(G[i]));
     for (int i = 0; i < ny; ++i)
       r[i] = F[nx + i];
-    /* Gaussian elimination with partial pivoting; a tiny pivot means
-     * dg/dy is singular (not an index-1 algebraic variable). */
-    int singular = !(gnorm > 0.0);
-    for (int c = 0; c < ny && !singular; ++c) {
-      int p = c;
-      for (int i = c + 1; i < ny; ++i)
-        if (fabs(G[i * ny + c]) > fabs(G[p * ny + c]))
-          p = i;
-      if (!(fabs(G[p * ny + c]) > 1e-10 * gnorm)) {
-        singular = 1;
-        break;
-      }
-      if (p != c) {
-        for (int j = 0; j < ny; ++j) {
-          const double tmp = G[c * ny + j];
-          G[c * ny + j] = G[p * ny + j];
-          G[p * ny + j] = tmp;
-        }
-        const double tmp = r[c];
-        r[c] = r[p];
-        r[p] = tmp;
-      }
-      for (int i = c + 1; i < ny; ++i) {
-        const double m = G[i * ny + c] / G[c * ny + c];
-        for (int j = c; j < ny; ++j)
-          G[i * ny + j] -= m * G[c * ny + j];
-        r[i] -= m * r[c];
-      }
-    }
-    if (singular)
+    /* a pivot below 1e-10 max |dg/dy| means dg/dy is singular (not an
+     * index-1 algebraic variable) */
+    if (rc_lu_solve_once(ny, G, perm, r, 1e-10) >= 0)
       break;
     double step = 0.0;
-    for (int i = ny - 1; i >= 0; --i) {
-      double acc = r[i];
-      for (int j = i + 1; j < ny; ++j)
-        acc -= G[i * ny + j] * r[j];
-      r[i] = acc / G[i * ny + i];
+    for (int i = 0; i < ny; ++i) {
       w[nx + i] -= r[i];
       step = fmax(step, fabs(r[i]));
     }

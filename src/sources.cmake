@@ -18,6 +18,7 @@ set(RADCOL_LIB_SOURCES
   src/transcription.c
   src/ipopt_adapter.c
   src/newton.c
+  src/dense_lu.c
   src/solve.c
   src/diagnose.c
   src/dense_check.c
