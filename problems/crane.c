@@ -204,6 +204,8 @@ enum {
   P_STACK,
   P_STACKEDGE,
   P_UREG,
+  /* reachability of a fixed end state (docs/crane-jobs.md) */
+  P_REACHRMAX,
   NPARAM
 };
 
@@ -306,6 +308,10 @@ static const rc_param_def crane_params[NPARAM] = {
      "mintime: control regularisation: minimise tf + ureg int (u1/U1)^2 + "
      "((u2 - C3 m g)/U2)^2 dt (U1, U2: u1max, u2max, or (M1+M2) g and C3 "
      "times it) [1/s]"},
+    {"reach_rmax", RC_PARAM_REAL, 0.0, NULL,
+     "track: the cable length [m] the reachability check of a fixed end "
+     "state assumes when rmax is not set (0: 5 times the path's longest "
+     "cable; 1e100: in effect no assumption)"},
 };
 
 enum { F_FLAT = 0, F_TRACK, F_SERVO, F_REDUCED, F_MINTIME, F_PATHTIME, NFORM };
@@ -367,7 +373,7 @@ typedef struct crane {
   int fix_x0[NX], fix_xf[NX];
   double tau0;
   char note[2048];
-  char infeasible[400];
+  char infeasible[768];
   const char *inv_names[MAXROWS];
   double *mesh_frac; /* suggested mesh breakpoints (owned) */
   int jr[MAXROWS * NWMAX], jc[MAXROWS * NWMAX]; /* point Jacobian pattern */
@@ -967,6 +973,11 @@ static rc_err check_params(const double *v, rc_error *err) {
                           "crane: %s = %g: expected a value > 0",
                           crane_params[positive[i]].name, v[positive[i]]);
   static const int nonneg[] = {P_C1, P_C2, P_RMIN, P_TAUMIN};
+  if (!(v[P_REACHRMAX] >= 0.0))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: reach_rmax = %g: expected a value >= 0 "
+                        "(0: automatic)",
+                        v[P_REACHRMAX]);
   for (size_t i = 0; i < sizeof nonneg / sizeof *nonneg; ++i)
     if (!(v[nonneg[i]] >= 0.0 && isfinite(v[nonneg[i]])))
       return rc_error_set(err, RC_ERR_INPUT,
@@ -1159,6 +1170,34 @@ typedef struct reach {
   double UT;
 } reach;
 
+/* int_0^T e^{-k(T-s)} min(a s, UT + a (T - s)) ds, exactly up to rounding:
+ * the integrand is a line times an exponential on each side of the kink,
+ * and 8-point Gauss-Legendre integrates such a piece to a relative error
+ * below (k T)^16 / 16! -- a proof must not rest on a quadrature error. */
+static double tent_integral(double k, double T, double a, double UT) {
+  static const double X[4] = {0.1834346424956498, 0.5255324099163290,
+                              0.7966664774136267, 0.9602898564975363};
+  static const double W[4] = {0.3626837833783620, 0.3137066278408012,
+                              0.2223810344533745, 0.1012285362903763};
+  const double kink = fmin(fmax(0.5 * (UT + a * T) / a, 0.0), T);
+  const double cut[3] = {0.0, kink, T};
+  double sum = 0.0;
+  for (int p = 0; p < 2; ++p) {
+    /* sub-pieces of k-length <= 1 keep the bound for long horizons */
+    const int m = 1 + (int)fmin(k * (cut[p + 1] - cut[p]), 1e4);
+    const double len = (cut[p + 1] - cut[p]) / m;
+    for (int j = 0; j < m; ++j) {
+      const double c = cut[p] + (j + 0.5) * len, h = 0.5 * len;
+      for (int q = 0; q < 8; ++q) {
+        const double sv = c + (q < 4 ? -h : h) * X[q % 4];
+        sum +=
+            h * W[q % 4] * exp(-k * (T - sv)) * fmin(a * sv, UT + a * (T - sv));
+      }
+    }
+  }
+  return sum;
+}
+
 static void momentum_reach(const crane *cr, const double *xs, const double *xe,
                            double T, double a, reach *R) {
   const rc_crane_params *P = &cr->par;
@@ -1177,17 +1216,8 @@ static void momentum_reach(const crane *cr, const double *xs, const double *xe,
   R->need = X[1] - X[0] - Pm[0] * E;
   R->sway_gain = k * P->M2 * E;
   R->impulse = fabs(R->UT) > a * T;
-  /* Simpson on the tents (piecewise linear times an exponential). */
-  const int n = 4000;
-  double hi = 0.0, lo = 0.0;
-  for (int i = 0; i <= n; ++i) {
-    const double sv = T * i / n, wgt = exp(-k * (T - sv));
-    const double q = (i == 0 || i == n) ? 1.0 : (i % 2 ? 4.0 : 2.0);
-    hi += q * wgt * fmin(a * sv, R->UT + a * (T - sv));
-    lo += q * wgt * fmax(-a * sv, R->UT - a * (T - sv));
-  }
-  R->hi = hi * T / (3.0 * n);
-  R->lo = lo * T / (3.0 * n);
+  R->hi = tent_integral(k, T, a, R->UT);
+  R->lo = -tent_integral(k, T, a, -R->UT);
 }
 
 /* The physical limits of SPEC 4.3 as simple bounds on the point vector
@@ -1291,17 +1321,27 @@ static rc_err track_setup(crane *cr, const double *v, int end,
     reach R;
     momentum_reach(cr, cr->x0, cr->xf, pb->tf - pb->t0, v[P_U1MAX], &R);
     const double M = cr->par.M1 + cr->par.M2;
-    const double rho_b = (isfinite(v[P_RMAX]) ? v[P_RMAX] : HUGE_VAL) *
-                         (v[P_THMAX] < 2.0 * atan(1.0) ? sin(v[P_THMAX]) : 1.0);
+    /* |x - d| = r |sin theta| <= r sin(min(thetamax, pi/2)); without rmax
+     * the check assumes r <= reach_rmax (0: 5 times the path's longest
+     * cable) and says so: docs/crane-jobs.md, "An end state the limits
+     * cannot reach". */
+    const double s_th = v[P_THMAX] < 2.0 * atan(1.0) ? sin(v[P_THMAX]) : 1.0;
+    const int assumed = !isfinite(v[P_RMAX]);
+    const double r_b = !assumed               ? v[P_RMAX]
+                       : v[P_REACHRMAX] > 0.0 ? v[P_REACHRMAX]
+                                              : 5.0 * ex->hi[IR];
     const double rho0 = fabs(cr->x0[IR] * sin(cr->x0[ITH]));
-    const double sway =
-        R.sway_gain > 0.0 ? R.sway_gain * (rho_b + rho0) : 0.0; /* C1 = 0 */
+    const double sway = R.sway_gain > 0.0 ? R.sway_gain * (r_b * s_th + rho0)
+                                          : 0.0; /* C1 = 0 */
     const double tol = 1e-6 * (fabs(R.need) + M);
     const double short_hi = R.need - R.hi, short_lo = R.lo - R.need;
     const double gap = fmax(short_hi, short_lo);
     const double reach_m = (gap == short_hi ? R.hi : R.lo) / M;
+    /* the smallest cable length that could close the gap */
+    const double r_need =
+        R.sway_gain > 0.0 ? ((gap - tol) / R.sway_gain - rho0) / s_th : 0.0;
     if (R.impulse || (isfinite(sway) && gap > tol + sway)) {
-      /* proved: the solve ends infeasible without running the NLP */
+      /* the solve ends infeasible without running the NLP */
       if (R.impulse)
         snprintf(cr->infeasible, sizeof cr->infeasible,
                  "the end state (end=%s) is unreachable with |u1| <= u1max "
@@ -1310,14 +1350,25 @@ static rc_err track_setup(crane *cr, const double *v, int end,
                  END_NAMES[end], v[P_U1MAX], fabs(R.UT),
                  v[P_U1MAX] * (pb->tf - pb->t0));
       else {
-        char why[128];
-        if (R.sway_gain > 0.0)
-          snprintf(why, sizeof why,
-                   "with the sway allowed by rmax = %g m and thetamax = %g "
-                   "rad",
-                   v[P_RMAX], v[P_THMAX]);
-        else
+        char why[384], th_text[64] = "";
+        if (isfinite(v[P_THMAX]))
+          snprintf(th_text, sizeof th_text, " and thetamax = %g rad",
+                   v[P_THMAX]);
+        if (R.sway_gain <= 0.0)
           snprintf(why, sizeof why, "(C1 = 0: the sway cannot help)");
+        else if (!assumed)
+          snprintf(why, sizeof why,
+                   "with the sway allowed by rmax = %g m%s (reaching needs "
+                   "r > %.4g m)",
+                   v[P_RMAX], th_text, r_need);
+        else
+          snprintf(why, sizeof why,
+                   "unless the cable is paid out beyond r = %.4g m to let "
+                   "the load swing that far off the trolley's vertical; "
+                   "checked for r <= %.4g m (rmax not set: reach_rmax, "
+                   "default 5 times the path's longest cable %.4g m; "
+                   "a larger reach_rmax (1e100: none) lets the solver search)",
+                   r_need, r_b, ex->hi[IR]);
         snprintf(cr->infeasible, sizeof cr->infeasible,
                  "the end state (end=%s) is unreachable with |u1| <= u1max "
                  "= %g N: the horizontal momentum balance of trolley and "
@@ -1331,11 +1382,10 @@ static rc_err track_setup(crane *cr, const double *v, int end,
                "%swith |u1| <= u1max = %g N the horizontal momentum balance "
                "of trolley and load (%g kg) moves their centre of mass by at "
                "most %.4g m (needed %.4g m) unless the cable's sway offset "
-               "x - d changes by %.4g m on average: the end state is "
-               "unreachable for any realistic sway (set rmax and thetamax "
-               "to make this a proof)",
+               "x - d changes by %.4g m on average (a cable of at least "
+               "%.4g m): reaching the end state needs that much sway",
                cr->note[0] ? "; " : "", v[P_U1MAX], M, reach_m, R.need / M,
-               gap / R.sway_gain);
+               gap / R.sway_gain, r_need);
     }
   }
 

@@ -492,11 +492,34 @@ static void test_unreachable(void) {
   if (pb)
     printf("u1max=3 C1=0: %s\n", pb->infeasible);
   rc_problem_free(&pb);
-  /* without sway limits the proof needs a bound on x - d: only a note */
-  const char *open[] = {"u1max=3"};
-  EXPECT(make("track", 1, open, &pb, &err) == RC_OK && !pb->infeasible &&
+  /* without rmax the check assumes r <= reach_rmax (5 x the path's 2 m)
+   * and says so; reaching would need a 22 m cable */
+  const char *assumed[] = {"u1max=3"};
+  EXPECT(make("track", 1, assumed, &pb, &err) == RC_OK && pb->infeasible &&
+             strstr(pb->infeasible, "beyond r = 21.99 m") &&
+             strstr(pb->infeasible, "checked for r <= 10 m"),
+         "u1max=3 alone: expected infeasible under r <= 10 m (%s)",
+         pb && pb->infeasible ? pb->infeasible : "NULL");
+  rc_problem_free(&pb);
+  /* an assumed cable just above what reaching needs proves nothing */
+  const char *longer[] = {"u1max=3", "reach_rmax=22.1"};
+  EXPECT(make("track", 2, longer, &pb, &err) == RC_OK && !pb->infeasible,
+         "u1max=3 reach_rmax=22.1: expected no proof");
+  rc_problem_free(&pb);
+  const char *shorter[] = {"u1max=3", "reach_rmax=21.9"};
+  EXPECT(make("track", 2, shorter, &pb, &err) == RC_OK && pb->infeasible,
+         "u1max=3 reach_rmax=21.9: expected a proof");
+  rc_problem_free(&pb);
+  /* no assumption: the proof needs a bound on x - d, only a note */
+  const char *open[] = {"u1max=3", "reach_rmax=1e100"};
+  EXPECT(make("track", 2, open, &pb, &err) == RC_OK && !pb->infeasible &&
              pb->note && strstr(pb->note, "sway offset"),
-         "u1max=3 alone: expected a note on the needed sway");
+         "u1max=3 reach_rmax=1e100: expected a note on the needed sway");
+  rc_problem_free(&pb);
+  const char *bad[] = {"reach_rmax=-1"};
+  EXPECT(make("track", 1, bad, &pb, &err) == RC_ERR_INPUT &&
+             strstr(err.message, "reach_rmax = -1"),
+         "reach_rmax=-1: expected an input error naming it");
   rc_problem_free(&pb);
 }
 
