@@ -27,6 +27,7 @@
 #include "cli/cli_replay.h"
 #include "cli/json.h"
 #include "cli/report.h"
+#include "parse.h"
 #include "radcol/io.h"
 #include "radcol/simulate.h"
 #include "radcol/solve.h"

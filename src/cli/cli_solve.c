@@ -23,6 +23,7 @@
 #include "cli/cli_init.h"
 #include "cli/json.h"
 #include "cli/report.h"
+#include "parse.h"
 #include "radcol/estimate.h"
 #include "radcol/io.h"
 #include "radcol/mesh.h"
