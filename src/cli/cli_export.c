@@ -60,7 +60,7 @@ static const char usage[] =
     "simulate) on a uniform time grid and write it as CSV: a header line of\n"
     "names (time first), then one line per time with 17 significant\n"
     "digits. The values are those of the file's dense output (the\n"
-    "collocation polynomials); derived outputs (e.g. the crane's load x, z)\n"
+    "collocation polynomials); derived outputs (e.g. a load's x and z)\n"
     "are computed by the problem that wrote the file, rebuilt from the\n"
     "file's model, formulation and parameters. No units row: the built-in\n"
     "models use SI units and seconds (radcol list --params PROBLEM).\n\n"
