@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse.h"
 #include "radcol/params.h"
 
 #define CHECK(cond)                                                            \

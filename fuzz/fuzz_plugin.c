@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plugin_loader.h"
 #include "radcol/mesh.h"
 #include "radcol/plugin.h"
 #include "transcription.h"

@@ -244,7 +244,7 @@ rc_err rc_estimate_error(const rc_problem *pb, const rc_solution *sol,
   o.warm_start = sol->has_duals;
   /* Solved only to opt->tol, the enriched solve would accept the coarse
    * solution interpolated onto its mesh without an iteration whenever the
-   * coarse error is below about tol (measured: pendulum accel at 1e-13 gave
+   * coarse error is below about tol (measured on an index-1 form at 1e-13:
    * an estimate of 4e-15); Newton converges quadratically, so the tighter
    * target costs about one iteration more. */
   o.tol = fmin(opt->tol, RC_ESTIMATE_ENRICHED_TOL);

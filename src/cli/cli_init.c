@@ -24,6 +24,7 @@
 #include "cli/args.h"
 #include "cli/cli_init.h"
 #include "cli/json.h"
+#include "parse.h"
 #include "radcol/init.h"
 #include "radcol/io.h"
 #include "radcol/mesh.h"

@@ -23,6 +23,7 @@
 #include "cli/cli_init.h"
 #include "cli/json.h"
 #include "cli/report.h"
+#include "parse.h"
 #include "radcol/estimate.h"
 #include "radcol/io.h"
 #include "radcol/mesh.h"
@@ -56,8 +57,8 @@ static const char usage[] =
     "  -f, --formulation F  formulation (radcol list); default: the problem's\n"
     "                       default formulation\n"
     "  -n, --elements N     uniform mesh of N >= 1 elements; default: the\n"
-    "                       problem's suggested mesh (crane with a path file:\n"
-    "                       breakpoints at the waypoints), else 40\n"
+    "                       problem's suggested mesh (e.g. breakpoints at a\n"
+    "                       path's waypoints), else 40\n"
     "  -s, --stages S       Radau IIA stages per element, 1..20; default: the\n"
     "                       problem's suggestion, else 3\n"
     "  --tf T               final time of any problem, same as --set tf=T;\n"
@@ -126,8 +127,8 @@ static const char usage[] =
     "  -h, --help           print this help\n\n"
     "--json fields: docs/json.md (every field, type and "
     "unit).\n" RC_CLI_EXIT_HELP
-    "Sampled-reference problems (e.g. crane -f flat) solve no NLP and exit "
-    "0.\n"
+    "Sampled-reference formulations (an exact inverse) solve no NLP and "
+    "exit 0.\n"
     "Before solving, a problem's reference is interpolated from the mesh\n"
     "nodes and compared on a fine grid; a mesh from -n, -s or --mesh that\n"
     "misses it by more than 1e-3 of a variable's largest value gets a\n"
@@ -592,7 +593,7 @@ static int run_solve(int argc, char **argv) {
       goto done;
     }
   } else if (!a.have_n && pb->default_mesh_n > 0) {
-    /* the problem's suggested mesh (e.g. crane breakpoints at waypoints) */
+    /* the problem's suggested mesh (e.g. breakpoints at waypoints) */
     if (rc_mesh_suggested(pb, a.have_s ? (int)a.s : 0, DEFAULT_STAGES, &mesh,
                           &err) != RC_OK) {
       status = rc_cli_fail(cmd, &err);
@@ -611,7 +612,7 @@ static int run_solve(int argc, char **argv) {
     }
   }
 
-  /* Can the mesh represent the reference (e.g. the crane's path)?  A floor
+  /* Can the mesh represent the reference (e.g. a path's corners)?  A floor
    * under the dense-output error, computed before solving. */
   const char *mesh_from = a.mesh_path ? "--mesh"
                           : a.have_n  ? "-n"
