@@ -64,11 +64,13 @@
  * tracking error); servo: x - p1, z - p2, vx - p1', vz - p2'; reduced: those
  * four and Q, Q'.
  *
- * Derivatives are hand-coded below as dense per-row gradients and Hessians
- * (9 core inputs), in the order of the equations, then gathered onto sparsity
- * patterns declared once per problem from per-row dependency masks; the
- * projection terms (+ mu_i, and mu_i at t0) are linear with coefficient 1
- * and added when gathering (rowset).
+ * Derivatives are hand-coded in the order of the equations with the
+ * derivative kit (radcol/kit.h): core_eval computes A, B, Om, G and their
+ * partials, and one writer per row states the row's value and its Jacobian
+ * and Hessian entries together (the entries written are the pattern, so
+ * only entries that are not identically zero are declared); one kit
+ * function per block and formulation lists the rows.  The projection terms
+ * (+ mu_i, and mu_i at t0) are linear with coefficient 1.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -1225,15 +1227,13 @@ static void limits_as_bounds(crane *cr, const double *v) {
   cr->w_hi[IVR] = v[P_VRMAX];
 }
 
-/* Limits, checks, end condition, objective scales and the note (track). */
-static rc_err track_setup(crane *cr, const double *v, int end,
-                          const scan_ext *ex, rc_error *err) {
-  rc_problem *pb = &cr->pb;
-  limits_as_bounds(cr, v);
+static const char *const END_NAMES[] = {"rest", "flat"};
 
-  /* End condition: rest puts the load at the path's end point with
-   * theta = 0, so d = p1(tf), r = p2(tf); flat takes the flat inverse's end
-   * state (identical for a path that ends at rest). */
+/* End condition: rest puts the load at the path's end point with
+ * theta = 0, so d = p1(tf), r = p2(tf); flat takes the flat inverse's end
+ * state (identical for a path that ends at rest); free fixes nothing. */
+static void track_fix_end(crane *cr, int end) {
+  rc_problem *pb = &cr->pb;
   if (end != 2) {
     rc_crane_flat ff;
     rc_crane_flat_eval(&cr->par, &cr->path, pb->tf, &ff);
@@ -1250,7 +1250,13 @@ static rc_err track_setup(crane *cr, const double *v, int end,
     pb->fix_xf = cr->fix_xf;
     pb->xf = cr->xf;
   }
-  static const char *const END_NAMES[] = {"rest", "flat"};
+}
+
+/* The fixed start and end states against the bounds, and a path whose
+ * flat inverse needs tau <= taumin: input errors. */
+static rc_err track_check_fixed(const crane *cr, const double *v, int end,
+                                const scan_ext *ex, rc_error *err) {
+  const rc_problem *pb = &cr->pb;
   for (int i = 0; i < NX; ++i) {
     rc_err rc = check_fixed(cr, v, i, cr->x0[i], pb->t0, "start", err);
     if (rc == RC_OK && end != 2) {
@@ -1268,8 +1274,12 @@ static rc_err track_setup(crane *cr, const double *v, int end,
                         "expected a slower or smaller move, or a smaller "
                         "taumin",
                         ex->lo[ITAU], v[P_TAUMIN], ex->t_lo[ITAU]);
+  return RC_OK;
+}
 
-  /* Exact tracking impossible where the flat inverse leaves a bound. */
+/* The note: exact tracking is impossible where the flat inverse leaves a
+ * bound (the extreme value and where). */
+static void track_note_limits(crane *cr, const double *v, const scan_ext *ex) {
   int first = 1;
   for (size_t l = 0; l < sizeof LIMITS / sizeof *LIMITS; ++l) {
     const limit_def *L = &LIMITS[l];
@@ -1300,8 +1310,13 @@ static rc_err track_setup(crane *cr, const double *v, int end,
   }
   if (!first)
     note_add(cr, " (the solve tracks as well as the limits allow)");
+}
 
-  /* Reachability of a fixed end state with |u1| <= u1max. */
+/* Reachability of a fixed end state with |u1| <= u1max (momentum_reach):
+ * proved unreachable, pb->infeasible says why (the solve ends infeasible
+ * without running the NLP); unreachable for any realistic sway, a note. */
+static void track_reachability(crane *cr, const double *v, int end) {
+  rc_problem *pb = &cr->pb;
   if (end != 2 && isfinite(v[P_U1MAX])) {
     reach R;
     momentum_reach(cr, cr->x0, cr->xf, pb->tf - pb->t0, v[P_U1MAX], &R);
@@ -1353,8 +1368,11 @@ static rc_err track_setup(crane *cr, const double *v, int end,
                gap / R.sway_gain);
     }
   }
+}
 
-  /* Objective scales (docs/crane-jobs.md, "Objective"). */
+/* Objective scales (docs/crane-jobs.md, "Objective"). */
+static void track_objective(crane *cr, const double *v, const scan_ext *ex) {
+  rc_problem *pb = &cr->pb;
   const double T = pb->tf - pb->t0;
   const double zmax = ex->hi[NW + 1];
   cr->lref = hypot(ex->hi[NW] - ex->lo[NW], zmax - ex->lo[NW + 1]);
@@ -1368,6 +1386,19 @@ static rc_err track_setup(crane *cr, const double *v, int end,
   cr->wu1 = cr->eps / (T * cr->u1ref * cr->u1ref);
   cr->wu2 = cr->eps / (T * cr->u2ref * cr->u2ref);
   pb->objective_scale = v[P_SIGMA];
+}
+
+/* Limits, checks, end condition, objective scales and the note (track). */
+static rc_err track_setup(crane *cr, const double *v, int end,
+                          const scan_ext *ex, rc_error *err) {
+  limits_as_bounds(cr, v);
+  track_fix_end(cr, end);
+  const rc_err rc = track_check_fixed(cr, v, end, ex, err);
+  if (rc != RC_OK)
+    return rc;
+  track_note_limits(cr, v, ex);
+  track_reachability(cr, v, end);
+  track_objective(cr, v, ex);
   return RC_OK;
 }
 
@@ -1573,12 +1604,9 @@ static double mt_profile_excess(const crane *cr, const double *v,
   return worst;
 }
 
-/* Limits, rest end, stacks, objective and the starting tf (mintime). */
-static rc_err mintime_setup(crane *cr, const rc_param_values *pv,
-                            rc_error *err) {
-  rc_problem *pb = &cr->pb;
+/* The parameters only mintime reads (and the path it refuses). */
+static rc_err mt_check_params(const rc_param_values *pv, rc_error *err) {
   const double *v = pv->real;
-  const int *is_set = pv->is_set;
   if (pv->text && pv->text[P_PATH] && *pv->text[P_PATH])
     return rc_error_set(err, RC_ERR_INPUT,
                         "crane: path = '%s' with formulation mintime: "
@@ -1599,21 +1627,19 @@ static rc_err mintime_setup(crane *cr, const rc_param_values *pv,
     return rc_error_set(err, RC_ERR_INPUT,
                         "crane: ureg = %g: expected a finite value >= 0",
                         v[P_UREG]);
-  const int tf_set = is_set && is_set[P_TF];
+  const int tf_set = pv->is_set && pv->is_set[P_TF];
   if (tf_set && !(v[P_TF] >= v[P_TFLO] && v[P_TF] <= v[P_TFHI]))
     return rc_error_set(err, RC_ERR_INPUT,
                         "crane: tf = %g (the starting guess of mintime): "
                         "expected tf_lo = %g <= tf <= tf_hi = %g",
                         v[P_TF], v[P_TFLO], v[P_TFHI]);
-  rc_err rc = mt_parse_stacks(
-      cr, pv->text && pv->text[P_STACK] ? pv->text[P_STACK] : "", err);
-  if (rc != RC_OK)
-    return rc;
-  cr->stack_ell = v[P_STACKEDGE];
+  return RC_OK;
+}
 
-  limits_as_bounds(cr, v); /* the physical limits, as track */
-
-  /* end at rest at (x_end, z_end): d = x_end, r = z_end, the rest 0 */
+/* The end at rest at (x_end, z_end): d = x_end, r = z_end, the rest 0; the
+ * fixed start and the rest state against the limits. */
+static rc_err mt_fix_rest_end(crane *cr, const double *v, rc_error *err) {
+  rc_problem *pb = &cr->pb;
   const double rest[NX] = {v[P_XE], v[P_ZE], 0.0, 0.0, 0.0, 0.0};
   for (int i = 0; i < NX; ++i) {
     cr->xf[i] = rest[i];
@@ -1622,7 +1648,7 @@ static rc_err mintime_setup(crane *cr, const rc_param_values *pv,
   pb->fix_xf = cr->fix_xf;
   pb->xf = cr->xf;
   for (int i = 0; i < NX; ++i) {
-    rc = check_fixed(cr, v, i, cr->x0[i], pb->t0, "start", err);
+    const rc_err rc = check_fixed(cr, v, i, cr->x0[i], pb->t0, "start", err);
     if (rc != RC_OK)
       return rc;
   }
@@ -1640,8 +1666,12 @@ static rc_err mintime_setup(crane *cr, const rc_param_values *pv,
                         "crane: taumin = %g: expected taumin < m g = %g N "
                         "(the tension at rest)",
                         v[P_TAUMIN], mg);
+  return RC_OK;
+}
 
-  /* the start and end points against the (rounded) stacks */
+/* The start and end points against the (rounded) stacks; the stack rows'
+ * bounds c <= 0. */
+static rc_err mt_check_stack_ends(crane *cr, const double *v, rc_error *err) {
   for (int j = 0; j < cr->nstack; ++j) {
     const double *st = cr->stack[j],
                  il2 = 1.0 / (cr->stack_ell * cr->stack_ell);
@@ -1661,8 +1691,11 @@ static rc_err mintime_setup(crane *cr, const rc_param_values *pv,
     cr->c_lo[j] = -HUGE_VAL;
     cr->c_hi[j] = 0.0;
   }
+  return RC_OK;
+}
 
-  /* regularisation weights */
+/* The regularisation weights ureg/U1^2, ureg/U2^2 and the holding torque. */
+static void mt_reg_weights(crane *cr, const double *v) {
   const double U1 =
       isfinite(v[P_U1MAX]) ? v[P_U1MAX] : (cr->par.M1 + cr->par.M2) * cr->par.g;
   const double U2 = isfinite(v[P_U2MAX])
@@ -1670,44 +1703,70 @@ static rc_err mintime_setup(crane *cr, const rc_param_values *pv,
                         : cr->par.C3 * (cr->par.M1 + cr->par.M2) * cr->par.g;
   cr->reg1 = v[P_UREG] / (U1 * U1);
   cr->reg2 = v[P_UREG] / (U2 * U2);
-  cr->u2hold = cr->par.C3 * mg;
+  cr->u2hold = cr->par.C3 * (cr->par.m * cr->par.g); /* C3 m g */
+}
 
-  /* starting tf: `tf` if set, else the shortest T (geometric steps of 5 %
-   * from a lower bound) on which the rest-to-rest profile's flat inverse
-   * meets every limit; the guess is that flat inverse (guess=flat). */
-  double T = v[P_TF], excess = 0.0;
-  if (!tf_set) {
-    const double D = fabs(v[P_XE] - v[P_XS]), M = cr->par.M1 + cr->par.M2;
-    /* frictionless bang-bang time of the centre of mass: a lower bound */
-    T = isfinite(v[P_U1MAX]) ? 2.0 * sqrt(D * M / v[P_U1MAX]) : 0.0;
-    T = fmax(T, v[P_TFLO]);
-    double best_T = v[P_TFHI], best_ex = HUGE_VAL;
-    for (; T <= v[P_TFHI]; T *= 1.05) {
-      rc_crane_path trial = {0};
-      rc_error e2;
-      if (rc_crane_path_default(&trial, T, v[P_XS], v[P_ZS], v[P_XE], v[P_ZE],
-                                &e2) != RC_OK)
-        continue;
-      double exT = HUGE_VAL;
-      if (rc_crane_path_check_flat(&trial, &cr->par, &e2) == RC_OK) {
-        rc_crane_path saved = cr->path;
-        cr->path = trial;
-        scan_ext ex;
-        flat_scan(cr, 0.0, T, &ex);
-        exT = mt_profile_excess(cr, v, &ex);
-        cr->path = saved;
-      }
-      rc_crane_path_free(&trial);
-      if (exT < best_ex) {
-        best_ex = exT;
-        best_T = T;
-      }
-      if (exT <= 0.0)
-        break;
+/* The starting tf when `tf` is not set: the shortest T (geometric steps of
+ * 5 % from a lower bound) on which the rest-to-rest profile's flat inverse
+ * meets every limit, or the one closest to it (*excess > 0: the relative
+ * excess); the guess is that flat inverse (guess=flat). */
+static double mt_starting_tf(crane *cr, const double *v, double *excess) {
+  const double D = fabs(v[P_XE] - v[P_XS]), M = cr->par.M1 + cr->par.M2;
+  /* frictionless bang-bang time of the centre of mass: a lower bound */
+  double T = isfinite(v[P_U1MAX]) ? 2.0 * sqrt(D * M / v[P_U1MAX]) : 0.0;
+  T = fmax(T, v[P_TFLO]);
+  double best_T = v[P_TFHI], best_ex = HUGE_VAL;
+  for (; T <= v[P_TFHI]; T *= 1.05) {
+    rc_crane_path trial = {0};
+    rc_error e2;
+    if (rc_crane_path_default(&trial, T, v[P_XS], v[P_ZS], v[P_XE], v[P_ZE],
+                              &e2) != RC_OK)
+      continue;
+    double exT = HUGE_VAL;
+    if (rc_crane_path_check_flat(&trial, &cr->par, &e2) == RC_OK) {
+      rc_crane_path saved = cr->path;
+      cr->path = trial;
+      scan_ext ex;
+      flat_scan(cr, 0.0, T, &ex);
+      exT = mt_profile_excess(cr, v, &ex);
+      cr->path = saved;
     }
-    T = best_T;
-    excess = best_ex;
+    rc_crane_path_free(&trial);
+    if (exT < best_ex) {
+      best_ex = exT;
+      best_T = T;
+    }
+    if (exT <= 0.0)
+      break;
   }
+  *excess = best_ex;
+  return best_T;
+}
+
+/* Limits, rest end, stacks, objective and the starting tf (mintime). */
+static rc_err mintime_setup(crane *cr, const rc_param_values *pv,
+                            rc_error *err) {
+  rc_problem *pb = &cr->pb;
+  const double *v = pv->real;
+  const int *is_set = pv->is_set;
+  const int tf_set = is_set && is_set[P_TF];
+  rc_err rc = mt_check_params(pv, err);
+  if (rc == RC_OK)
+    rc = mt_parse_stacks(
+        cr, pv->text && pv->text[P_STACK] ? pv->text[P_STACK] : "", err);
+  if (rc != RC_OK)
+    return rc;
+  cr->stack_ell = v[P_STACKEDGE];
+  limits_as_bounds(cr, v); /* the physical limits, as track */
+  rc = mt_fix_rest_end(cr, v, err);
+  if (rc == RC_OK)
+    rc = mt_check_stack_ends(cr, v, err);
+  if (rc != RC_OK)
+    return rc;
+  mt_reg_weights(cr, v);
+  double T = v[P_TF], excess = 0.0;
+  if (!tf_set)
+    T = mt_starting_tf(cr, v, &excess);
   rc_crane_path_free(&cr->path);
   rc = rc_crane_path_default(&cr->path, T, v[P_XS], v[P_ZS], v[P_XE], v[P_ZE],
                              err);
