@@ -862,13 +862,21 @@ static int tension_path_inv(const rc_problem *pb, double t, const double *w,
   return 0;
 }
 
-static int servo_inv(const rc_problem *pb, double t, const double *w,
-                     rc_kit *k) {
+/* The path quantities at (t, w) without the core (invariants). */
+static int along_only(const rc_problem *pb, double t, const double *w,
+                      along *X) {
   double s, c;
   if (core_trig(w, &s, &c))
     return 1;
+  along_at(crane_of(pb), t, w, s, c, X);
+  return 0;
+}
+
+static int servo_inv(const rc_problem *pb, double t, const double *w,
+                     rc_kit *k) {
   along X;
-  along_at(crane_of(pb), t, w, s, c, &X);
+  if (along_only(pb, t, w, &X))
+    return 1;
   row_ex(k, 0, 1.0, w, &X);
   row_ez(k, 1, 1.0, w, &X);
   row_evx(k, 2, 1.0, w, &X);
@@ -878,11 +886,9 @@ static int servo_inv(const rc_problem *pb, double t, const double *w,
 
 static int hidden_inv(const rc_problem *pb, double t, const double *w,
                       rc_kit *k) {
-  double s, c;
-  if (core_trig(w, &s, &c))
-    return 1;
   along X;
-  along_at(crane_of(pb), t, w, s, c, &X);
+  if (along_only(pb, t, w, &X))
+    return 1;
   rows_hidden(k, 0, 1.0, w, &X);
   return 0;
 }
