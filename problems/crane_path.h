@@ -52,8 +52,9 @@ typedef struct rc_crane_params {
 } rc_crane_params;
 
 typedef enum rc_crane_path_mode {
-  RC_CRANE_PATH_STOP = 0,  /* rest-to-rest between waypoints */
-  RC_CRANE_PATH_SMOOTH = 1 /* one degree-9 spline through all waypoints */
+  RC_CRANE_PATH_STOP = 0,   /* rest-to-rest between waypoints */
+  RC_CRANE_PATH_SMOOTH = 1, /* one degree-9 spline through all waypoints */
+  RC_CRANE_PATH_CURVE = 2   /* a geometric curve in sigma (pathtime) */
 } rc_crane_path_mode;
 
 typedef struct rc_crane_path {
@@ -131,5 +132,35 @@ rc_err rc_crane_path_check_flat(const rc_crane_path *path,
 /* The exact flat inverse at t.  Returns 0, or 1 when b <= 0 or p2 <= 0 at t. */
 int rc_crane_flat_eval(const rc_crane_params *par, const rc_crane_path *path,
                        double t, rc_crane_flat *out);
+
+/* ---- geometric curves (crane -f pathtime) --------------------------------
+ * A curve P(sigma), sigma in [0, 1], through rows (x_k, z_k) of a CSV file
+ * (no t): sigma_k the cumulative chord length over the total.  The rows are
+ * extended by two ghost points beyond each end, continuing the first and
+ * last chord (P_{-j} = P_0 - j (P_1 - P_0), likewise after P_{n-1}), at
+ * sigma spaced by that chord's length, and the complete degree-9 spline of
+ * the smooth mode is put through all n + 4 points with t := sigma.  On
+ * [0, 1] the curve is then a C^8 piecewise polynomial of degree 9 through
+ * every row, with nonzero P' at the ends (the spline's clamped ends, where
+ * P' = 0, lie at the outer ghosts).  The path struct holds the n + 4
+ * points in t, x, z and mode RC_CRANE_PATH_CURVE. */
+
+/* Reads rows "x,z" (separators, header and comments as
+ * rc_crane_path_read_csv) and builds the curve.  Refuses (RC_ERR_INPUT,
+ * naming file and line) a row without exactly two finite numbers, fewer
+ * than 2 rows, two consecutive equal rows (zero chord); RC_ERR_IO if
+ * unreadable. */
+rc_err rc_crane_curve_read_csv(rc_crane_path *curve, const char *file,
+                               rc_error *err);
+
+/* P[k][0], P[k][1] = k-th derivative of x and z in sigma at sigma, k = 0..6
+ * (the segment holding sigma; sigma outside [0, 1] uses the ghost
+ * segments). */
+void rc_crane_curve_eval(const rc_crane_path *curve, double sigma,
+                         double P[7][2]);
+
+/* The curve's length int_0^1 |P'| d sigma (Gauss-Legendre, 8 points per
+ * segment). */
+double rc_crane_curve_length(const rc_crane_path *curve);
 
 #endif
