@@ -55,9 +55,10 @@
  *           index-1 model, free tf, Mayer phi = tf, the track limits as
  *           simple bounds, stacks z - ZMIN - bump(x) <= 0 as path
  *           constraints, optional regularisation ureg.
- *   pathtime minimum time along the straight line start-end: states sigma
- *           .. sigma3, control sigma4, the crane state by the flat inverse
- *           (second-order jets), every limit a path constraint.
+ *   pathtime minimum time along the straight line start-end or a curve:
+ *           states sigma .. sigma3, control sigma4, the crane state by the
+ *           flat inverse as algebraic copies with the limits as simple
+ *           bounds (second-order jets).
  *
  * Outputs: x, z, vx = vr s + r om c + vd, vz = vr c - r om s.
  * Invariants: flat/track: G, x - p1, z - p2 (algebraic consistency and the
@@ -323,8 +324,9 @@ static const rc_formulation_def crane_formulations[NFORM] = {
     {"reduced", "index reduction completed: index-1 DAE, u1 u2 algebraic"},
     {"mintime", "minimum-time rest-to-rest move on the index-1 model, free "
                 "tf, every limit, optional stacks"},
-    {"pathtime", "minimum-time move along the straight line start-end: "
-                 "sigma'''' control, crane state by the flat inverse"},
+    {"pathtime", "minimum-time move along the straight line start-end or "
+                 "a curve: sigma'''' control, crane state by the flat "
+                 "inverse"},
 };
 
 static const char *const VAR_NAMES[NWMAX] = {

@@ -135,15 +135,18 @@ int rc_crane_flat_eval(const rc_crane_params *par, const rc_crane_path *path,
 
 /* ---- geometric curves (crane -f pathtime) --------------------------------
  * A curve P(sigma), sigma in [0, 1], through rows (x_k, z_k) of a CSV file
- * (no t): sigma_k the cumulative chord length over the total.  The rows are
- * extended by two ghost points beyond each end, continuing the first and
- * last chord (P_{-j} = P_0 - j (P_1 - P_0), likewise after P_{n-1}), at
- * sigma spaced by that chord's length, and the complete degree-9 spline of
- * the smooth mode is put through all n + 4 points with t := sigma.  On
- * [0, 1] the curve is then a C^8 piecewise polynomial of degree 9 through
- * every row, with nonzero P' at the ends (the spline's clamped ends, where
- * P' = 0, lie at the outer ghosts).  The path struct holds the n + 4
- * points in t, x, z and mode RC_CRANE_PATH_CURVE. */
+ * (no t): sigma_k = cumulative chord length / total.  The complete spline
+ * of degree 9 of the smooth mode is put through the rows with t := sigma,
+ * except that the derivatives 1..4 at the two ends are not 0 but those of
+ * the polynomial of degree min(n, 5) - 1 through the first (last) min(n, 5)
+ * rows (Newton's divided differences).  On [0, 1] the curve is a C^8
+ * piecewise polynomial of degree 9 through every row; a curve that is a
+ * polynomial of degree <= 4 in sigma (e.g. collinear rows: the straight
+ * line, whatever their spacing) is reproduced exactly, so the end
+ * conditions add no wiggle (the zero end derivatives of the time paths
+ * would make P' = 0 at the ends and, for rows spaced unevenly, oscillate
+ * by metres).  The path struct holds the rows in t (= sigma), x, z and
+ * mode RC_CRANE_PATH_CURVE. */
 
 /* Reads rows "x,z" (separators, header and comments as
  * rc_crane_path_read_csv) and builds the curve.  Refuses (RC_ERR_INPUT,
@@ -154,8 +157,8 @@ rc_err rc_crane_curve_read_csv(rc_crane_path *curve, const char *file,
                                rc_error *err);
 
 /* P[k][0], P[k][1] = k-th derivative of x and z in sigma at sigma, k = 0..6
- * (the segment holding sigma; sigma outside [0, 1] uses the ghost
- * segments). */
+ * (the polynomial of the segment holding sigma; the first or last segment's
+ * continued outside [0, 1]). */
 void rc_crane_curve_eval(const rc_crane_path *curve, double sigma,
                          double P[7][2]);
 
