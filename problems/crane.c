@@ -2112,6 +2112,22 @@ static rc_err pathtime_finish(crane *cr, const rc_param_values *pv,
                             file, e ? "end" : "start", ze, v[P_RMIN],
                             v[P_RMAX]);
       }
+    /* the cable hangs from the rail: z > 0 along the whole curve (scanned
+     * at 200 points per segment; the flat inverse needs p2 > 0) */
+    const int nscan = 200 * (curve.n - 1);
+    for (int k = 0; k <= nscan; ++k) {
+      double Q[7][2];
+      const double sg = (double)k / nscan;
+      rc_crane_curve_eval(&curve, sg, Q);
+      if (!(Q[0][1] > 0.0)) {
+        rc_crane_path_free(&curve);
+        return rc_error_set(err, RC_ERR_INPUT,
+                            "crane: curve '%s' reaches z = %g m at sigma = "
+                            "%g (x = %g m), at or above the rail: expected "
+                            "z > 0 along the whole interpolated curve",
+                            file, Q[0][1], sg, Q[0][0]);
+      }
+    }
     /* starting tf: the straight line's T scaled like a bang-bang time,
      * sqrt(length / chord) */
     const double L = rc_crane_curve_length(&curve);

@@ -285,8 +285,12 @@ def case_bad(radcol):
         rep = os.path.join(tmp, "rep.csv")
         with open(rep, "w") as f:
             f.write("0,2\n0,2\n1,1\n")
+        neg = os.path.join(tmp, "neg.csv")
+        with open(neg, "w") as f:
+            f.write("0,2\n2,-1\n4,2\n")
         bow = os.path.join(HERE, "data", "crane_curve_bow.csv")
         cases = [
+            (["--set", "curve=" + neg], "above the rail"),
             (["--set", "curve=" + one], "at least 2 points"),
             (["--set", "curve=" + three], "expected two finite numbers"),
             (["--set", "curve=" + rep], "repeats the previous row"),
