@@ -1759,7 +1759,9 @@ static rc_err mintime_setup(crane *cr, const rc_param_values *pv,
  * on y, which the Bernstein rows of the transcription (docs/dense-bounds.md)
  * make hold on the whole dense output; between the nodes y differs from
  * Y(dense sigma) by the interpolation error of a smooth function of
- * polynomials, which the dense-grid check reports (alg_<y>).  One path
+ * polynomials, which the dense-grid check reports (alg_<y>): O(h^6) where
+ * the controls are smooth, O(h) in an element where u1 switches (sigma4 is
+ * steep there; docs/crane-mintime.md derives it).  One path
  * constraint b >= 0.01 m g (the flat inverse's domain).  Every expression is
  * a second-order jet (value, gradient, Hessian over the 5 inputs sigma ..
  * sigma4) built with the exact product, reciprocal, sqrt and atan rules. */
