@@ -45,8 +45,9 @@
 /* The estimate of an element with s <= RC_MAX_STAGES stages needs the
  * (s + 1)-stage Radau rule: without it every estimate of a 20-stage element
  * was +inf and the loop split forever (issue 17 item 5). */
-_Static_assert(RC_RADAU_MAX_STAGES >= RC_MAX_STAGES + 1,
-               "the PHR estimate needs RC_MAX_STAGES + 1 Radau stages");
+_Static_assert(RC_RADAU_MAX_STAGES == RC_MAX_STAGES + 1,
+               "one stage limit: the Radau tables go one beyond the mesh cap "
+               "(the PHR estimate of an s-stage element uses s + 1 stages)");
 
 void rc_refine_options_default(rc_refine_options *ro) {
   memset(ro, 0, sizeof *ro);

@@ -166,8 +166,9 @@ static rc_problem toy_problem(int t0_alg, int free_tf) {
  * variables: the last stage value) are the Bernstein coefficients of the
  * dense output, so sum_m beta_m B_m(theta) equals rc_solution_eval at
  * t = tau_k + theta h_k.  Also: the row count matches
- * rc_nlp_count, and every row of element k lies after the rows of its last
- * stage and before the rows of element k + 1 (time order). */
+ * rc_nlp_count (its nnz bound the pattern's), and every row of element k lies
+ * after the rows of its last stage and before the rows of element k + 1 (time
+ * order). */
 static void check_bernstein_rows(const rc_problem *pb, rc_nlp *nlp,
                                  const double *x, int dense_bounds) {
   rc_error err;
@@ -176,6 +177,12 @@ static void check_bernstein_rows(const rc_problem *pb, rc_nlp *nlp,
   EXPECT(sz.nvars == nlp->nvar && sz.ncons == nlp->ncon,
          "rc_nlp_count %ld x %ld, NLP %d x %d", sz.nvars, sz.ncons, nlp->nvar,
          nlp->ncon);
+  /* nnz: contributions before duplicates merge (rc_nlp_create allocates
+   * exactly these), never fewer than the merged pattern entries */
+  EXPECT(sz.nnz_jac >= nlp->nnz_jac && sz.nnz_hes >= nlp->nnz_hes &&
+             nlp->nnz_jac > 0,
+         "rc_nlp_count nnz %ld / %ld, NLP pattern %d / %d", sz.nnz_jac,
+         sz.nnz_hes, nlp->nnz_jac, nlp->nnz_hes);
   EXPECT(nlp->nbnd == (dense_bounds ? 3 : 0), "bounded entries %d", nlp->nbnd);
   if (!dense_bounds)
     return;
