@@ -25,17 +25,7 @@
 #include "radcol/estimate.h"
 #include "radcol/problem.h"
 #include "radcol/solve.h"
-
-static int failures = 0;
-#define EXPECT(cond, ...)                                                      \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      ++failures;                                                              \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                     \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fputc('\n', stderr);                                                     \
-    }                                                                          \
-  } while (0)
+#include "test_util.h"
 
 #define LAMBDA 50.0
 #define X0 0.5
