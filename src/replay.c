@@ -681,6 +681,20 @@ static void figures(ctx *c, double settle, double *wp, double *v,
   }
 }
 
+/* The evaluation vectors of c carved from work (after nw scratch at its
+ * start); returns what follows them. */
+static double *carve_workspace(ctx *c, double *work, int plan_w) {
+  c->w = work + c->nw;
+  c->F = c->w + c->nw;
+  c->jac = c->F + c->nF;
+  c->A = c->jac + c->pb->point.jac.nnz;
+  c->b = c->A + c->ny * c->ny;
+  c->y = c->b + c->ny;
+  c->pw = c->y + c->ny;
+  c->ufix = c->pw + plan_w;
+  return c->ufix + c->nu;
+}
+
 rc_err rc_replay_run(const rc_problem *pb, const rc_solution *plan,
                      const char *const *plan_names, int plan_nw,
                      const rc_replay_options *opt_in, rc_replay *r,
@@ -735,17 +749,9 @@ rc_err rc_replay_run(const rc_problem *pb, const rc_solution *plan,
   c.nx = nx, c.ny = ny, c.nu = nu, c.np = np, c.nw = nw, c.nF = nF;
   c.map = map;
   c.perm = perm;
-  double *wp = work; /* nw scratch */
-  c.w = wp + nw;
-  c.F = c.w + nw;
-  c.jac = c.F + nF;
-  c.A = c.jac + pb->point.jac.nnz;
-  c.b = c.A + ny * ny;
-  c.y = c.b + ny;
-  c.pw = c.y + ny;
-  c.ufix = c.pw + plan_w;
-  double *v = c.ufix + nu; /* nvar */
-  double *x = v + nvar;    /* nx */
+  double *wp = work;                             /* nw scratch */
+  double *v = carve_workspace(&c, work, plan_w); /* nvar */
+  double *x = v + nvar;                          /* nx */
 
   nt = make_grid(plan, &opt, settle, nhold, &grid);
   if (nt < 2) {
