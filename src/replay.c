@@ -695,6 +695,18 @@ static double *carve_workspace(ctx *c, double *work, int plan_w) {
   return c->ufix + c->nu;
 }
 
+/* GSL's rk8pd driver at tolerance tol (absolute and relative), first step
+ * min(1e-3, the first sample interval); NULL without memory. */
+static gsl_odeiv2_driver *rk8pd_driver(gsl_odeiv2_system *sys,
+                                       const rc_replay *r, double tol) {
+  const double dt = (r->t[1] - r->t[0]);
+  gsl_odeiv2_driver *drv = gsl_odeiv2_driver_alloc_y_new(
+      sys, gsl_odeiv2_step_rk8pd, fmin(1e-3, dt), tol, tol);
+  if (drv)
+    gsl_odeiv2_driver_set_nmax(drv, REPLAY_MAX_STEPS);
+  return drv;
+}
+
 rc_err rc_replay_run(const rc_problem *pb, const rc_solution *plan,
                      const char *const *plan_names, int plan_nw,
                      const rc_replay_options *opt_in, rc_replay *r,
@@ -774,16 +786,10 @@ rc_err rc_replay_run(const rc_problem *pb, const rc_solution *plan,
 
   gsl_odeiv2_system sys = {gsl_rhs, NULL, (size_t)nx, &c};
   old_handler = gsl_set_error_handler_off();
-  if (nx > 0) {
-    const double dt = (r->t[1] - r->t[0]);
-    drv = gsl_odeiv2_driver_alloc_y_new(&sys, gsl_odeiv2_step_rk8pd,
-                                        fmin(1e-3, dt), opt.tol, opt.tol);
-    if (!drv) {
-      rc = rc_error_set(err, RC_ERR_NOMEM,
-                        "replay: GSL could not allocate the rk8pd driver");
-      goto done;
-    }
-    gsl_odeiv2_driver_set_nmax(drv, REPLAY_MAX_STEPS);
+  if (nx > 0 && !(drv = rk8pd_driver(&sys, r, opt.tol))) {
+    rc = rc_error_set(err, RC_ERR_NOMEM,
+                      "replay: GSL could not allocate the rk8pd driver");
+    goto done;
   }
   const double t_start = rc_now_s();
   if ((rc = integrate(&c, &opt, drv, x, r, err)) != RC_OK)
