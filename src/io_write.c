@@ -285,20 +285,6 @@ static rc_err check_record(const char *path, const rc_result_record *rec,
   return RC_OK;
 }
 
-static const char *kind_name(rc_var_kind k) {
-  switch (k) {
-  case RC_VAR_DIFFERENTIAL:
-    return "differential";
-  case RC_VAR_ALGEBRAIC:
-    return "algebraic";
-  case RC_VAR_CONTROL:
-    return "control";
-  case RC_VAR_PARAMETER:
-    return "parameter";
-  }
-  return "unknown";
-}
-
 static void write_problem(wctx *c, hid_t file, const rc_result_record *rec) {
   const rc_problem *pb = rec->pb;
   const char *gp = "/problem";
@@ -335,7 +321,7 @@ static void write_problem(wctx *c, hid_t file, const rc_result_record *rec) {
   if (!kinds && c->rc == RC_OK)
     c->rc = rc_error_set(c->err, RC_ERR_NOMEM, "%s: out of memory", c->path);
   for (int i = 0; kinds && i < nw; ++i)
-    kinds[i] = kind_name(rc_problem_var_kind(pb, i));
+    kinds[i] = rc_var_kind_name(rc_problem_var_kind(pb, i));
   ds_strs(c, g, gp, "variable_names", nw, (const char *const *)pb->var_names);
   ds_strs(c, g, gp, "variable_kinds", nw, kinds);
   free(kinds);
