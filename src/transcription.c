@@ -439,7 +439,7 @@ static rc_err build_pattern(rc_nlp *nlp, walk_fn walk, long long ncontrib,
     free(tk);
     free(idx);
     free(ti);
-    return rc_error_set(err, RC_ERR_INPUT,
+    return rc_error_set(err, RC_ERR_INTERNAL,
                         "internal: the NLP walk made %lld derivative "
                         "contributions, rc_nlp_count %lld",
                         sk.k, ncontrib);
@@ -778,7 +778,7 @@ static rc_err nlp_layout(rc_nlp *nlp, const rc_nlp_size *sz, rc_error *err) {
   nlp->b_off = (int)c;
   c += pb->nb;
   if (sz->nvars != v || sz->ncons != c)
-    return rc_error_set(err, RC_ERR_INPUT,
+    return rc_error_set(err, RC_ERR_INTERNAL,
                         "internal: NLP layout has %lld variables and %lld "
                         "constraints, rc_nlp_count %ld and %ld",
                         v, c, sz->nvars, sz->ncons);
