@@ -31,7 +31,7 @@
 #include "radcol/solve.h"
 
 /* Ipopt iteration cap of the enriched solve (see rc_estimate_error). */
-#define RC_ESTIMATE_ENRICHED_MAX_ITER 30
+#define RC_ESTIMATE_ENRICHED_MAX_ITER 100
 
 /* Ipopt tolerance of the enriched solve (see rc_estimate_error). */
 #define RC_ESTIMATE_ENRICHED_TOL 1e-13
@@ -241,7 +241,8 @@ static rc_err global_estimate(const rc_problem *pb, const rc_solution *sol,
   o.tol = fmin(opt->tol, RC_ESTIMATE_ENRICHED_TOL);
   o.acceptable_tol = opt->tol;
   /* Warm from a converged solution the enriched NLP takes 1-10 Ipopt
-   * iterations (docs/mesh-refinement.md); one that needs many more is not a
+   * iterations, bang-bang optimal controls up to about 60
+   * (docs/mesh-refinement.md); one that needs many more is not a
    * perturbation of this solution and would not estimate its error
    * (measured: a square system whose split mesh puts a node on a singular
    * point ran 283 iterations to 'infeasible', 5.9 s after a 0.06 s solve). */
