@@ -8,7 +8,7 @@ radcol_unit_test(test_estimate_unit ${RADCOL_TEST_DIR}/test_estimate_unit.c)
 set_tests_properties(test_estimate_unit PROPERTIES LABELS "unit;estimate")
 if(RADCOL_PYTHON)
   foreach(case IN ITEMS stages20 refine_dense reliability error_tol servo
-                        json_docs bad_input)
+                        bangbang json_docs bad_input)
     add_test(NAME estimate.${case}
              COMMAND ${RADCOL_PYTHON} ${RADCOL_TEST_DIR}/test_estimate.py
                      $<TARGET_FILE:radcol_cli> ${PROJECT_SOURCE_DIR} ${case})

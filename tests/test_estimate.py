@@ -14,6 +14,11 @@
                JSON and file; above it: exit 0; default warning above 1e-2
   servo        crane servo, 60 elements from a coarse (non-flat) guess: the
                estimate flags u1 and --error-tol 1e-3 exits 1, inaccurate
+  bangbang     crane pathtime (bang-bang u1): the enriched re-solve needs more
+               than 30 iterations and must still give the global estimate,
+               large only in the elements holding a switch; pendulum coord
+               over a zero of x: the re-solve stops at its 100-iteration cap
+               and the estimate says it fell back to the local one
   json_docs    every key printed by solve/init/simulate/check/info/list
                --json is documented in docs/json.md; stages is an int
   bad_input    --estimate bogus, --error-tol 0, --error-tol with --estimate
@@ -192,6 +197,31 @@ def case_servo(tmp):
           % (ev["u1"]["relative"], err_u1))
     check(err_u1 > 1e-3, "servo: u1 is in fact accurate (%g)" % err_u1)
     check("u1" in se, "servo: stderr does not name u1: " + se)
+
+
+def case_bangbang(tmp):
+    out = os.path.join(tmp, "pt.h5")
+    rc, so, se = radcol("solve", "crane", "-f", "pathtime", "-n", "40",
+                        "--set", "u1max=10", "--set", "u2max=3", "--set",
+                        "thetamax=0.2", "--set", "rmin=0.5", "--quiet",
+                        "--json", "-o", out)
+    e = json.loads(so)["error_estimate"]
+    print("pathtime 40 x 5: estimate %s %.3g after %s enriched iterations"
+          % (e["kind"], e["max"], e.get("enriched_iterations")))
+    check(e["kind"] == "global" and e["enriched_iterations"] > 30,
+          "bangbang: expected a global estimate from > 30 enriched "
+          "iterations: %s" % {k: v for k, v in e.items() if k != "variables"})
+    big = [k for k, v in enumerate(e["elements"]) if v > 1e-2]
+    print("elements above 1e-2:", big, "of", len(e["elements"]))
+    check(0 < len(big) <= 6, "bangbang: large estimates in elements %s, "
+          "expected a few (the switches)" % big)
+    out = os.path.join(tmp, "coord.h5")
+    rc, so, se = radcol("solve", "pendulum", "-f", "coord", "-n", "30", "-s",
+                        "3", "--tf", "5", "--quiet", "--json", "-o", out)
+    e = json.loads(so)["error_estimate"]
+    print("coord over a zero of x:", e["kind"], e["note"])
+    check(e["kind"] == "local" and "after 100 iterations" in e["note"],
+          "bangbang: coord re-solve not capped at 100: %s" % e["note"])
 
 
 def doc_keys(src):
