@@ -286,7 +286,6 @@ static const char *const REDUCED_PLAIN_NOTE =
     "z-p2 on the dense grid, or use project=1";
 
 #define MAXSTACK 8 /* mintime: at most 8 stack rows */
-#define MAXROWS 16 /* pathtime: rows of its point block (jr, jc) */
 
 /* ---- the problem's own data ---------------------------------------------- */
 typedef struct crane {
@@ -307,14 +306,11 @@ typedef struct crane {
   char note[2048];
   char infeasible[768];
   double *mesh_frac; /* suggested mesh breakpoints (owned) */
-  int jr[MAXROWS * NWMAX], jc[MAXROWS * NWMAX]; /* pathtime: point Jacobian */
-  int hr[NW * NW], hc[NW * NW];                 /* pathtime: point Hessian */
   /* mintime (docs/crane-mintime.md) */
   int nstack;
   double stack[MAXSTACK][3]; /* X0, X1, ZMIN */
   double stack_ell;          /* rounding length of the stack rows */
   double reg1, reg2, u2hold; /* ureg/U1^2, ureg/U2^2, C3 m g */
-  int bjr[1], bjc[1];        /* pathtime: boundary Jacobian d tf / d tf */
   double c_lo[MAXSTACK], c_hi[MAXSTACK];
   char mt_note[512];
   double pt_lo[8], pt_hi[8]; /* pathtime: path-constraint bounds */
@@ -1586,31 +1582,7 @@ done:
   return rc;
 }
 
-/* ---- mintime: minimum-time rest-to-rest move (docs/crane-mintime.md) -----
- * Boundary block B(z) = [phi] with phi = tf, z = (x(t0), x(tf), tf). */
-static int mt_bnd_eval(const rc_problem *pb, double t, const double *z,
-                       double *out) {
-  (void)t;
-  out[0] = z[2 * pb->nx + pb->np];
-  return 0;
-}
-static int mt_bnd_jac(const rc_problem *pb, double t, const double *z,
-                      double *vals) {
-  (void)pb;
-  (void)t;
-  (void)z;
-  vals[0] = 1.0;
-  return 0;
-}
-static int mt_bnd_hes(const rc_problem *pb, double t, const double *z,
-                      const double *mu, double *vals) {
-  (void)pb;
-  (void)t;
-  (void)z;
-  (void)mu;
-  (void)vals; /* phi = tf is linear: empty pattern */
-  return 0;
-}
+/* ---- mintime: minimum-time rest-to-rest move (docs/crane-mintime.md) ----- */
 
 /* Parses "X0:X1:ZMIN[;X0:X1:ZMIN...]" into cr->stack. */
 static rc_err mt_parse_stacks(crane *cr, const char *text, rc_error *err) {
@@ -1906,8 +1878,14 @@ static rc_err mintime_setup(crane *cr, const rc_param_values *pv,
 /* w index of jet input i */
 static const int PT_WIN[PT_N] = {0, 1, 2, 3, PT_IU};
 
+/* A second-order jet with its structure: gs bit i when g[i] can be nonzero,
+ * bit j of hs[i] when h[i][j] can be (symmetric).  The structure follows
+ * from the operations and the problem's data (the path's kind, zero
+ * coefficients), never from the point: the kit declares what pathtime_point
+ * writes, which is the structure. */
 typedef struct jet2 {
   double v, g[PT_N], h[PT_N][PT_N];
+  unsigned gs, hs[PT_N];
 } jet2;
 
 static jet2 j_var(double v, int i) {
@@ -1915,6 +1893,7 @@ static jet2 j_var(double v, int i) {
   memset(&r, 0, sizeof r);
   r.v = v;
   r.g[i] = 1.0;
+  r.gs = 1u << i;
   return r;
 }
 static jet2 j_const(double v) {
@@ -1923,11 +1902,23 @@ static jet2 j_const(double v) {
   r.v = v;
   return r;
 }
+/* r.hs |= x.gs (x) y.gs, symmetrised */
+static void j_outer(jet2 *r, unsigned xs, unsigned ys) {
+  for (int i = 0; i < PT_N; ++i) {
+    if (xs >> i & 1u)
+      r->hs[i] |= ys;
+    if (ys >> i & 1u)
+      r->hs[i] |= xs;
+  }
+}
 static jet2 j_lin(double a, jet2 x, double b, jet2 y) { /* a x + b y */
   jet2 r;
   r.v = a * x.v + b * y.v;
+  const unsigned xm = a != 0.0 ? ~0u : 0u, ym = b != 0.0 ? ~0u : 0u;
+  r.gs = (x.gs & xm) | (y.gs & ym);
   for (int i = 0; i < PT_N; ++i) {
     r.g[i] = a * x.g[i] + b * y.g[i];
+    r.hs[i] = (x.hs[i] & xm) | (y.hs[i] & ym);
     for (int j = 0; j < PT_N; ++j)
       r.h[i][j] = a * x.h[i][j] + b * y.h[i][j];
   }
@@ -1942,23 +1933,29 @@ static jet2 j_scale(double a, jet2 x) {
 static jet2 j_mul(jet2 x, jet2 y) {
   jet2 r;
   r.v = x.v * y.v;
+  r.gs = x.gs | y.gs;
   for (int i = 0; i < PT_N; ++i) {
     r.g[i] = x.v * y.g[i] + y.v * x.g[i];
+    r.hs[i] = x.hs[i] | y.hs[i];
     for (int j = 0; j < PT_N; ++j)
       r.h[i][j] =
           x.v * y.h[i][j] + y.v * x.h[i][j] + x.g[i] * y.g[j] + y.g[i] * x.g[j];
   }
+  j_outer(&r, x.gs, y.gs);
   return r;
 }
 /* f(x) with f' = d1, f'' = d2 at x.v */
 static jet2 j_fun(jet2 x, double f, double d1, double d2) {
   jet2 r;
   r.v = f;
+  r.gs = x.gs;
   for (int i = 0; i < PT_N; ++i) {
     r.g[i] = d1 * x.g[i];
+    r.hs[i] = x.hs[i];
     for (int j = 0; j < PT_N; ++j)
       r.h[i][j] = d1 * x.h[i][j] + d2 * x.g[i] * x.g[j];
   }
+  j_outer(&r, x.gs, x.gs);
   return r;
 }
 static jet2 j_inv(jet2 x) {
@@ -1987,12 +1984,23 @@ static void pt_curve(const crane *cr, double sigma, double P[7][2]) {
   P[1][1] = Dz;
 }
 
-/* The load's derivatives p^(k), k = 0..4, as jets (pk[k][0] x, [1] z). */
+/* The load's derivatives p^(k), k = 0..4, as jets (pk[k][0] x, [1] z).  On
+ * the straight line P'' = P''' = ... = 0: p = P0 + D sigma, p^(k) = D s_k,
+ * so no structure comes from the curve's terms. */
 static void pt_load(const crane *cr, const double *w, jet2 pk[5][2]) {
   const jet2 sg = j_var(w[0], 0), s1 = j_var(w[1], 1), s2 = j_var(w[2], 2),
              s3 = j_var(w[3], 3), s4 = j_var(w[PT_IU], 4);
   double P[7][2];
   pt_curve(cr, w[0], P);
+  if (cr->path.mode != RC_CRANE_PATH_CURVE) {
+    const jet2 sk[5] = {sg, s1, s2, s3, s4};
+    for (int c = 0; c < 2; ++c) {
+      pk[0][c] = j_lin(1.0, j_const(cr->x0[4 + c]), P[1][c], sg);
+      for (int k = 1; k < 5; ++k)
+        pk[k][c] = j_scale(P[1][c], sk[k]);
+    }
+    return;
+  }
   const jet2 s11 = j_mul(s1, s1), s12 = j_mul(s11, s2);
   const jet2 s111 = j_mul(s11, s1), s1111 = j_mul(s111, s1);
   const jet2 s1s2 = j_mul(s1, s2);
@@ -2064,67 +2072,37 @@ static int pt_eval_all(const crane *cr, const double *w, pt_vals *o) {
   return 0;
 }
 
+/* sgn Y's derivatives on the current row: the entries of Y's structure. */
+static void pt_derivs(rc_kit *k, double sgn, const jet2 *Y) {
+  for (int i = 0; i < PT_N; ++i) {
+    if (Y->gs >> i & 1u)
+      rc_kit_d(k, PT_WIN[i], sgn * Y->g[i]);
+    for (int j = 0; j <= i; ++j)
+      if (Y->hs[i] >> j & 1u)
+        rc_kit_d2(k, PT_WIN[i], PT_WIN[j], sgn * Y->h[i][j]);
+  }
+}
+
 /* F = [sigma1, sigma2, sigma3, sigma4 | y - Y(sigma..sigma4) | b]. */
-static int pt_point_eval(const rc_problem *pb, double t, const double *w,
-                         double *out) {
+static int pathtime_point(const rc_problem *pb, double t, const double *w,
+                          rc_kit *k) {
   (void)t;
   pt_vals o;
-  int rc = pt_eval_all(crane_of(pb), w, &o);
+  const int rc = pt_eval_all(crane_of(pb), w, &o);
   if (rc)
     return rc;
-  for (int i = 0; i < PT_NX; ++i)
-    out[i] = w[PT_WIN[i + 1]]; /* sigma_k' = sigma_{k+1} */
-  for (int k = 0; k < PT_NY; ++k)
-    out[PT_NX + k] = w[PT_NX + k] - o.y[k].v;
-  out[PT_NX + PT_NY] = o.b.v;
-  return 0;
-}
-/* Jacobian pattern: row i < 4 -> column PT_WIN[i + 1]; row 4 + k -> column
- * 4 + k (the copy), then the five inputs; row 13 (b) -> the five inputs. */
-static int pt_point_jac(const rc_problem *pb, double t, const double *w,
-                        double *vals) {
-  (void)t;
-  pt_vals o;
-  int rc = pt_eval_all(crane_of(pb), w, &o);
-  if (rc)
-    return rc;
-  const rc_pattern *J = &pb->point.jac;
-  for (int e = 0; e < J->nnz; ++e) {
-    const int row = J->row[e], col = J->col[e];
-    int in = -1;
-    for (int i = 0; i < PT_N; ++i)
-      if (PT_WIN[i] == col)
-        in = i;
-    if (row < PT_NX)
-      vals[e] = 1.0;
-    else if (row < PT_NX + PT_NY)
-      vals[e] = col == row ? 1.0 : -o.y[row - PT_NX].g[in];
-    else
-      vals[e] = o.b.g[in];
+  for (int i = 0; i < PT_NX; ++i) { /* sigma_i' = sigma_{i+1} */
+    rc_kit_row(k, i, w[PT_WIN[i + 1]]);
+    rc_kit_d(k, PT_WIN[i + 1], 1.0);
   }
-  return 0;
-}
-static int pt_point_hes(const rc_problem *pb, double t, const double *w,
-                        const double *mu, double *vals) {
-  (void)t;
-  pt_vals o;
-  int rc = pt_eval_all(crane_of(pb), w, &o);
-  if (rc)
-    return rc;
-  const rc_pattern *H = &pb->point.hes;
-  for (int e = 0; e < H->nnz; ++e) {
-    int i = 0, j = 0;
-    for (int k = 0; k < PT_N; ++k) {
-      if (PT_WIN[k] == H->row[e])
-        i = k;
-      if (PT_WIN[k] == H->col[e])
-        j = k;
-    }
-    double v = mu[PT_NX + PT_NY] * o.b.h[i][j];
-    for (int k = 0; k < PT_NY; ++k)
-      v -= mu[PT_NX + k] * o.y[k].h[i][j];
-    vals[e] = v;
+  for (int j = 0; j < PT_NY; ++j) {
+    const int row = PT_NX + j; /* the copy y_j is w[row] */
+    rc_kit_row(k, row, w[row] - o.y[j].v);
+    rc_kit_d(k, row, 1.0);
+    pt_derivs(k, -1.0, &o.y[j]);
   }
+  rc_kit_row(k, PT_NX + PT_NY, o.b.v);
+  pt_derivs(k, 1.0, &o.b);
   return 0;
 }
 
@@ -2177,9 +2155,9 @@ static int pt_guess(const rc_problem *pb, double t, double *w) {
 }
 
 /* Turns a mintime problem (limits checked, free tf, starting T set) into
- * pathtime. */
+ * pathtime: its dimensions, limits and kit functions. */
 static rc_err pathtime_finish(crane *cr, const rc_param_values *pv,
-                              rc_error *err) {
+                              rc_kit_spec *ks, rc_error *err) {
   rc_problem *pb = &cr->pb;
   const double *v = pv->real;
   if (cr->nstack > 0)
@@ -2288,42 +2266,11 @@ static rc_err pathtime_finish(crane *cr, const rc_param_values *pv,
   pb->var_names = PT_VAR_NAMES;
   pb->c_lo = cr->pt_lo;
   pb->c_hi = cr->pt_hi;
-  int nj = 0;
-  for (int i = 0; i < PT_NX; ++i) {
-    cr->jr[nj] = i;
-    cr->jc[nj++] = PT_WIN[i + 1];
-  }
-  for (int k = 0; k <= PT_NY; ++k) { /* the copies' rows, then b's */
-    const int row = PT_NX + k;
-    for (int c = 0; c < PT_NW; ++c) {
-      int use = c == row && k < PT_NY;
-      for (int i = 0; i < PT_N; ++i)
-        use |= PT_WIN[i] == c;
-      if (use) {
-        cr->jr[nj] = row;
-        cr->jc[nj++] = c;
-      }
-    }
-  }
-  int nh = 0;
-  for (int i = 0; i < PT_N; ++i)
-    for (int j = 0; j <= i; ++j) {
-      cr->hr[nh] = PT_WIN[i];
-      cr->hc[nh++] = PT_WIN[j];
-    }
-  pb->point.n_out = PT_NX + PT_NY + PT_NC;
-  pb->point.jac = (rc_pattern){nj, cr->jr, cr->jc};
-  pb->point.hes = (rc_pattern){nh, cr->hr, cr->hc};
-  pb->point.eval = pt_point_eval;
-  pb->point.jacobian = pt_point_jac;
-  pb->point.hessian = pt_point_hes;
-  cr->bjc[0] = 2 * PT_NX; /* z = (x(t0), x(tf), tf) */
-  pb->boundary.jac = (rc_pattern){1, cr->bjr, cr->bjc};
   pb->ninv = 0;
   pb->inv_names = NULL;
-  pb->invariants.n_out = 0;
-  pb->invariants.jac.nnz = 0;
-  pb->invariants.hes.nnz = 0;
+  ks->point = pathtime_point;
+  ks->invariants = NULL;
+  /* ks->boundary stays mintime_boundary: phi = tf at z[2 nx] */
   pb->nout = 4;
   pb->out_names = OUT_NAMES;
   pb->outputs = pt_outputs;
@@ -2334,7 +2281,7 @@ static rc_err pathtime_finish(crane *cr, const rc_param_values *pv,
 /* ---- create ----------------------------------------------------------------
  * crane_create checks the parameters, builds the path and the initial state,
  * then the formulation's dimensions, limits and notes, and records its
- * blocks with the kit (pathtime: pathtime_finish sets its own). */
+ * blocks with the kit. */
 
 /* The text parameters end, guess, uref and the control weight eps. */
 typedef struct crane_choices {
@@ -2572,20 +2519,6 @@ static rc_err formulation_setup(crane *cr, int formulation,
   }
 }
 
-/* pathtime keeps its own point block (pathtime_finish) and the boundary
- * callbacks mt_bnd_* with the pattern pathtime_finish sets. */
-static void pathtime_boundary(crane *cr) {
-  rc_problem *pb = &cr->pb;
-  cr->bjr[0] = 0;
-  cr->bjc[0] = 2 * NX; /* z = (x(t0), x(tf), tf) */
-  pb->boundary.n_out = 1;
-  pb->boundary.jac = (rc_pattern){1, cr->bjr, cr->bjc};
-  pb->boundary.hes = (rc_pattern){0, cr->bjr, cr->bjc};
-  pb->boundary.eval = mt_bnd_eval;
-  pb->boundary.jacobian = mt_bnd_jac;
-  pb->boundary.hessian = mt_bnd_hes;
-}
-
 /* A smooth waypoint path: its overshoot between waypoints, before the
  * formulation's note. */
 static void smooth_path_note(crane *cr) {
@@ -2613,17 +2546,20 @@ static rc_err crane_build(crane *cr, const rc_model *model, int formulation,
   rc_err rc = formulation_setup(cr, formulation, pv, end, &ks, err);
   if (rc != RC_OK)
     return rc;
-  if (formulation == F_PATHTIME) {
-    pathtime_boundary(cr);
-  } else { /* record the blocks at the guess at t0 (inside every domain) */
-    double w_rec[NWMAX];
-    crane_guess(pb, pb->t0, w_rec);
-    ks.w_record = w_rec;
-    rc = rc_kit_attach(pb, &cr->kit, &ks, err);
-    if (rc != RC_OK)
-      return rc;
-  }
-  if (formulation == F_PATHTIME && (rc = pathtime_finish(cr, pv, err)) != RC_OK)
+  if (formulation == F_PATHTIME &&
+      (rc = pathtime_finish(cr, pv, &ks, err)) != RC_OK)
+    return rc;
+  /* record the blocks at the guess at t0 (inside every domain) */
+  double w_rec[NWMAX];
+  if (pb->guess(pb, pb->t0, w_rec) != 0)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane/%s: the guess at t0 = %g is outside the "
+                        "model's domain: expected a start the flat inverse "
+                        "reaches",
+                        pb->formulation, pb->t0);
+  ks.w_record = w_rec;
+  rc = rc_kit_attach(pb, &cr->kit, &ks, err);
+  if (rc != RC_OK)
     return rc;
   if (cr->path.mode == RC_CRANE_PATH_SMOOTH)
     smooth_path_note(cr);

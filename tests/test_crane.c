@@ -231,6 +231,28 @@ static double frand(unsigned *s) {
   return ((*s >> 8) & 0xffff) / 65535.0 - 0.5;
 }
 
+/* A point near the solution at t, randomly moved: the reference, or for a
+ * formulation without one (pathtime) the guess, sigma kept in [0, 1]. */
+static void fd_point(const rc_problem *pb, double t, unsigned *seed,
+                     double *w) {
+  const int nw = rc_problem_nw(pb);
+  double ref[NWM + 4];
+  if (pb->reference) {
+    pb->reference(pb, 1, &t, ref);
+    memcpy(w, ref, sizeof(double) * nw);
+  } else {
+    pb->guess(pb, t, w);
+  }
+  for (int i = 0; i < nw; ++i)
+    w[i] += 0.3 * frand(seed) * (1.0 + fabs(w[i]));
+  if (pb->reference) {
+    if (w[1] < 0.5) /* the cable length */
+      w[1] = 0.5;
+  } else {
+    w[0] = fmin(1.0, fmax(0.0, w[0]));
+  }
+}
+
 static void fd_block(const rc_problem *pb, const char *what,
                      const rc_block *b) {
   const int nw = rc_problem_nw(pb), m = b->n_out;
@@ -239,15 +261,12 @@ static void fd_block(const rc_problem *pb, const char *what,
   int missing = 0;
   unsigned char hes_nonzero[NWM * NWM] = {0}; /* per declared entry */
   for (int pt = 0; pt < 5; ++pt) {
-    double t = pb->tf * (0.13 + 0.17 * pt), w[NWM], ref[NWM + 4];
-    pb->reference(pb, 1, &t, ref);
-    memcpy(w, ref, sizeof(double) * nw);
-    for (int i = 0; i < nw; ++i)
-      w[i] += 0.3 * frand(&seed) * (1.0 + fabs(w[i]));
-    if (w[1] < 0.5)
-      w[1] = 0.5;
+    double t = pb->tf * (0.13 + 0.17 * pt), w[NWM];
+    fd_point(pb, t, &seed, w);
     double J[16 * NWM] = {0}, vals[256], Fp[16], Fm[16];
-    b->jacobian(pb, t, w, vals);
+    EXPECT(b->eval(pb, t, w, Fp) == 0 && b->jacobian(pb, t, w, vals) == 0,
+           "%s/%s: the check point %d is outside the domain", pb->formulation,
+           what, pt);
     for (int e = 0; e < b->jac.nnz; ++e)
       J[b->jac.row[e] * nw + b->jac.col[e]] = vals[e];
     const double h = 1e-6;
@@ -333,7 +352,8 @@ static void test_fd(const char *form, const char *extra) {
     return;
   }
   fd_block(pb, "point", &pb->point);
-  fd_block(pb, "invariants", &pb->invariants);
+  if (pb->invariants.n_out > 0) /* pathtime has none */
+    fd_block(pb, "invariants", &pb->invariants);
   rc_problem_free(&pb);
 }
 
@@ -1136,6 +1156,11 @@ int main(void) {
   }
   test_fd("track", "uref=flat"); /* the control term about the flat u */
   test_fd("reduced", "project=0");
+  char curve[512];
+  snprintf(curve, sizeof curve, "curve=%s/crane_curve_bow.csv",
+           CRANE_TEST_DATA);
+  test_fd("pathtime", "u1max=10"); /* the straight line */
+  test_fd("pathtime", curve);
   /* the user path really sets the horizon */
   rc_problem *pb = NULL;
   rc_error err;
