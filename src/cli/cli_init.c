@@ -74,63 +74,29 @@ static const char *kind_name(rc_var_kind k) {
 }
 
 typedef struct init_args {
-  const char *problem, *formulation, *output, *weights;
-  int json;
-  int nsets, nfix, nguess;
-  const char **sets, **fix, **guess;
+  const char *problem, *formulation, *output;
+  int json, unit_weights;
+  rc_cli_list sets, fix, guess;
 } init_args;
 
+static const char *const weight_words[] = {"relative", "unit", NULL};
+static const int weight_values[] = {0, 1};
+
 static int parse_args(const char *cmd, int argc, char **argv, init_args *a) {
-  const char *v;
-  int st = RC_CLI_OK;
-  a->sets = calloc((size_t)argc, sizeof *a->sets);
-  a->fix = calloc((size_t)argc, sizeof *a->fix);
-  a->guess = calloc((size_t)argc, sizeof *a->guess);
-  if (!a->sets || !a->fix || !a->guess) {
-    rc_cli_error(cmd, "out of memory");
-    return RC_CLI_NO_MEMORY;
-  }
-  for (int i = 1; i < argc; ++i) {
-    const char *arg = argv[i];
-#define OPT(name) rc_cli_opt(cmd, argc, argv, &i, name, &v, &st)
-    if (rc_cli_is_help(arg)) {
-      fputs(usage, stdout);
-      return -1;
-    } else if (strcmp(arg, "--json") == 0) {
-      a->json = 1;
-    } else if (OPT("-f") || OPT("--formulation")) {
-      a->formulation = v;
-    } else if (OPT("--set")) {
-      a->sets[a->nsets++] = v;
-    } else if (OPT("--fix")) {
-      a->fix[a->nfix++] = v;
-    } else if (OPT("--guess")) {
-      a->guess[a->nguess++] = v;
-    } else if (OPT("--weights")) {
-      if (!st && strcmp(v, "relative") != 0 && strcmp(v, "unit") != 0) {
-        rc_cli_error(cmd, "--weights %s: expected relative or unit", v);
-        st = RC_CLI_BAD_INPUT;
-      }
-      a->weights = v;
-    } else if (OPT("-o") || OPT("--output")) {
-      a->output = v;
-    } else if (arg[0] == '-' && arg[1] != '\0') {
-      return rc_cli_unknown(cmd, arg);
-    } else if (!a->problem) {
-      a->problem = arg;
-    } else {
-      return rc_cli_unknown(cmd, arg);
-    }
-#undef OPT
-    if (st)
-      return st;
-  }
-  if (!a->problem) {
-    rc_cli_error(cmd, "missing PROBLEM (see radcol list and radcol init "
-                      "--help)");
-    return RC_CLI_BAD_INPUT;
-  }
-  return RC_CLI_OK;
+  const rc_cli_option opts[] = {
+      {"--json", NULL, RC_CLI_FLAG, .dest = &a->json},
+      {"-f", "--formulation", RC_CLI_TEXT, .dest = &a->formulation},
+      {"--set", NULL, RC_CLI_LIST, .dest = &a->sets},
+      {"--fix", NULL, RC_CLI_LIST, .dest = &a->fix},
+      {"--guess", NULL, RC_CLI_LIST, .dest = &a->guess},
+      {"--weights", NULL, RC_CLI_CHOICE, .dest = &a->unit_weights,
+       .choices = weight_words, .values = weight_values},
+      {"-o", "--output", RC_CLI_TEXT, .dest = &a->output},
+      {NULL}};
+  const rc_cli_syntax syntax = {
+      usage, opts, &a->problem,
+      "missing PROBLEM (see radcol list and radcol init --help)"};
+  return rc_cli_parse(cmd, argc, argv, &syntax);
 }
 
 static void print_text(const rc_problem *pb, const rc_init_report *r,
@@ -306,8 +272,8 @@ static int run_init(int argc, char **argv) {
   int status = parse_args(cmd, argc, argv, &a);
   if (status)
     goto done;
-  if ((status = rc_cli_setup_problem(cmd, a.problem, a.formulation, NULL,
-                                     a.nsets, a.sets, &model, &f, &pv, &pb)))
+  if ((status = rc_cli_setup_problem(cmd, a.problem, a.formulation, a.sets.n,
+                                     a.sets.v, &model, &f, &pv, &pb)))
     goto done;
   const int nw = rc_problem_nw(pb);
   zhat = calloc((size_t)(nw ? nw : 1), sizeof *zhat);
@@ -323,32 +289,33 @@ static int run_init(int argc, char **argv) {
     status = rc_cli_fail(cmd, &err);
     goto done;
   }
-  for (int k = 0; k < a.nguess; ++k) {
+  for (int k = 0; k < a.guess.n; ++k) {
     int i;
     double v;
-    if (rc_init_parse_assignment(pb, "--guess", a.guess[k], &i, &v, &err)) {
+    if (rc_init_parse_assignment(pb, "--guess", a.guess.v[k], &i, &v, &err)) {
       status = rc_cli_fail(cmd, &err);
       goto done;
     }
     zhat[i] = v;
     user_guess[i] = 1;
   }
-  for (int k = 0; k < a.nfix; ++k) {
+  for (int k = 0; k < a.fix.n; ++k) {
     int i;
     double v;
-    if (!strchr(a.fix[k], '=')) {
-      i = rc_init_var_index(pb, a.fix[k]);
+    if (!strchr(a.fix.v[k], '=')) {
+      i = rc_init_var_index(pb, a.fix.v[k]);
       if (i < 0) {
         rc_error_set(&err, RC_ERR_INPUT,
                      "--fix %s: %s/%s has no variable '%s' (see radcol "
                      "init %s -f %s --json for the names)",
-                     a.fix[k], pb->model, pb->formulation, a.fix[k], pb->model,
-                     pb->formulation);
+                     a.fix.v[k], pb->model, pb->formulation, a.fix.v[k],
+                     pb->model, pb->formulation);
         status = rc_cli_fail(cmd, &err);
         goto done;
       }
       v = zhat[i];
-    } else if (rc_init_parse_assignment(pb, "--fix", a.fix[k], &i, &v, &err)) {
+    } else if (rc_init_parse_assignment(pb, "--fix", a.fix.v[k], &i, &v,
+                                        &err)) {
       status = rc_cli_fail(cmd, &err);
       goto done;
     }
@@ -361,7 +328,7 @@ static int run_init(int argc, char **argv) {
 
   rc_init_options opt;
   rc_init_options_default(&opt);
-  if (a.weights && strcmp(a.weights, "unit") == 0)
+  if (a.unit_weights)
     opt.weights = RC_INIT_WEIGHTS_UNIT;
   if (rc_init_solve(pb, &opt, zhat, fixed, fixv, &rep, &err) != RC_OK) {
     status = rc_cli_fail(cmd, &err);
@@ -412,9 +379,9 @@ done:
   free(user_guess);
   rc_problem_free(&pb);
   rc_params_free(&pv);
-  free(a.sets);
-  free(a.fix);
-  free(a.guess);
+  rc_cli_list_free(&a.sets);
+  rc_cli_list_free(&a.fix);
+  rc_cli_list_free(&a.guess);
   return status;
 }
 

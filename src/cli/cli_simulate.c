@@ -90,67 +90,30 @@ typedef struct sim_args {
   const char *controls, *hold, *settle; /* replay (cli_replay.c) */
   const char *after;                    /* replay: --after plan|rest */
   int json;
-  int nsets;
-  const char **sets; /* argc entries */
-  char **owned;      /* "tf=..." strings built for --tf */
-  int nowned;
+  rc_cli_list sets; /* --set and --tf, in order */
 } sim_args;
 
+/* The options (rc_cli_parse), then what they exclude and require. */
 static int parse_args(const char *cmd, int argc, char **argv, sim_args *a) {
-  const char *v;
-  int st = RC_CLI_OK;
-  a->sets = calloc((size_t)argc, sizeof *a->sets);
-  a->owned = calloc((size_t)argc, sizeof *a->owned);
-  if (!a->sets || !a->owned) {
-    rc_cli_error(cmd, "out of memory");
-    return RC_CLI_NO_MEMORY;
-  }
-  for (int i = 1; i < argc; ++i) {
-    const char *arg = argv[i];
-#define OPT(name) rc_cli_opt(cmd, argc, argv, &i, name, &v, &st)
-    if (rc_cli_is_help(arg)) {
-      fputs(usage, stdout);
-      return -1;
-    } else if (strcmp(arg, "--json") == 0) {
-      a->json = 1;
-    } else if (OPT("-f") || OPT("--formulation")) {
-      a->formulation = v;
-    } else if (OPT("--method")) {
-      a->method = v;
-    } else if (OPT("--step")) {
-      a->step = v;
-    } else if (OPT("--controls")) {
-      a->controls = v;
-    } else if (OPT("--hold")) {
-      a->hold = v;
-    } else if (OPT("--settle")) {
-      a->settle = v;
-    } else if (OPT("--after")) {
-      a->after = v;
-    } else if (OPT("--tf")) {
-      if (!st)
-        st = rc_cli_tf_option(cmd, v, a->owned, &a->nowned, a->sets, &a->nsets,
-                              &a->tf_value);
-    } else if (OPT("--set")) {
-      a->sets[a->nsets++] = v;
-    } else if (OPT("-o") || OPT("--output")) {
-      a->output = v;
-    } else if (arg[0] == '-' && arg[1] != '\0') {
-      return rc_cli_unknown(cmd, arg);
-    } else if (!a->problem) {
-      a->problem = arg;
-    } else {
-      return rc_cli_unknown(cmd, arg);
-    }
-#undef OPT
-    if (st)
-      return st;
-  }
-  if (!a->problem) {
-    rc_cli_error(cmd, "missing PROBLEM (see radcol list and radcol simulate "
-                      "--help)");
-    return RC_CLI_BAD_INPUT;
-  }
+  const rc_cli_option opts[] = {
+      {"--json", NULL, RC_CLI_FLAG, .dest = &a->json},
+      {"-f", "--formulation", RC_CLI_TEXT, .dest = &a->formulation},
+      {"--method", NULL, RC_CLI_TEXT, .dest = &a->method},
+      {"--step", NULL, RC_CLI_TEXT, .dest = &a->step},
+      {"--controls", NULL, RC_CLI_TEXT, .dest = &a->controls},
+      {"--hold", NULL, RC_CLI_TEXT, .dest = &a->hold},
+      {"--settle", NULL, RC_CLI_TEXT, .dest = &a->settle},
+      {"--after", NULL, RC_CLI_TEXT, .dest = &a->after},
+      {"--tf", NULL, RC_CLI_TF, .dest = &a->sets, .text = &a->tf_value},
+      {"--set", NULL, RC_CLI_LIST, .dest = &a->sets},
+      {"-o", "--output", RC_CLI_TEXT, .dest = &a->output},
+      {NULL}};
+  const rc_cli_syntax syntax = {
+      usage, opts, &a->problem,
+      "missing PROBLEM (see radcol list and radcol simulate --help)"};
+  int st = rc_cli_parse(cmd, argc, argv, &syntax);
+  if (st)
+    return st;
   if (a->controls && (a->method || a->step || a->tf_value)) {
     rc_cli_error(cmd,
                  "%s with --controls: a replay integrates by rk8pd over "
@@ -285,8 +248,8 @@ static int run_simulate(int argc, char **argv) {
     goto done;
   if (a.controls) {
     const rc_cli_replay_args ra = {
-        a.problem, a.formulation, a.controls, a.hold, a.settle,
-        a.output,  a.json,        a.nsets,    a.sets, a.after};
+        a.problem, a.formulation, a.controls, a.hold,   a.settle,
+        a.output,  a.json,        a.sets.n,   a.sets.v, a.after};
     status = rc_cli_replay(cmd, &ra);
     goto done;
   }
@@ -298,8 +261,8 @@ static int run_simulate(int argc, char **argv) {
   if ((status = rc_cli_real(cmd, "--step", a.step, 1, &h)))
     goto done;
 
-  if ((status = rc_cli_setup_problem(cmd, a.problem, a.formulation, a.tf_value,
-                                     a.nsets, a.sets, &model, &f, &pv, &pb)))
+  if ((status = rc_cli_setup_problem(cmd, a.problem, a.formulation, a.sets.n,
+                                     a.sets.v, &model, &f, &pv, &pb)))
     goto done;
   if (rc_simulate_check(pb, &err) != RC_OK) {
     status = err.code == RC_ERR_INPUT
@@ -383,10 +346,7 @@ done:
   rc_params_free(&pv);
   free(output);
   free(cmdline);
-  for (int k = 0; k < a.nowned; ++k)
-    free(a.owned[k]);
-  free(a.owned);
-  free(a.sets);
+  rc_cli_list_free(&a.sets);
   return status;
 }
 

@@ -142,21 +142,16 @@ typedef struct solve_args {
   double tol;
   long max_iter;
   int have_tol, have_max_iter;
-  int nsets;
-  const char **sets; /* argc entries */
-  char **owned;      /* "tf=..." strings built for --tf */
-  int nowned;
-  const char *tf_value;
-  int nipopt;
-  const char **ipopt; /* argc entries */
-  double refine_tol;  /* --refine */
+  rc_cli_list sets;  /* --set and --tf, in order */
+  rc_cli_list ipopt; /* --ipopt KEY=VALUE */
+  double refine_tol; /* --refine */
   long max_refinements, max_elements;
   int have_refine, have_max_refinements, have_max_elements, refine_no_duals;
-  rc_solver_kind solver; /* --solver */
-  int dense_bounds;      /* --dense-bounds: -1 default, 0 off, 1 on */
-  double error_tol;      /* --error-tol */
+  int solver;       /* --solver: rc_solver_kind */
+  int dense_bounds; /* --dense-bounds: -1 default, 0 off, 1 on */
+  double error_tol; /* --error-tol */
   int have_error_tol;
-  rc_estimate_kind estimate; /* --estimate; global */
+  int estimate; /* --estimate: rc_estimate_kind, global by default */
 } solve_args;
 
 typedef struct progress_state {
@@ -195,142 +190,67 @@ static void refine_progress(void *ctx, const rc_refine_row *r,
 }
 
 static void free_args(solve_args *a) {
-  for (int k = 0; k < a->nowned; ++k)
-    free(a->owned[k]);
-  free(a->owned);
-  free(a->sets);
-  free(a->ipopt);
+  rc_cli_list_free(&a->sets);
+  rc_cli_list_free(&a->ipopt);
 }
 
+static const char *const solver_words[] = {"auto", "ipopt", "newton", NULL};
+static const int solver_values[] = {RC_SOLVER_AUTO, RC_SOLVER_IPOPT,
+                                    RC_SOLVER_NEWTON};
+static const char *const on_off_words[] = {"on", "off", NULL};
+static const int on_off_values[] = {1, 0};
+static const char *const estimate_words[] = {"global", "local", "off", NULL};
+static const int estimate_values[] = {RC_ESTIMATE_GLOBAL, RC_ESTIMATE_LOCAL,
+                                      RC_ESTIMATE_NONE};
+
+/* The options (rc_cli_parse), then what they exclude. */
 static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
-  const char *v;
-  int st = RC_CLI_OK;
-  a->sets = calloc((size_t)argc, sizeof *a->sets);
-  a->ipopt = calloc((size_t)argc, sizeof *a->ipopt);
-  a->owned = calloc((size_t)argc, sizeof *a->owned);
   a->estimate = RC_ESTIMATE_GLOBAL;
-  if (!a->sets || !a->ipopt || !a->owned) {
-    rc_cli_error(cmd, "out of memory");
-    return RC_CLI_NO_MEMORY;
-  }
-  for (int i = 1; i < argc; ++i) {
-    const char *arg = argv[i];
-#define OPT(name) rc_cli_opt(cmd, argc, argv, &i, name, &v, &st)
-    if (rc_cli_is_help(arg)) {
-      fputs(usage, stdout);
-      return -1;
-    } else if (strcmp(arg, "--json") == 0) {
-      a->json = 1;
-    } else if (strcmp(arg, "--quiet") == 0) {
-      a->quiet = 1;
-    } else if (strcmp(arg, "--warm-start") == 0) {
-      a->warm_start = 1;
-    } else if (OPT("-f") || OPT("--formulation")) {
-      a->formulation = v;
-    } else if (OPT("-n") || OPT("--elements")) {
-      if (!st)
-        st =
-            rc_cli_int(cmd, "-n", v, 1, MAX_ELEMENTS, "an integer >= 1", &a->n);
-      a->have_n = 1;
-    } else if (OPT("-s") || OPT("--stages")) {
-      if (!st)
-        st = rc_cli_int(cmd, "-s", v, 1, RC_MAX_STAGES, "an integer in 1..20",
-                        &a->s);
-      a->have_s = 1;
-    } else if (OPT("--tf")) {
-      if (!st)
-        st = rc_cli_tf_option(cmd, v, a->owned, &a->nowned, a->sets, &a->nsets,
-                              &a->tf_value);
-    } else if (OPT("--set")) {
-      a->sets[a->nsets++] = v;
-    } else if (OPT("--mesh")) {
-      a->mesh_path = v;
-    } else if (OPT("--guess")) {
-      a->guess_path = v;
-    } else if (OPT("--ipopt")) {
-      if (!st && (!strchr(v, '=') || v[0] == '=')) {
-        rc_cli_error(cmd, "--ipopt %s: expected KEY=VALUE (an Ipopt option)",
-                     v);
-        st = RC_CLI_BAD_INPUT;
-      }
-      a->ipopt[a->nipopt++] = v;
-    } else if (OPT("--tol")) {
-      if (!st)
-        st = rc_cli_real(cmd, "--tol", v, 1, &a->tol);
-      a->have_tol = 1;
-    } else if (OPT("--max-iter")) {
-      if (!st)
-        st = rc_cli_int(cmd, "--max-iter", v, 0, 1000000000L, "an integer >= 0",
-                        &a->max_iter);
-      a->have_max_iter = 1;
-    } else if (OPT("-o") || OPT("--output")) {
-      a->output = v;
-    } else if (OPT("--refine")) {
-      if (!st)
-        st = rc_cli_real(cmd, "--refine", v, 1, &a->refine_tol);
-      a->have_refine = 1;
-    } else if (OPT("--max-refinements")) {
-      if (!st)
-        st = rc_cli_int(cmd, "--max-refinements", v, 0, 1000000L,
-                        "an integer >= 0", &a->max_refinements);
-      a->have_max_refinements = 1;
-    } else if (OPT("--max-elements")) {
-      if (!st)
-        st = rc_cli_int(cmd, "--max-elements", v, 1, MAX_ELEMENTS,
-                        "an integer >= 1", &a->max_elements);
-      a->have_max_elements = 1;
-    } else if (OPT("--solver")) {
-      if (!st && strcmp(v, "auto") == 0)
-        a->solver = RC_SOLVER_AUTO;
-      else if (!st && strcmp(v, "ipopt") == 0)
-        a->solver = RC_SOLVER_IPOPT;
-      else if (!st && strcmp(v, "newton") == 0)
-        a->solver = RC_SOLVER_NEWTON;
-      else if (!st) {
-        rc_cli_error(cmd, "--solver %s: expected auto, ipopt or newton", v);
-        st = RC_CLI_BAD_INPUT;
-      }
-    } else if (OPT("--dense-bounds")) {
-      if (!st && strcmp(v, "on") != 0 && strcmp(v, "off") != 0) {
-        rc_cli_error(cmd, "--dense-bounds %s: expected on or off", v);
-        st = RC_CLI_BAD_INPUT;
-      }
-      a->dense_bounds = !st && strcmp(v, "on") == 0;
-    } else if (OPT("--error-tol")) {
-      if (!st)
-        st = rc_cli_real(cmd, "--error-tol", v, 1, &a->error_tol);
-      a->have_error_tol = 1;
-    } else if (OPT("--estimate")) {
-      if (!st) {
-        if (strcmp(v, "global") == 0) {
-          a->estimate = RC_ESTIMATE_GLOBAL;
-        } else if (strcmp(v, "local") == 0) {
-          a->estimate = RC_ESTIMATE_LOCAL;
-        } else if (strcmp(v, "off") == 0) {
-          a->estimate = RC_ESTIMATE_NONE;
-        } else {
-          rc_cli_error(cmd, "--estimate %s: expected global, local or off", v);
-          st = RC_CLI_BAD_INPUT;
-        }
-      }
-    } else if (strcmp(arg, "--refine-no-duals") == 0) {
-      a->refine_no_duals = 1;
-    } else if (arg[0] == '-' && arg[1] != '\0') {
-      return rc_cli_unknown(cmd, arg);
-    } else if (!a->problem) {
-      a->problem = arg;
-    } else {
-      return rc_cli_unknown(cmd, arg);
-    }
-#undef OPT
-    if (st)
-      return st;
-  }
-  if (!a->problem) {
-    rc_cli_error(cmd, "missing PROBLEM (see radcol list and radcol solve "
-                      "--help)");
-    return RC_CLI_BAD_INPUT;
-  }
+  a->dense_bounds = -1;
+  const rc_cli_option opts[] = {
+      {"--json", NULL, RC_CLI_FLAG, .dest = &a->json},
+      {"--quiet", NULL, RC_CLI_FLAG, .dest = &a->quiet},
+      {"--warm-start", NULL, RC_CLI_FLAG, .dest = &a->warm_start},
+      {"--refine-no-duals", NULL, RC_CLI_FLAG, .dest = &a->refine_no_duals},
+      {"-f", "--formulation", RC_CLI_TEXT, .dest = &a->formulation},
+      {"-n", "--elements", RC_CLI_INT, .dest = &a->n, .seen = &a->have_n,
+       .lo = 1, .hi = MAX_ELEMENTS, .what = "an integer >= 1"},
+      {"-s", "--stages", RC_CLI_INT, .dest = &a->s, .seen = &a->have_s, .lo = 1,
+       .hi = RC_MAX_STAGES, .what = "an integer in 1..20"},
+      {"--tf", NULL, RC_CLI_TF, .dest = &a->sets},
+      {"--set", NULL, RC_CLI_LIST, .dest = &a->sets},
+      {"--mesh", NULL, RC_CLI_TEXT, .dest = &a->mesh_path},
+      {"--guess", NULL, RC_CLI_TEXT, .dest = &a->guess_path},
+      {"--ipopt", NULL, RC_CLI_KEYVAL, .dest = &a->ipopt,
+       .what = "an Ipopt option"},
+      {"--tol", NULL, RC_CLI_POSITIVE, .dest = &a->tol, .seen = &a->have_tol},
+      {"--max-iter", NULL, RC_CLI_INT, .dest = &a->max_iter,
+       .seen = &a->have_max_iter, .lo = 0, .hi = 1000000000L,
+       .what = "an integer >= 0"},
+      {"-o", "--output", RC_CLI_TEXT, .dest = &a->output},
+      {"--refine", NULL, RC_CLI_POSITIVE, .dest = &a->refine_tol,
+       .seen = &a->have_refine},
+      {"--max-refinements", NULL, RC_CLI_INT, .dest = &a->max_refinements,
+       .seen = &a->have_max_refinements, .lo = 0, .hi = 1000000L,
+       .what = "an integer >= 0"},
+      {"--max-elements", NULL, RC_CLI_INT, .dest = &a->max_elements,
+       .seen = &a->have_max_elements, .lo = 1, .hi = MAX_ELEMENTS,
+       .what = "an integer >= 1"},
+      {"--solver", NULL, RC_CLI_CHOICE, .dest = &a->solver,
+       .choices = solver_words, .values = solver_values},
+      {"--dense-bounds", NULL, RC_CLI_CHOICE, .dest = &a->dense_bounds,
+       .choices = on_off_words, .values = on_off_values},
+      {"--error-tol", NULL, RC_CLI_POSITIVE, .dest = &a->error_tol,
+       .seen = &a->have_error_tol},
+      {"--estimate", NULL, RC_CLI_CHOICE, .dest = &a->estimate,
+       .choices = estimate_words, .values = estimate_values},
+      {NULL}};
+  const rc_cli_syntax syntax = {
+      usage, opts, &a->problem,
+      "missing PROBLEM (see radcol list and radcol solve --help)"};
+  int st = rc_cli_parse(cmd, argc, argv, &syntax);
+  if (st)
+    return st;
   if (!a->have_refine &&
       (a->have_max_refinements || a->have_max_elements || a->refine_no_duals)) {
     rc_cli_error(cmd, "%s: only meaningful with --refine TOL",
@@ -544,7 +464,6 @@ static int run_solve(int argc, char **argv) {
   const char *cmd = "solve";
   solve_args a;
   memset(&a, 0, sizeof a);
-  a.dense_bounds = -1;
   rc_param_values pv;
   memset(&pv, 0, sizeof pv);
   rc_problem *pb = NULL;
@@ -575,8 +494,8 @@ static int run_solve(int argc, char **argv) {
     goto done;
 
   /* Model, formulation, parameters, problem. */
-  if ((status = rc_cli_setup_problem(cmd, a.problem, a.formulation, a.tf_value,
-                                     a.nsets, a.sets, &model, &f, &pv, &pb)))
+  if ((status = rc_cli_setup_problem(cmd, a.problem, a.formulation, a.sets.n,
+                                     a.sets.v, &model, &f, &pv, &pb)))
     goto done;
   /* Inconsistent initial values: start from the nearest consistent point
    * (radcol init's machinery), with a warning naming what moved. */
@@ -674,11 +593,11 @@ static int run_solve(int argc, char **argv) {
   if (a.have_max_iter)
     opt.max_iter = (int)a.max_iter;
   opt.warm_start = a.warm_start;
-  opt.solver = a.solver;
+  opt.solver = (rc_solver_kind)a.solver;
   if (a.dense_bounds >= 0)
     opt.dense_bounds = a.dense_bounds;
-  opt.nipopt = a.nipopt;
-  opt.ipopt_kv = a.ipopt;
+  opt.nipopt = a.ipopt.n;
+  opt.ipopt_kv = a.ipopt.v;
   progress_state ps = {0.0, 0};
   if (!a.quiet) {
     opt.progress = progress;
@@ -806,8 +725,8 @@ static int run_solve(int argc, char **argv) {
   rec.kind = "solve";
   rec.nrefine = nrefine;
   rec.refine = refine_rows;
-  rec.nipopt = a.nipopt; /* /diagnostics/ipopt_options */
-  rec.ipopt_kv = a.ipopt;
+  rec.nipopt = a.ipopt.n; /* /diagnostics/ipopt_options */
+  rec.ipopt_kv = a.ipopt.v;
   rec.estimate = have_est ? &est : NULL;
   if (rc_write_result(output, &rec, &err) != RC_OK) {
     status = rc_cli_fail(cmd, &err); /* 2, 3 or 4: nothing written */
