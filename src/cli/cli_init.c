@@ -24,6 +24,7 @@
 #include "cli/args.h"
 #include "cli/cli_init.h"
 #include "cli/json.h"
+#include "cli/result_file.h"
 #include "radcol/init.h"
 #include "radcol/io.h"
 #include "radcol/mesh.h"
@@ -233,22 +234,9 @@ static int write_file(const char *cmd, const char *path, const rc_model *model,
   d.ninv = pb->ninv;
   d.inv_nodes = r->residual; /* the invariants come first */
   d.nnodes = sol.nnodes;
-  char *cmdline = rc_cli_command_line();
-  rc_result_record rec;
-  memset(&rec, 0, sizeof rec);
-  rec.model = model;
-  rec.params = pv;
-  rec.pb = pb;
-  rec.sol = &sol;
-  rec.stats = &st;
+  rc_result_record rec = rc_cli_record("init", model, pv, pb, &sol, &st);
   rec.diag = pb->ninv > 0 ? &d : NULL;
-  rec.command_line = cmdline ? cmdline : "radcol init";
-  rec.kind = "init";
-  int status = RC_CLI_OK;
-  if (rc_write_result(path, &rec, &err) != RC_OK) {
-    status = rc_cli_fail(cmd, &err); /* 2, 3 or 4: nothing written */
-  }
-  free(cmdline);
+  const int status = rc_cli_write(cmd, path, &rec);
   rc_solution_free(&sol);
   rc_mesh_free(&mesh);
   return status;

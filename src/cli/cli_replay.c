@@ -28,6 +28,7 @@
 #include "cli/json.h"
 #include "cli/plan_file.h"
 #include "cli/report.h"
+#include "cli/result_file.h"
 #include "radcol/io.h"
 #include "radcol/replay.h"
 
@@ -163,7 +164,7 @@ int rc_cli_replay(const char *cmd, const rc_cli_replay_args *a) {
   rc_solution sol;
   memset(&sol, 0, sizeof sol);
   int have_sol = 0;
-  char **assign = NULL, *output = NULL, *cmdline = NULL;
+  char **assign = NULL, *output = NULL;
   const char **sets = NULL;
   int nassign = 0, status = RC_CLI_OK, f = -1;
   rc_error err = {RC_OK, ""};
@@ -219,20 +220,7 @@ int rc_cli_replay(const char *cmd, const rc_cli_replay_args *a) {
     status = rc_cli_fail(cmd, &err);
     goto done;
   }
-  if (a->output) {
-    output = strdup(a->output);
-  } else {
-    size_t len = strlen(pb->model) + strlen(pb->formulation) + 32;
-    if ((output = malloc(len)))
-      snprintf(output, len, "results/%s-%s-replay.h5", pb->model,
-               pb->formulation);
-  }
-  if (!output) {
-    rc_cli_error(cmd, "out of memory");
-    status = RC_CLI_IO;
-    goto done;
-  }
-  if ((status = rc_cli_check_output(cmd, output, a->output == NULL)))
+  if ((status = rc_cli_output_path(cmd, a->output, pb, "-replay", &output)))
     goto done;
   if (same_file(output, a->controls)) {
     rc_cli_error(cmd, "-o %s: is the --controls file: expected another file",
@@ -277,23 +265,11 @@ int rc_cli_replay(const char *cmd, const rc_cli_replay_args *a) {
              "replay of %s: controls from the dense output, rk8pd tol %g, "
              "%ld steps (no NLP)",
              r.source, r.tol, r.steps);
-  cmdline = rc_cli_command_line();
-  rc_result_record rec;
-  memset(&rec, 0, sizeof rec);
-  rec.model = model;
-  rec.params = &pv;
-  rec.pb = pb;
-  rec.sol = &sol;
-  rec.stats = &st;
+  rc_result_record rec = rc_cli_record("replay", model, &pv, pb, &sol, &st);
   rec.diag = &d;
-  rec.command_line = cmdline ? cmdline : "radcol simulate";
-  rec.kind = "replay";
   rec.replay = &r;
-  if (rc_write_result(output, &rec, &err) != RC_OK) {
-    rc_cli_fail(cmd, &err);
-    status = RC_CLI_IO;
+  if ((status = rc_cli_write(cmd, output, &rec)))
     goto done;
-  }
   if (a->json)
     print_json(pb, &r, &p, output);
   else
@@ -310,6 +286,5 @@ done:
   rc_free_strings(assign, nassign);
   free(sets);
   free(output);
-  free(cmdline);
   return status;
 }

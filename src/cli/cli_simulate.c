@@ -27,6 +27,7 @@
 #include "cli/cli_replay.h"
 #include "cli/json.h"
 #include "cli/report.h"
+#include "cli/result_file.h"
 #include "radcol/io.h"
 #include "radcol/simulate.h"
 #include "radcol/solve.h"
@@ -231,11 +232,11 @@ static int run_simulate(int argc, char **argv) {
   rc_problem *pb = NULL;
   rc_solution sol;
   memset(&sol, 0, sizeof sol);
-  rc_diagnostics diag;
+  rc_cli_diag diag;
   memset(&diag, 0, sizeof diag);
-  int have_sol = 0, have_diag = 0;
+  int have_sol = 0;
   rc_error err = {RC_OK, ""};
-  char *output = NULL, *cmdline = NULL;
+  char *output = NULL;
   const rc_model *model = NULL;
   int f = -1;
   rc_sim_method method = RC_SIM_RK4;
@@ -277,23 +278,9 @@ static int run_simulate(int argc, char **argv) {
   }
 
   /* Output path (the last check before integrating). */
-  if (a.output) {
-    output = malloc(strlen(a.output) + 1);
-    if (output)
-      strcpy(output, a.output);
-  } else {
-    size_t len = strlen(pb->model) + strlen(pb->formulation) + 32;
-    output = malloc(len);
-    if (output)
-      snprintf(output, len, "results/%s-%s-%s.h5", pb->model, pb->formulation,
-               rc_sim_method_name(method));
-  }
-  if (!output) {
-    rc_cli_error(cmd, "out of memory");
-    status = RC_CLI_NO_MEMORY;
-    goto done;
-  }
-  if ((status = rc_cli_check_output(cmd, output, a.output == NULL)))
+  char suffix[32];
+  snprintf(suffix, sizeof suffix, "-%s", rc_sim_method_name(method));
+  if ((status = rc_cli_output_path(cmd, a.output, pb, suffix, &output)))
     goto done;
 
   if (pb->note)
@@ -305,47 +292,28 @@ static int run_simulate(int argc, char **argv) {
     goto done;
   }
   have_sol = 1;
-  const int dense = nsteps > RC_SIM_CLI_DENSE_MAX ? 1 : 2;
-  if (rc_diagnose(pb, &sol, dense, &diag, &err) == RC_OK) {
-    have_diag = 1;
-  } else {
-    fprintf(stderr, "warning: radcol simulate: diagnostics failed: %s\n",
-            err.message);
-    rc_error_clear(&err);
-  }
-  cmdline = rc_cli_command_line();
-  rc_result_record rec;
-  memset(&rec, 0, sizeof rec);
-  rec.model = model;
-  rec.params = &pv;
-  rec.pb = pb;
-  rec.sol = &sol;
-  rec.stats = &st;
-  rec.diag = have_diag ? &diag : NULL;
-  rec.command_line = cmdline ? cmdline : "radcol simulate";
-  rec.kind = "simulate";
-  if (rc_write_result(output, &rec, &err) != RC_OK) {
-    status = rc_cli_fail(cmd, &err); /* 2, 3 or 4: nothing written */
+  rc_cli_diagnose(cmd, pb, &sol, nsteps > RC_SIM_CLI_DENSE_MAX ? 1 : 2, 0,
+                  &diag);
+  rc_result_record rec = rc_cli_record("simulate", model, &pv, pb, &sol, &st);
+  rec.diag = diag.have_diag ? &diag.diag : NULL;
+  if ((status = rc_cli_write(cmd, output, &rec)))
     goto done;
-  }
   if (a.json)
-    print_json(pb, rc_sim_method_name(method), nsteps, &sol, &st,
-               have_diag ? &diag : NULL, output);
+    print_json(pb, rc_sim_method_name(method), nsteps, &sol, &st, rec.diag,
+               output);
   else
-    print_text(pb, &sol, &st, have_diag ? &diag : NULL, output);
+    print_text(pb, &sol, &st, rec.diag, output);
   status = RC_CLI_OK;
 
 done:
   if (status < 0)
     status = RC_CLI_OK; /* --help */
-  if (have_diag)
-    rc_diagnostics_free(&diag);
+  rc_cli_diag_free(&diag);
   if (have_sol)
     rc_solution_free(&sol);
   rc_problem_free(&pb);
   rc_params_free(&pv);
   free(output);
-  free(cmdline);
   rc_cli_list_free(&a.sets);
   return status;
 }
