@@ -242,6 +242,117 @@ static int write_file(const char *cmd, const char *path, const rc_model *model,
   return status;
 }
 
+/* What rc_init_solve is asked: the guess zhat (x0 for the states, the
+ * problem's guess at t0 else, then --guess), the fixed values (--fix) and
+ * which guesses the user gave. */
+typedef struct init_request {
+  double *zhat, *fixv;
+  int *fixed, *user_guess;
+  int nfixed;
+} init_request;
+
+static void free_request(init_request *q) {
+  free(q->zhat);
+  free(q->fixv);
+  free(q->fixed);
+  free(q->user_guess);
+}
+
+/* --guess NAME=VALUE, in order. */
+static int apply_guesses(const char *cmd, const rc_problem *pb,
+                         const rc_cli_list *guess, init_request *q) {
+  rc_error err = {RC_OK, ""};
+  for (int k = 0; k < guess->n; ++k) {
+    int i;
+    double v;
+    if (rc_init_parse_assignment(pb, "--guess", guess->v[k], &i, &v, &err))
+      return rc_cli_fail(cmd, &err);
+    q->zhat[i] = v;
+    q->user_guess[i] = 1;
+  }
+  return RC_CLI_OK;
+}
+
+/* --fix NAME=VALUE, or NAME alone (fixed at its guess), in order; a fixed
+ * value is also the guess. */
+static int apply_fixes(const char *cmd, const rc_problem *pb,
+                       const rc_cli_list *fix, init_request *q) {
+  rc_error err = {RC_OK, ""};
+  for (int k = 0; k < fix->n; ++k) {
+    const char *s = fix->v[k];
+    int i;
+    double v;
+    if (!strchr(s, '=')) {
+      i = rc_init_var_index(pb, s);
+      if (i < 0) {
+        rc_error_set(&err, RC_ERR_INPUT,
+                     "--fix %s: %s/%s has no variable '%s' (see radcol "
+                     "init %s -f %s --json for the names)",
+                     s, pb->model, pb->formulation, s, pb->model,
+                     pb->formulation);
+        return rc_cli_fail(cmd, &err);
+      }
+      v = q->zhat[i];
+    } else if (rc_init_parse_assignment(pb, "--fix", s, &i, &v, &err)) {
+      return rc_cli_fail(cmd, &err);
+    }
+    q->nfixed += !q->fixed[i];
+    q->fixed[i] = 1;
+    q->fixv[i] = v;
+    q->zhat[i] = v;
+  }
+  return RC_CLI_OK;
+}
+
+static int make_request(const char *cmd, const rc_problem *pb,
+                        const init_args *a, init_request *q) {
+  const size_t nw = (size_t)rc_problem_nw(pb);
+  rc_error err = {RC_OK, ""};
+  q->zhat = calloc(nw ? nw : 1, sizeof *q->zhat);
+  q->fixv = calloc(nw ? nw : 1, sizeof *q->fixv);
+  q->fixed = calloc(nw ? nw : 1, sizeof *q->fixed);
+  q->user_guess = calloc(nw ? nw : 1, sizeof *q->user_guess);
+  if (!q->zhat || !q->fixv || !q->fixed || !q->user_guess) {
+    rc_cli_error(cmd, "out of memory");
+    return RC_CLI_NO_MEMORY;
+  }
+  if (rc_init_default_guess(pb, q->zhat, &err) != RC_OK)
+    return rc_cli_fail(cmd, &err);
+  int status = apply_guesses(cmd, pb, &a->guess, q);
+  return status ? status : apply_fixes(cmd, pb, &a->fix, q);
+}
+
+static void print_report(const init_args *a, const rc_problem *pb,
+                         const rc_init_report *rep, const init_request *q,
+                         const char *output) {
+  if (a->json)
+    print_json(pb, rep, q->user_guess, output);
+  else
+    print_text(pb, rep, q->user_guess, output);
+}
+
+/* No consistent point: the report, then exit 2 when fixed values conflict,
+ * else 1 (exit 1 promises a file: with -o the point reached, marked
+ * failed; without -o none was asked for). */
+static int finish_inconsistent(const char *cmd, const init_args *a,
+                               const rc_model *model, const rc_param_values *pv,
+                               const rc_problem *pb, const rc_init_report *rep,
+                               const init_request *q) {
+  print_report(a, pb, rep, q, NULL);
+  if (q->nfixed > 0 || !a->output) {
+    rc_cli_error(cmd, "%s; nothing written", rep->message);
+    return q->nfixed > 0 ? RC_CLI_BAD_INPUT : RC_CLI_NOT_CONVERGED;
+  }
+  int status = write_file(cmd, a->output, model, pv, pb, rep);
+  if (status)
+    return status;
+  rc_cli_error(
+      cmd, "%s; the point reached is in %s (status %s)", rep->message,
+      a->output,
+      rc_status_name(rep->status < 0 ? rep->status : RC_STATUS_FAILED));
+  return RC_CLI_NOT_CONVERGED;
+}
+
 static int run_init(int argc, char **argv) {
   const char *cmd = "init";
   init_args a;
@@ -251,120 +362,42 @@ static int run_init(int argc, char **argv) {
   rc_problem *pb = NULL;
   rc_init_report rep;
   memset(&rep, 0, sizeof rep);
+  init_request q;
+  memset(&q, 0, sizeof q);
   rc_error err = {RC_OK, ""};
-  double *zhat = NULL, *fixv = NULL;
-  int *fixed = NULL, *user_guess = NULL, have_rep = 0;
+  int have_rep = 0;
   const rc_model *model = NULL;
   int f = -1;
 
   int status = parse_args(cmd, argc, argv, &a);
-  if (status)
-    goto done;
-  if ((status = rc_cli_setup_problem(cmd, a.problem, a.formulation, a.sets.n,
-                                     a.sets.v, &model, &f, &pv, &pb)))
-    goto done;
-  const int nw = rc_problem_nw(pb);
-  zhat = calloc((size_t)(nw ? nw : 1), sizeof *zhat);
-  fixv = calloc((size_t)(nw ? nw : 1), sizeof *fixv);
-  fixed = calloc((size_t)(nw ? nw : 1), sizeof *fixed);
-  user_guess = calloc((size_t)(nw ? nw : 1), sizeof *user_guess);
-  if (!zhat || !fixv || !fixed || !user_guess) {
-    rc_cli_error(cmd, "out of memory");
-    status = RC_CLI_NO_MEMORY;
-    goto done;
-  }
-  if (rc_init_default_guess(pb, zhat, &err) != RC_OK) {
-    status = rc_cli_fail(cmd, &err);
-    goto done;
-  }
-  for (int k = 0; k < a.guess.n; ++k) {
-    int i;
-    double v;
-    if (rc_init_parse_assignment(pb, "--guess", a.guess.v[k], &i, &v, &err)) {
-      status = rc_cli_fail(cmd, &err);
-      goto done;
-    }
-    zhat[i] = v;
-    user_guess[i] = 1;
-  }
-  for (int k = 0; k < a.fix.n; ++k) {
-    int i;
-    double v;
-    if (!strchr(a.fix.v[k], '=')) {
-      i = rc_init_var_index(pb, a.fix.v[k]);
-      if (i < 0) {
-        rc_error_set(&err, RC_ERR_INPUT,
-                     "--fix %s: %s/%s has no variable '%s' (see radcol "
-                     "init %s -f %s --json for the names)",
-                     a.fix.v[k], pb->model, pb->formulation, a.fix.v[k],
-                     pb->model, pb->formulation);
-        status = rc_cli_fail(cmd, &err);
-        goto done;
-      }
-      v = zhat[i];
-    } else if (rc_init_parse_assignment(pb, "--fix", a.fix.v[k], &i, &v,
-                                        &err)) {
-      status = rc_cli_fail(cmd, &err);
-      goto done;
-    }
-    fixed[i] = 1;
-    fixv[i] = v;
-    zhat[i] = v; /* the fixed value is also the guess */
-  }
-  if (a.output && (status = rc_cli_check_output(cmd, a.output, 0)))
+  if (status ||
+      (status = rc_cli_setup_problem(cmd, a.problem, a.formulation, a.sets.n,
+                                     a.sets.v, &model, &f, &pv, &pb)) ||
+      (status = make_request(cmd, pb, &a, &q)) ||
+      (a.output && (status = rc_cli_check_output(cmd, a.output, 0))))
     goto done;
 
   rc_init_options opt;
   rc_init_options_default(&opt);
   if (a.unit_weights)
     opt.weights = RC_INIT_WEIGHTS_UNIT;
-  if (rc_init_solve(pb, &opt, zhat, fixed, fixv, &rep, &err) != RC_OK) {
+  if (rc_init_solve(pb, &opt, q.zhat, q.fixed, q.fixv, &rep, &err) != RC_OK) {
     status = rc_cli_fail(cmd, &err);
     goto done;
   }
   have_rep = 1;
-  int nfixed = 0;
-  for (int i = 0; i < nw; ++i)
-    nfixed += fixed[i];
-  if (!rep.consistent) {
-    if (a.json)
-      print_json(pb, &rep, user_guess, NULL);
-    else
-      print_text(pb, &rep, user_guess, NULL);
-    if (nfixed > 0 || !a.output) {
-      /* conflicting fixed values are bad input; without -o no file was
-       * asked for */
-      rc_cli_error(cmd, "%s; nothing written", rep.message);
-      status = nfixed > 0 ? RC_CLI_BAD_INPUT : RC_CLI_NOT_CONVERGED;
-      goto done;
-    }
-    /* Exit 1 promises a file: the point reached, marked failed. */
-    if ((status = write_file(cmd, a.output, model, &pv, pb, &rep)))
-      goto done;
-    rc_cli_error(
-        cmd, "%s; the point reached is in %s (status %s)", rep.message,
-        a.output,
-        rc_status_name(rep.status < 0 ? rep.status : RC_STATUS_FAILED));
-    status = RC_CLI_NOT_CONVERGED;
-    goto done;
-  }
-  if (a.output && (status = write_file(cmd, a.output, model, &pv, pb, &rep)))
-    goto done;
-  if (a.json)
-    print_json(pb, &rep, user_guess, a.output);
-  else
-    print_text(pb, &rep, user_guess, a.output);
-  status = RC_CLI_OK;
+  if (!rep.consistent)
+    status = finish_inconsistent(cmd, &a, model, &pv, pb, &rep, &q);
+  else if (!a.output ||
+           !(status = write_file(cmd, a.output, model, &pv, pb, &rep)))
+    print_report(&a, pb, &rep, &q, a.output);
 
 done:
   if (status < 0)
     status = RC_CLI_OK; /* --help */
   if (have_rep)
     rc_init_report_free(&rep);
-  free(zhat);
-  free(fixv);
-  free(fixed);
-  free(user_guess);
+  free_request(&q);
   rc_problem_free(&pb);
   rc_params_free(&pv);
   rc_cli_list_free(&a.sets);

@@ -82,31 +82,32 @@ void rc_cli_json_dense(rc_json *j, const rc_dense_violation *dv) {
   rc_json_number(j, "dense_violation_worst", dv ? dv->worst_relative : NAN);
 }
 
-/* Entries of dv sorted by relative violation, largest first (imposed
- * constraints only: invariants are reported with the diagnostics). */
-static int sorted_imposed(const rc_dense_violation *dv, int *order) {
-  int m = 0;
+/* The entries of dv (may be NULL) sorted by relative violation, largest
+ * first, imposed constraints only (invariants are reported with the
+ * diagnostics): a malloc'd array of *m indices, NULL when out of memory. */
+static int *sorted_imposed(const rc_dense_violation *dv, int *m) {
+  *m = 0;
+  int *order = dv ? malloc(sizeof *order * (size_t)(dv->n ? dv->n : 1)) : NULL;
+  if (!order)
+    return NULL;
   for (int e = 0; e < dv->n; ++e)
     if (dv->kind[e] != RC_DENSE_INVARIANT)
-      order[m++] = e;
-  for (int a = 1; a < m; ++a)
+      order[(*m)++] = e;
+  for (int a = 1; a < *m; ++a)
     for (int b = a;
          b > 0 && dv->relative[order[b]] > dv->relative[order[b - 1]]; --b) {
       const int tmp = order[b];
       order[b] = order[b - 1];
       order[b - 1] = tmp;
     }
-  return m;
+  return order;
 }
 
 void rc_cli_print_dense(const rc_dense_violation *dv) {
-  if (!dv)
-    return;
-  int *order = malloc(sizeof *order * (size_t)(dv->n ? dv->n : 1));
+  int m, shown = 0;
+  int *order = sorted_imposed(dv, &m);
   if (!order)
     return;
-  const int m = sorted_imposed(dv, order);
-  int shown = 0;
   for (int a = 0; a < m && shown < 3; ++a) {
     const int e = order[a];
     if (!(dv->relative[e] > RC_CLI_DENSE_WARN))
@@ -125,12 +126,10 @@ void rc_cli_print_dense(const rc_dense_violation *dv) {
 
 void rc_cli_warn_dense(const char *cmd, const rc_problem *pb,
                        const rc_dense_violation *dv) {
-  if (!dv)
-    return;
-  int *order = malloc(sizeof *order * (size_t)(dv->n ? dv->n : 1));
+  int m;
+  int *order = sorted_imposed(dv, &m);
   if (!order)
     return;
-  const int m = sorted_imposed(dv, order);
   for (int a = 0; a < m && a < 5; ++a) {
     const int e = order[a];
     if (!(dv->relative[e] > RC_CLI_DENSE_WARN))
