@@ -213,8 +213,9 @@ int rc_cli_replay(const char *cmd, const rc_cli_replay_args *a) {
   const char *form = a->formulation ? a->formulation
                      : same_model   ? p.formulation
                                     : NULL;
-  if ((status = rc_cli_setup_problem(cmd, model->name, form, nassign + a->nsets,
-                                     sets, &model, &f, &pv, &pb)))
+  if ((status = rc_cli_setup_problem(cmd, model->name, form, NULL,
+                                     nassign + a->nsets, sets, &model, &f, &pv,
+                                     &pb)))
     goto done;
   if (rc_replay_check(pb, &err) != RC_OK) {
     status = rc_cli_fail(cmd, &err);
