@@ -35,7 +35,6 @@ set(RADCOL_CLI_SOURCES
   src/cli/args.c
   src/cli/json.c
   src/cli/report.c
-  src/cli/result_file.c
   src/cli/cli_list.c
   src/cli/cli_solve.c
   src/cli/cli_check.c

@@ -24,7 +24,7 @@
 #include "cli/args.h"
 #include "cli/cli_init.h"
 #include "cli/json.h"
-#include "cli/result_file.h"
+#include "cli/report.h"
 #include "radcol/init.h"
 #include "radcol/io.h"
 #include "radcol/mesh.h"

@@ -28,7 +28,6 @@
 #include "cli/json.h"
 #include "cli/plan_file.h"
 #include "cli/report.h"
-#include "cli/result_file.h"
 #include "radcol/io.h"
 #include "radcol/replay.h"
 

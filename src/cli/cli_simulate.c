@@ -27,7 +27,6 @@
 #include "cli/cli_replay.h"
 #include "cli/json.h"
 #include "cli/report.h"
-#include "cli/result_file.h"
 #include "radcol/io.h"
 #include "radcol/simulate.h"
 #include "radcol/solve.h"

@@ -23,7 +23,6 @@
 #include "cli/cli_init.h"
 #include "cli/json.h"
 #include "cli/report.h"
-#include "cli/result_file.h"
 #include "radcol/estimate.h"
 #include "radcol/io.h"
 #include "radcol/mesh.h"
