@@ -508,7 +508,7 @@ static void free_job(solve_job *j) {
 }
 
 /* The starting mesh: --mesh, else the problem's suggested mesh unless -n is
- * given (e.g. crane breakpoints at waypoints), else uniform -n x -s with the
+ * given (e.g. breakpoints at waypoints), else uniform -n x -s with the
  * problem's defaults, else DEFAULT_ELEMENTS x DEFAULT_STAGES. */
 static int make_mesh(solve_job *j) {
   const solve_args *a = &j->a;
@@ -539,7 +539,7 @@ static int make_mesh(solve_job *j) {
   return rc == RC_OK ? RC_CLI_OK : rc_cli_fail(j->cmd, &err);
 }
 
-/* Can the mesh represent the reference (e.g. the crane's path)?  A floor
+/* Can the mesh represent the reference (e.g. a path's corners)?  A floor
  * under the dense-output error, computed before solving; a user's mesh
  * that misses it by more than MESH_CHECK_WARN gets a warning. */
 static void check_mesh(solve_job *j) {
