@@ -81,8 +81,12 @@ int rc_cli_is_help(const char *arg) {
   return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
 }
 
-int rc_cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name,
-               const char **value, int *status) {
+/* Option matching: 1 when argv[*i] is `name` or (long options)
+ * `name=VALUE`; *value gets the value (from the same argument or the next
+ * one, advancing *i).  A missing value prints an error and sets *status to
+ * RC_CLI_BAD_INPUT. */
+static int opt_value(const char *cmd, int argc, char **argv, int *i,
+                     const char *name, const char **value, int *status) {
   const char *a = argv[*i];
   size_t len = strlen(name);
   if (strncmp(a, name, len) != 0)
@@ -241,9 +245,9 @@ static const rc_cli_option *match(const char *cmd, int argc, char **argv,
       if (strcmp(argv[*i], o->name) == 0 ||
           (o->alias && strcmp(argv[*i], o->alias) == 0))
         return o;
-    } else if (rc_cli_opt(cmd, argc, argv, i, o->name, value, status) ||
+    } else if (opt_value(cmd, argc, argv, i, o->name, value, status) ||
                (o->alias &&
-                rc_cli_opt(cmd, argc, argv, i, o->alias, value, status))) {
+                opt_value(cmd, argc, argv, i, o->alias, value, status))) {
       return o;
     }
   }

@@ -64,11 +64,6 @@ int rc_cli_fail(const char *cmd, const rc_error *err);
 
 /* 1 when arg is -h or --help. */
 int rc_cli_is_help(const char *arg);
-/* Option matching: 1 when argv[*i] is `name` or `name=VALUE`; *value gets the
- * value (from the same argument or the next one, advancing *i).  A missing
- * value prints an error and sets *status to RC_CLI_BAD_INPUT. */
-int rc_cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name,
-               const char **value, int *status);
 /* Complain about an unknown option or extra argument (returns 2). */
 int rc_cli_unknown(const char *cmd, const char *arg);
 
