@@ -26,12 +26,7 @@
 #include <unistd.h>
 
 #include "cli/args.h"
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond))                                                               \
-      abort();                                                                 \
-  } while (0)
+#include "fuzz_util.h"
 
 #define MAX_ARGS 24
 
@@ -42,8 +37,6 @@ extern const rc_cli_command rc_cli_cmd_init;
 extern const rc_cli_command rc_cli_cmd_simulate;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   rc_cli_start(*argc, *argv);
   int fd = open("/dev/null", O_WRONLY);

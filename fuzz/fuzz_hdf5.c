@@ -17,37 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "fuzz_util.h"
 #include "radcol/io.h"
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond))                                                               \
-      abort();                                                                 \
-  } while (0)
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static char path_buf[256];
-
-static void remove_temp(void) {
-  if (path_buf[0])
-    remove(path_buf);
-}
-
-static const char *temp_path(void) {
-  if (!path_buf[0]) {
-    atexit(remove_temp);
-    /* RAM-backed /dev/shm when there is one: every input is a file write */
-    const char *dir = getenv("RADCOL_FUZZ_TMPDIR");
-    if (!dir || !*dir)
-      dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : getenv("TMPDIR");
-    snprintf(path_buf, sizeof path_buf, "%s/radcol-fuzz-hdf5.%ld.h5",
-             dir && *dir ? dir : "/tmp", (long)getpid());
-  }
-  return path_buf;
-}
 
 static void check_failure(rc_err rc, const rc_error *err) {
   CHECK(rc == RC_ERR_INPUT || rc == RC_ERR_IO || rc == RC_ERR_NOMEM);
@@ -55,15 +27,9 @@ static void check_failure(rc_err rc, const rc_error *err) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  const char *file = temp_path();
-  FILE *f = fopen(file, "wb");
-  if (!f)
+  const char *file = fuzz_write_input(data, size, "hdf5", "h5");
+  if (!file)
     return 0;
-  if (size && fwrite(data, 1, size, f) != size) {
-    fclose(f);
-    return 0;
-  }
-  fclose(f);
 
   rc_error err = {RC_OK, ""};
   rc_mesh mesh;

@@ -20,15 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_util.h"
+#include "parse.h"
 #include "radcol/params.h"
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond))                                                               \
-      abort();                                                                 \
-  } while (0)
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 1)

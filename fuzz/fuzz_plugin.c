@@ -28,17 +28,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_util.h"
+#include "plugin_loader.h"
 #include "radcol/mesh.h"
 #include "radcol/plugin.h"
 #include "transcription.h"
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond))                                                               \
-      abort();                                                                 \
-  } while (0)
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 typedef struct stream {
   const uint8_t *p;

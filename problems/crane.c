@@ -64,11 +64,13 @@
  * tracking error); servo: x - p1, z - p2, vx - p1', vz - p2'; reduced: those
  * four and Q, Q'.
  *
- * Derivatives are hand-coded below as dense per-row gradients and Hessians
- * (9 core inputs), in the order of the equations, then gathered onto sparsity
- * patterns declared once per problem from per-row dependency masks; the
- * projection terms (+ mu_i, and mu_i at t0) are linear with coefficient 1
- * and added when gathering (rowset).
+ * Derivatives are hand-coded in the order of the equations with the
+ * derivative kit (radcol/kit.h): core_eval computes A, B, Om, G and their
+ * partials, and one writer per row states the row's value and its Jacobian
+ * and Hessian entries together (the entries written are the pattern, so
+ * only entries that are not identically zero are declared); one kit
+ * function per block and formulation lists the rows.  The projection terms
+ * (+ mu_i, and mu_i at t0) are linear with coefficient 1.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -77,6 +79,7 @@
 #include <string.h>
 
 #include "crane_path.h"
+#include "radcol/kit.h"
 #include "radcol/mesh.h"
 #include "radcol/mesh_check.h"
 #include "radcol/problem.h"
@@ -88,75 +91,6 @@ enum { ID = 0, IR, ITH, IVD, IVR, IOM, ITAU, IU1, IU2, NW };
  * nine core inputs: w[IMU + i] enters the i-th state equation. */
 #define IMU NW
 #define NWMAX (NW + NX)
-
-/* ---- rows: every scalar function a crane block can hold ----------------- */
-typedef enum row_kind {
-  ROW_F0 = 0, /* vd */
-  ROW_F1,     /* vr */
-  ROW_F2,     /* om */
-  ROW_F3,     /* A */
-  ROW_F4,     /* B */
-  ROW_F5,     /* Om */
-  ROW_G,      /* G */
-  ROW_L,      /* tracking integrand */
-  ROW_EX,     /* x - p1 */
-  ROW_EZ,     /* z - p2 */
-  ROW_G2,     /* tau - P */
-  ROW_G3,     /* Q'' */
-  ROW_EVX,    /* vx - p1' */
-  ROW_EVZ,    /* vz - p2' */
-  ROW_Q,      /* Q */
-  ROW_QD,     /* Q' = R - P om */
-  /* mintime (docs/crane-mintime.md) */
-  ROW_STACK, /* z - ZMIN - bump(x) of the j-th stack (j: its rank) */
-  ROW_REG,   /* control regularisation integrand */
-  NROWKIND
-} row_kind;
-
-#define B_(i) (1u << (i))
-/* Inputs each row depends on (Jacobian) and depends on nonlinearly (Hessian:
- * all pairs inside this set are declared). */
-static const unsigned ROW_DEP[NROWKIND] = {
-    [ROW_F0] = B_(IVD),
-    [ROW_F1] = B_(IVR),
-    [ROW_F2] = B_(IOM),
-    [ROW_F3] = B_(ITH) | B_(IVD) | B_(ITAU) | B_(IU1),
-    [ROW_F4] = B_(IVR) | B_(ITAU) | B_(IU2),
-    [ROW_F5] =
-        B_(IR) | B_(ITH) | B_(IVD) | B_(IVR) | B_(IOM) | B_(ITAU) | B_(IU1),
-    [ROW_G] = B_(IR) | B_(ITH) | B_(IVD) | B_(IVR) | B_(IOM) | B_(ITAU) |
-              B_(IU1) | B_(IU2),
-    [ROW_L] = B_(ID) | B_(IR) | B_(ITH) | B_(IU1) | B_(IU2),
-    [ROW_EX] = B_(ID) | B_(IR) | B_(ITH),
-    [ROW_EZ] = B_(IR) | B_(ITH),
-    [ROW_G2] = B_(ITH) | B_(ITAU),
-    [ROW_G3] =
-        B_(IR) | B_(ITH) | B_(IVD) | B_(IVR) | B_(IOM) | B_(ITAU) | B_(IU1),
-    [ROW_EVX] = B_(IR) | B_(ITH) | B_(IVD) | B_(IVR) | B_(IOM),
-    [ROW_EVZ] = B_(IR) | B_(ITH) | B_(IVR) | B_(IOM),
-    [ROW_Q] = B_(ITH),
-    [ROW_QD] = B_(ITH) | B_(IOM),
-    [ROW_STACK] = B_(ID) | B_(IR) | B_(ITH),
-    [ROW_REG] = B_(IU1) | B_(IU2),
-};
-static const unsigned ROW_NONLIN[NROWKIND] = {
-    [ROW_F3] = B_(ITH) | B_(ITAU),
-    [ROW_F5] =
-        B_(IR) | B_(ITH) | B_(IVD) | B_(IVR) | B_(IOM) | B_(ITAU) | B_(IU1),
-    [ROW_G] = B_(IR) | B_(ITH) | B_(IVD) | B_(IOM) | B_(ITAU) | B_(IU1),
-    [ROW_L] = B_(ID) | B_(IR) | B_(ITH) | B_(IU1) | B_(IU2),
-    [ROW_EX] = B_(IR) | B_(ITH),
-    [ROW_EZ] = B_(IR) | B_(ITH),
-    [ROW_G2] = B_(ITH),
-    [ROW_G3] =
-        B_(IR) | B_(ITH) | B_(IVD) | B_(IVR) | B_(IOM) | B_(ITAU) | B_(IU1),
-    [ROW_EVX] = B_(IR) | B_(ITH) | B_(IVR) | B_(IOM),
-    [ROW_EVZ] = B_(IR) | B_(ITH) | B_(IVR) | B_(IOM),
-    [ROW_Q] = B_(ITH),
-    [ROW_QD] = B_(ITH) | B_(IOM),
-    [ROW_STACK] = B_(ID) | B_(IR) | B_(ITH),
-    [ROW_REG] = B_(IU1) | B_(IU2),
-};
 
 /* ---- parameters -----------------------------------------------------------
  */
@@ -204,6 +138,8 @@ enum {
   P_STACK,
   P_STACKEDGE,
   P_UREG,
+  /* reachability of a fixed end state (docs/crane-jobs.md) */
+  P_REACHRMAX,
   NPARAM
 };
 
@@ -306,6 +242,10 @@ static const rc_param_def crane_params[NPARAM] = {
      "mintime: control regularisation: minimise tf + ureg int (u1/U1)^2 + "
      "((u2 - C3 m g)/U2)^2 dt (U1, U2: u1max, u2max, or (M1+M2) g and C3 "
      "times it) [1/s]"},
+    {"reach_rmax", RC_PARAM_REAL, 0.0, NULL,
+     "track: the cable length [m] the reachability check of a fixed end "
+     "state assumes when rmax is not set (0: 5 times the path's longest "
+     "cable; 1e100: in effect no assumption)"},
 };
 
 enum { F_FLAT = 0, F_TRACK, F_SERVO, F_REDUCED, F_MINTIME, F_PATHTIME, NFORM };
@@ -337,22 +277,13 @@ static const char *const REDUCED_PLAIN_NOTE =
     "drift on long horizons (roughly like t^4); check the invariants x-p1, "
     "z-p2 on the dense grid, or use project=1";
 
-#define MAXROWS 16
-#define MAXSTACK 8 /* mintime: 7 model rows + reg + stacks <= MAXROWS */
-
-/* A block's rows.  mu_add[i] >= 0: row i is a state equation and gets
- * + w[IMU + mu_add[i]] (projection); mu_t0[i] >= 0: row i is a projection
- * row h_j(w) = 0, which at t = t0 (x0 fixed: nothing to project) is
- * replaced by w[IMU + mu_t0[i]] = 0.  The patterns hold the union. */
-typedef struct rowset {
-  int n;
-  row_kind kind[MAXROWS];
-  int mu_add[MAXROWS], mu_t0[MAXROWS];
-} rowset;
+#define MAXSTACK 8 /* mintime: at most 8 stack rows */
+#define MAXROWS 16 /* pathtime: rows of its point block (jr, jc) */
 
 /* ---- the problem's own data ---------------------------------------------- */
 typedef struct crane {
-  rc_problem pb; /* first member: (crane *)pb */
+  rc_kit_blocks kit; /* first: the kit's callbacks find their blocks here */
+  rc_problem pb;     /* pb.user = this struct (crane_of) */
   rc_crane_params par;
   rc_crane_path path;
   double eps;                /* control weight */
@@ -361,25 +292,21 @@ typedef struct crane {
   int guess_rest;
   int uref_flat;           /* control term about the flat controls */
   double start_x, start_z; /* path at t0 (rest guess) */
-  rowset rows, inv;
   double w_lo[NWMAX], w_hi[NWMAX];
   double x0[NX], xf[NX];
   int fix_x0[NX], fix_xf[NX];
   double tau0;
   char note[2048];
-  char infeasible[400];
-  const char *inv_names[MAXROWS];
+  char infeasible[768];
   double *mesh_frac; /* suggested mesh breakpoints (owned) */
-  int jr[MAXROWS * NWMAX], jc[MAXROWS * NWMAX]; /* point Jacobian pattern */
-  int hr[NW * NW], hc[NW * NW];                 /* point Hessian pattern */
-  int ijr[MAXROWS * NWMAX], ijc[MAXROWS * NWMAX];
-  int ihr[NW * NW], ihc[NW * NW];
+  int jr[MAXROWS * NWMAX], jc[MAXROWS * NWMAX]; /* pathtime: point Jacobian */
+  int hr[NW * NW], hc[NW * NW];                 /* pathtime: point Hessian */
   /* mintime (docs/crane-mintime.md) */
   int nstack;
   double stack[MAXSTACK][3]; /* X0, X1, ZMIN */
   double stack_ell;          /* rounding length of the stack rows */
   double reg1, reg2, u2hold; /* ureg/U1^2, ureg/U2^2, C3 m g */
-  int bjr[1], bjc[1];        /* boundary Jacobian: d tf / d tf */
+  int bjr[1], bjc[1];        /* pathtime: boundary Jacobian d tf / d tf */
   double c_lo[MAXSTACK], c_hi[MAXSTACK];
   char mt_note[512];
   double pt_lo[8], pt_hi[8]; /* pathtime: path-constraint bounds */
@@ -389,114 +316,200 @@ static const crane *crane_of(const rc_problem *pb) {
   return (const crane *)pb->user;
 }
 
-/* Dense row: value, gradient and symmetric Hessian over the NW inputs. */
-typedef struct drow {
-  double v;
-  double g[NW];
-  double h[NW][NW];
-} drow;
-
-static void sym(drow *R, int i, int j, double v) {
-  R->h[i][j] += v;
-  if (i != j)
-    R->h[j][i] += v;
-}
-
-/* The index-1 core A, B, Om, G with derivatives up to `order`. */
+/* ---- the index-1 core ----------------------------------------------------
+ * A, B, N, Om = N / r and G of the header, with the partial derivatives the
+ * rows write: gradients over w and the second derivatives that are not
+ * identically zero (A: (th, th), (th, tau); B is linear; N: the (th, .)
+ * column and (vr, om) = -2; Om = N / r adds the (r, .) row; G: the (th, .)
+ * column, (r, om) and (om, om)). */
 typedef struct core {
-  double s, c;
-  drow A, B, Om, G;
+  double s, c; /* sin th, cos th */
+  double A, A_vd, A_u1, A_tau, A_th, A_thth, A_thtau;
+  double B, B_vr, B_u2, B_tau;
+  double N, Om;
+  double Om_g[NW];  /* dOm/dw */
+  double Om_rk[NW]; /* d2Om/dr dw_k, k != r (= -N_k / r^2) */
+  double Om_rr, Om_thth, Om_thvd, Om_thtau, Om_thu1, Om_vrom;
+  double G, G_r, G_th, G_vd, G_vr, G_om, G_tau, G_u1, G_u2;
+  double G_thth, G_thvd, G_thtau, G_thu1, G_rom, G_omom;
 } core;
 
-static int core_eval(const crane *cr, const double *w, int order, core *K) {
-  const rc_crane_params *P = &cr->par;
-  const double r = w[IR], th = w[ITH], vd = w[IVD], vr = w[IVR], om = w[IOM];
-  const double tau = w[ITAU], u1 = w[IU1], u2 = w[IU2];
-  if (!(r > 0.0) || !isfinite(r) || !isfinite(th))
+/* sin and cos of th; 1 (recoverable) outside the model's domain r > 0. */
+static int core_trig(const double *w, double *s, double *c) {
+  if (!(w[IR] > 0.0) || !isfinite(w[IR]) || !isfinite(w[ITH]))
     return 1; /* outside the domain of Om: the solver may step back */
-  memset(K, 0, sizeof *K);
-  const double s = sin(th), c = cos(th);
-  const double M1 = P->M1, M2 = P->M2, J = P->J, mgM = P->m * P->g / M2;
-  K->s = s;
-  K->c = c;
-  drow *A = &K->A, *B = &K->B, *Om = &K->Om, *G = &K->G;
-  A->v = (-P->C1 * vd + u1 + tau * s) / M1;
-  B->v = (-P->C2 * vr - P->C3 * u2 + P->C3 * P->C3 * tau) / J;
-  const double N = -mgM * s - A->v * c - 2.0 * vr * om;
-  Om->v = N / r;
-  G->v = tau - P->m * P->g * c + M2 * (A->v * s + B->v - r * om * om);
-  if (order < 1)
-    return 0;
-  /* A */
-  A->g[IVD] = -P->C1 / M1;
-  A->g[IU1] = 1.0 / M1;
-  A->g[ITAU] = s / M1;
-  A->g[ITH] = tau * c / M1;
-  /* B */
-  B->g[IVR] = -P->C2 / J;
-  B->g[IU2] = -P->C3 / J;
-  B->g[ITAU] = P->C3 * P->C3 / J;
-  /* N = -(m g/M2) s - A c - 2 vr om, then Om = N / r */
-  double Ng[NW] = {0};
-  Ng[IVD] = -A->g[IVD] * c;
-  Ng[IU1] = -A->g[IU1] * c;
-  Ng[ITAU] = -A->g[ITAU] * c;
-  Ng[ITH] = -mgM * c - A->g[ITH] * c + A->v * s;
-  Ng[IVR] = -2.0 * om;
-  Ng[IOM] = -2.0 * vr;
-  for (int k = 0; k < NW; ++k)
-    Om->g[k] = Ng[k] / r;
-  Om->g[IR] += -N / (r * r);
-  /* G = tau - m g c + M2 (A s + B - r om^2) */
-  for (int k = 0; k < NW; ++k)
-    G->g[k] = M2 * (A->g[k] * s + B->g[k]);
-  G->g[ITAU] += 1.0;
-  G->g[ITH] += P->m * P->g * s + M2 * A->v * c;
-  G->g[IR] += -M2 * om * om;
-  G->g[IOM] += -2.0 * M2 * r * om;
-  if (order < 2)
-    return 0;
-  /* A: only th-th and th-tau */
-  sym(A, ITH, ITH, -tau * s / M1);
-  sym(A, ITH, ITAU, c / M1);
-  /* N */
-  double Nh[NW][NW] = {{0}};
-  Nh[ITH][ITH] = mgM * s - A->h[ITH][ITH] * c + 2.0 * A->g[ITH] * s + A->v * c;
-  for (int k = 0; k < NW; ++k)
-    if (k != ITH) {
-      double v = -A->h[ITH][k] * c + A->g[k] * s;
-      Nh[ITH][k] += v;
-      Nh[k][ITH] += v;
-    }
-  Nh[IVR][IOM] += -2.0;
-  Nh[IOM][IVR] += -2.0;
-  /* Om = N / r */
-  for (int i = 0; i < NW; ++i)
-    for (int j = 0; j < NW; ++j) {
-      double v = Nh[i][j] / r;
-      if (j == IR)
-        v -= Ng[i] / (r * r);
-      if (i == IR)
-        v -= Ng[j] / (r * r);
-      if (i == IR && j == IR)
-        v += 2.0 * N / (r * r * r);
-      Om->h[i][j] = v;
-    }
-  /* G */
-  G->h[ITH][ITH] = P->m * P->g * c +
-                   M2 * (A->h[ITH][ITH] * s + 2.0 * A->g[ITH] * c - A->v * s);
-  for (int k = 0; k < NW; ++k)
-    if (k != ITH) {
-      double v = M2 * (A->h[ITH][k] * s + A->g[k] * c);
-      G->h[ITH][k] += v;
-      G->h[k][ITH] += v;
-    }
-  sym(G, IR, IOM, -2.0 * M2 * om);
-  sym(G, IOM, IOM, -2.0 * M2 * r);
+  *s = sin(w[ITH]);
+  *c = cos(w[ITH]);
   return 0;
 }
 
-/* Path quantities of the reduced formulation at t, and the trig of th. */
+static int core_eval(const crane *cr, const double *w, int order, core *K) {
+  const rc_crane_params *P = &cr->par;
+  const double r = w[IR], vd = w[IVD], vr = w[IVR], om = w[IOM];
+  const double tau = w[ITAU], u1 = w[IU1], u2 = w[IU2];
+  double s, c;
+  if (core_trig(w, &s, &c))
+    return 1;
+  const double M1 = P->M1, M2 = P->M2, J = P->J, mgM = P->m * P->g / M2;
+  K->s = s;
+  K->c = c;
+  const double A = (-P->C1 * vd + u1 + tau * s) / M1;
+  const double B = (-P->C2 * vr - P->C3 * u2 + P->C3 * P->C3 * tau) / J;
+  const double N = -mgM * s - A * c - 2.0 * vr * om;
+  K->A = A;
+  K->B = B;
+  K->N = N;
+  K->Om = N / r;
+  K->G = tau - P->m * P->g * c + M2 * (A * s + B - r * om * om);
+  if (order < 1)
+    return 0;
+  K->A_vd = -P->C1 / M1;
+  K->A_u1 = 1.0 / M1;
+  K->A_tau = s / M1;
+  K->A_th = tau * c / M1;
+  K->B_vr = -P->C2 / J;
+  K->B_u2 = -P->C3 / J;
+  K->B_tau = P->C3 * P->C3 / J;
+  /* N = -(m g/M2) s - A c - 2 vr om, then Om = N / r */
+  double Ng[NW] = {0};
+  Ng[IVD] = -K->A_vd * c;
+  Ng[IU1] = -K->A_u1 * c;
+  Ng[ITAU] = -K->A_tau * c;
+  Ng[ITH] = -mgM * c - K->A_th * c + A * s;
+  Ng[IVR] = -2.0 * om;
+  Ng[IOM] = -2.0 * vr;
+  for (int k = 0; k < NW; ++k)
+    K->Om_g[k] = Ng[k] / r;
+  K->Om_g[IR] = -N / (r * r);
+  /* G = tau - m g c + M2 (A s + B - r om^2) */
+  K->G_r = -M2 * om * om;
+  K->G_th = M2 * (K->A_th * s) + (P->m * P->g * s + M2 * A * c);
+  K->G_vd = M2 * (K->A_vd * s);
+  K->G_vr = M2 * K->B_vr;
+  K->G_om = -2.0 * M2 * r * om;
+  K->G_tau = M2 * (K->A_tau * s + K->B_tau) + 1.0;
+  K->G_u1 = M2 * (K->A_u1 * s);
+  K->G_u2 = M2 * K->B_u2;
+  if (order < 2)
+    return 0;
+  K->A_thth = -tau * s / M1;
+  K->A_thtau = c / M1;
+  /* N's Hessian: (th, th), (th, vd), (th, tau), (th, u1), (vr, om) = -2 */
+  const double N_thth = mgM * s - K->A_thth * c + 2.0 * K->A_th * s + A * c;
+  const double N_thvd = K->A_vd * s, N_thu1 = K->A_u1 * s;
+  const double N_thtau = -K->A_thtau * c + K->A_tau * s;
+  /* Om = N / r */
+  K->Om_thth = N_thth / r;
+  K->Om_thvd = N_thvd / r;
+  K->Om_thtau = N_thtau / r;
+  K->Om_thu1 = N_thu1 / r;
+  K->Om_vrom = -2.0 / r;
+  for (int k = 0; k < NW; ++k)
+    K->Om_rk[k] = -Ng[k] / (r * r);
+  K->Om_rr = 2.0 * N / (r * r * r);
+  /* G */
+  K->G_thth =
+      P->m * P->g * c + M2 * (K->A_thth * s + 2.0 * K->A_th * c - A * s);
+  K->G_thvd = M2 * (K->A_vd * c);
+  K->G_thtau = M2 * (K->A_thtau * s + K->A_tau * c);
+  K->G_thu1 = M2 * (K->A_u1 * c);
+  K->G_rom = -2.0 * M2 * om;
+  K->G_omom = -2.0 * M2 * r;
+  return 0;
+}
+
+/* ---- rows of the model: f and G -------------------------------------------
+ * Each writer states a row's value and its derivative entries together
+ * (radcol/kit.h); the entries it writes are the row's pattern. */
+
+/* vd' = A */
+static void row_A(rc_kit *k, int i, const core *K) {
+  rc_kit_row(k, i, K->A);
+  if (rc_kit_order(k) < 1)
+    return;
+  rc_kit_d(k, ITH, K->A_th);
+  rc_kit_d(k, IVD, K->A_vd);
+  rc_kit_d(k, ITAU, K->A_tau);
+  rc_kit_d(k, IU1, K->A_u1);
+  rc_kit_d2(k, ITH, ITH, K->A_thth);
+  rc_kit_d2(k, ITAU, ITH, K->A_thtau);
+}
+
+/* vr' = B (linear) */
+static void row_B(rc_kit *k, int i, const core *K) {
+  rc_kit_row(k, i, K->B);
+  rc_kit_d(k, IVR, K->B_vr);
+  rc_kit_d(k, ITAU, K->B_tau);
+  rc_kit_d(k, IU2, K->B_u2);
+}
+
+/* om' = Om = N / r */
+static void row_Om(rc_kit *k, int i, const core *K) {
+  static const int in[] = {IR, ITH, IVD, IVR, IOM, ITAU, IU1};
+  rc_kit_row(k, i, K->Om);
+  if (rc_kit_order(k) < 1)
+    return;
+  for (size_t j = 0; j < sizeof in / sizeof *in; ++j)
+    rc_kit_d(k, in[j], K->Om_g[in[j]]);
+  rc_kit_d2(k, IR, IR, K->Om_rr);
+  for (size_t j = 1; j < sizeof in / sizeof *in; ++j)
+    rc_kit_d2(k, in[j], IR, K->Om_rk[in[j]]);
+  rc_kit_d2(k, ITH, ITH, K->Om_thth);
+  rc_kit_d2(k, IVD, ITH, K->Om_thvd);
+  rc_kit_d2(k, ITAU, ITH, K->Om_thtau);
+  rc_kit_d2(k, IU1, ITH, K->Om_thu1);
+  rc_kit_d2(k, IOM, IVR, K->Om_vrom);
+}
+
+/* 0 = G = tau - m g c + M2 (A s + B - r om^2) */
+static void row_G(rc_kit *k, int i, const core *K) {
+  rc_kit_row(k, i, K->G);
+  if (rc_kit_order(k) < 1)
+    return;
+  rc_kit_d(k, IR, K->G_r);
+  rc_kit_d(k, ITH, K->G_th);
+  rc_kit_d(k, IVD, K->G_vd);
+  rc_kit_d(k, IVR, K->G_vr);
+  rc_kit_d(k, IOM, K->G_om);
+  rc_kit_d(k, ITAU, K->G_tau);
+  rc_kit_d(k, IU1, K->G_u1);
+  rc_kit_d(k, IU2, K->G_u2);
+  rc_kit_d2(k, ITH, ITH, K->G_thth);
+  rc_kit_d2(k, IVD, ITH, K->G_thvd);
+  rc_kit_d2(k, ITAU, ITH, K->G_thtau);
+  rc_kit_d2(k, IU1, ITH, K->G_thu1);
+  rc_kit_d2(k, IOM, IR, K->G_rom);
+  rc_kit_d2(k, IOM, IOM, K->G_omom);
+}
+
+/* Rows 0..6 of every crane formulation: x' = f (rows 0..5) and 0 = G
+ * (row 6).  With projection (reduced, project=1) row i gets + mu_i. */
+static int rows_model(const crane *cr, const double *w, int project, rc_kit *k,
+                      core *K) {
+  const int rc = core_eval(cr, w, rc_kit_order(k), K);
+  if (rc)
+    return rc;
+  rc_kit_row(k, 0, w[IVD]);
+  rc_kit_d(k, IVD, 1.0);
+  rc_kit_row(k, 1, w[IVR]);
+  rc_kit_d(k, IVR, 1.0);
+  rc_kit_row(k, 2, w[IOM]);
+  rc_kit_d(k, IOM, 1.0);
+  row_A(k, 3, K);
+  row_B(k, 4, K);
+  row_Om(k, 5, K);
+  if (project)
+    for (int i = 0; i < NX; ++i) {
+      rc_kit_row(k, i, w[IMU + i]);
+      rc_kit_d(k, IMU + i, 1.0);
+    }
+  row_G(k, 6, K);
+  return 0;
+}
+
+/* ---- rows along the path --------------------------------------------------
+ * Path quantities of the reduced formulation at t, and the tracking errors
+ * and P .. U of the header at (t, w). */
 typedef struct pathq {
   double p1[5], p2[5];
   double a, ad, add, b, bd, bdd;
@@ -513,303 +526,387 @@ static void path_at(const crane *cr, double t, pathq *q) {
   q->bdd = -M2 * q->p2[4];
 }
 
-/* Evaluates rows kinds[0..n-1] at (t, w) with derivatives up to order. */
-static int rows_eval(const crane *cr, double t, const double *w,
-                     const row_kind *kinds, int n, int order, drow *out) {
-  core K;
-  int rc = core_eval(cr, w, order, &K);
-  if (rc)
-    return rc;
+typedef struct along {
   pathq q;
-  path_at(cr, t, &q);
-  const double s = K.s, c = K.c;
-  const double d = w[ID], r = w[IR], vd = w[IVD], vr = w[IVR], om = w[IOM];
-  const double ex = r * s + d - q.p1[0], ez = r * c - q.p2[0];
-  const double P = q.a * s + q.b * c, Q = q.a * c - q.b * s;
-  const double R = q.ad * c - q.bd * s, S = q.ad * s + q.bd * c;
-  const double T = q.add * c - q.bdd * s, U = q.add * s + q.bdd * c;
-  for (int i = 0; i < n; ++i) {
-    drow *o = &out[i];
-    memset(o, 0, sizeof *o);
-    switch (kinds[i]) {
-    case ROW_F0:
-      o->v = vd;
-      o->g[IVD] = 1.0;
-      break;
-    case ROW_F1:
-      o->v = vr;
-      o->g[IVR] = 1.0;
-      break;
-    case ROW_F2:
-      o->v = om;
-      o->g[IOM] = 1.0;
-      break;
-    case ROW_F3:
-      *o = K.A;
-      break;
-    case ROW_F4:
-      *o = K.B;
-      break;
-    case ROW_F5:
-      *o = K.Om;
-      break;
-    case ROW_G:
-      *o = K.G;
-      break;
-    case ROW_L: { /* wq (ex^2 + ez^2) + wu1 du1^2 + wu2 du2^2, du = u - uref */
-      const double q = cr->wq, a1 = cr->wu1, a2 = cr->wu2;
-      double du1 = w[IU1], du2 = w[IU2];
-      if (cr->uref_flat) { /* uref = the flat inverse's controls at t */
-        rc_crane_flat f;
-        if (rc_crane_flat_eval(&cr->par, &cr->path, t, &f))
-          return -1; /* excluded by the flatness check at create */
-        du1 -= f.u1;
-        du2 -= f.u2;
-      }
-      o->v = q * (ex * ex + ez * ez) + a1 * du1 * du1 + a2 * du2 * du2;
-      if (order >= 1) {
-        o->g[ID] = 2.0 * q * ex;
-        o->g[IR] = 2.0 * q * (ex * s + ez * c);
-        o->g[ITH] = 2.0 * q * r * (ex * c - ez * s);
-        o->g[IU1] = 2.0 * a1 * du1;
-        o->g[IU2] = 2.0 * a2 * du2;
-      }
-      if (order >= 2) {
-        sym(o, ID, ID, 2.0 * q);
-        sym(o, IR, ID, 2.0 * q * s);
-        sym(o, ITH, ID, 2.0 * q * r * c);
-        sym(o, IR, IR, 2.0 * q);
-        sym(o, ITH, IR, 2.0 * q * (ex * c - ez * s));
-        sym(o, ITH, ITH, 2.0 * q * (r * r - r * (ex * s + ez * c)));
-        sym(o, IU1, IU1, 2.0 * a1);
-        sym(o, IU2, IU2, 2.0 * a2);
-      }
-      break;
-    }
-    case ROW_EX: /* r s + d - p1 */
-      o->v = ex;
-      o->g[ID] = 1.0;
-      o->g[IR] = s;
-      o->g[ITH] = r * c;
-      if (order >= 2) {
-        sym(o, ITH, IR, c);
-        sym(o, ITH, ITH, -r * s);
-      }
-      break;
-    case ROW_EZ: /* r c - p2 */
-      o->v = ez;
-      o->g[IR] = c;
-      o->g[ITH] = -r * s;
-      if (order >= 2) {
-        sym(o, ITH, IR, -s);
-        sym(o, ITH, ITH, -r * c);
-      }
-      break;
-    case ROW_G2: /* tau - P */
-      o->v = w[ITAU] - P;
-      o->g[ITAU] = 1.0;
-      o->g[ITH] = -Q;
-      if (order >= 2)
-        sym(o, ITH, ITH, P);
-      break;
-    case ROW_G3: /* T - 2 S om - Q om^2 - P Om */
-      o->v = T - 2.0 * S * om - Q * om * om - P * K.Om.v;
-      if (order < 1)
-        break;
-      for (int k = 0; k < NW; ++k)
-        o->g[k] = -P * K.Om.g[k];
-      o->g[ITH] += -U - 2.0 * R * om + P * om * om - Q * K.Om.v;
-      o->g[IOM] += -2.0 * S - 2.0 * Q * om;
-      if (order < 2)
-        break;
-      for (int k = 0; k < NW; ++k)
-        for (int l = 0; l < NW; ++l)
-          o->h[k][l] = -P * K.Om.h[k][l];
-      for (int k = 0; k < NW; ++k)
-        if (k != ITH)
-          sym(o, ITH, k, -Q * K.Om.g[k]);
-      sym(o, ITH, ITH,
-          -2.0 * Q * K.Om.g[ITH] + P * K.Om.v - T + 2.0 * S * om + Q * om * om);
-      sym(o, ITH, IOM, -2.0 * R + 2.0 * P * om);
-      sym(o, IOM, IOM, -2.0 * Q);
-      break;
-    case ROW_EVX: /* vr s + r om c + vd - p1' */
-      o->v = vr * s + r * om * c + vd - q.p1[1];
-      o->g[IVR] = s;
-      o->g[IR] = om * c;
-      o->g[IOM] = r * c;
-      o->g[ITH] = vr * c - r * om * s;
-      o->g[IVD] = 1.0;
-      if (order >= 2) {
-        sym(o, IVR, ITH, c);
-        sym(o, IR, IOM, c);
-        sym(o, IR, ITH, -om * s);
-        sym(o, IOM, ITH, -r * s);
-        sym(o, ITH, ITH, -vr * s - r * om * c);
-      }
-      break;
-    case ROW_EVZ: /* vr c - r om s - p2' */
-      o->v = vr * c - r * om * s - q.p2[1];
-      o->g[IVR] = c;
-      o->g[IR] = -om * s;
-      o->g[IOM] = -r * s;
-      o->g[ITH] = -vr * s - r * om * c;
-      if (order >= 2) {
-        sym(o, IVR, ITH, -s);
-        sym(o, IR, IOM, -s);
-        sym(o, IR, ITH, -om * c);
-        sym(o, IOM, ITH, -r * c);
-        sym(o, ITH, ITH, -vr * c + r * om * s);
-      }
-      break;
-    case ROW_Q: /* a c - b s */
-      o->v = Q;
-      o->g[ITH] = -P;
-      if (order >= 2)
-        sym(o, ITH, ITH, -Q);
-      break;
-    case ROW_QD: /* R - P om */
-      o->v = R - P * om;
-      o->g[ITH] = -S - Q * om;
-      o->g[IOM] = -P;
-      if (order >= 2) {
-        sym(o, ITH, ITH, -R + P * om);
-        sym(o, ITH, IOM, -Q);
-      }
-      break;
-    case ROW_STACK: { /* z - ZMIN - (pos(X0 - x)^3 + pos(x - X1)^3)/ell^2 */
-      int j = 0;      /* rank of this stack row among the block's */
-      for (int k = 0; k < i; ++k)
-        j += kinds[k] == ROW_STACK;
-      if (j >= cr->nstack)
-        return -1;
-      const double *st = cr->stack[j],
-                   il2 = 1.0 / (cr->stack_ell * cr->stack_ell);
-      const double x = d + r * s, z = r * c;
-      const double a = fmax(0.0, st[0] - x), b = fmax(0.0, x - st[1]);
-      const double q0 = (a * a * a + b * b * b) * il2;
-      const double q1 = 3.0 * (b * b - a * a) * il2; /* dq/dx */
-      const double q2 = 6.0 * (a + b) * il2;         /* d2q/dx2 */
-      o->v = z - st[2] - q0;
-      if (order < 1)
-        break;
-      /* x_w = (1, s, r c) and z_w = (0, c, -r s) over (d, r, th) */
-      const int ix[3] = {ID, IR, ITH};
-      const double xg[3] = {1.0, s, r * c}, zg[3] = {0.0, c, -r * s};
-      for (int k = 0; k < 3; ++k)
-        o->g[ix[k]] = zg[k] - q1 * xg[k];
-      if (order < 2)
-        break;
-      for (int k = 0; k < 3; ++k)
-        for (int l = 0; l <= k; ++l)
-          sym(o, ix[k], ix[l], -q2 * xg[k] * xg[l]);
-      /* z_ww - q1 x_ww: (r, th) -s - q1 c, (th, th) -r c + q1 r s */
-      sym(o, ITH, IR, -s - q1 * c);
-      sym(o, ITH, ITH, -r * c + q1 * r * s);
-      break;
-    }
-    case ROW_REG: { /* reg1 u1^2 + reg2 (u2 - u2hold)^2 */
-      const double e2 = w[IU2] - cr->u2hold;
-      o->v = cr->reg1 * w[IU1] * w[IU1] + cr->reg2 * e2 * e2;
-      o->g[IU1] = 2.0 * cr->reg1 * w[IU1];
-      o->g[IU2] = 2.0 * cr->reg2 * e2;
-      if (order >= 2) {
-        sym(o, IU1, IU1, 2.0 * cr->reg1);
-        sym(o, IU2, IU2, 2.0 * cr->reg2);
-      }
-      break;
-    }
-    default:
-      return -1;
-    }
+  double s, c;   /* sin th, cos th */
+  double ex, ez; /* x - p1, z - p2 */
+  double P, Q, R, S, T, U;
+} along;
+
+static void along_at(const crane *cr, double t, const double *w, double s,
+                     double c, along *X) {
+  path_at(cr, t, &X->q);
+  const pathq *q = &X->q;
+  X->s = s;
+  X->c = c;
+  X->ex = w[IR] * s + w[ID] - q->p1[0];
+  X->ez = w[IR] * c - q->p2[0];
+  X->P = q->a * s + q->b * c;
+  X->Q = q->a * c - q->b * s;
+  X->R = q->ad * c - q->bd * s;
+  X->S = q->ad * s + q->bd * c;
+  X->T = q->add * c - q->bdd * s;
+  X->U = q->add * s + q->bdd * c;
+}
+
+/* The hidden constraints (reduced) and tracking errors, each times sc (the
+ * projection writes them with sc = 0 at t0, where mu_i = 0 replaces them). */
+
+/* x - p1 = r s + d - p1 */
+static void row_ex(rc_kit *k, int i, double sc, const double *w,
+                   const along *X) {
+  const double r = w[IR], s = X->s, c = X->c;
+  rc_kit_row(k, i, sc * X->ex);
+  rc_kit_d(k, ID, sc * 1.0);
+  rc_kit_d(k, IR, sc * s);
+  rc_kit_d(k, ITH, sc * (r * c));
+  rc_kit_d2(k, ITH, IR, sc * c);
+  rc_kit_d2(k, ITH, ITH, sc * (-r * s));
+}
+
+/* z - p2 = r c - p2 */
+static void row_ez(rc_kit *k, int i, double sc, const double *w,
+                   const along *X) {
+  const double r = w[IR], s = X->s, c = X->c;
+  rc_kit_row(k, i, sc * X->ez);
+  rc_kit_d(k, IR, sc * c);
+  rc_kit_d(k, ITH, sc * (-r * s));
+  rc_kit_d2(k, ITH, IR, sc * (-s));
+  rc_kit_d2(k, ITH, ITH, sc * (-r * c));
+}
+
+/* vx - p1' = vr s + r om c + vd - p1' */
+static void row_evx(rc_kit *k, int i, double sc, const double *w,
+                    const along *X) {
+  const double r = w[IR], vr = w[IVR], om = w[IOM], s = X->s, c = X->c;
+  rc_kit_row(k, i, sc * (vr * s + r * om * c + w[IVD] - X->q.p1[1]));
+  if (rc_kit_order(k) < 1)
+    return;
+  rc_kit_d(k, IVR, sc * s);
+  rc_kit_d(k, IR, sc * (om * c));
+  rc_kit_d(k, IOM, sc * (r * c));
+  rc_kit_d(k, ITH, sc * (vr * c - r * om * s));
+  rc_kit_d(k, IVD, sc * 1.0);
+  rc_kit_d2(k, IVR, ITH, sc * c);
+  rc_kit_d2(k, IOM, IR, sc * c);
+  rc_kit_d2(k, ITH, IR, sc * (-om * s));
+  rc_kit_d2(k, IOM, ITH, sc * (-r * s));
+  rc_kit_d2(k, ITH, ITH, sc * (-vr * s - r * om * c));
+}
+
+/* vz - p2' = vr c - r om s - p2' */
+static void row_evz(rc_kit *k, int i, double sc, const double *w,
+                    const along *X) {
+  const double r = w[IR], vr = w[IVR], om = w[IOM], s = X->s, c = X->c;
+  rc_kit_row(k, i, sc * (vr * c - r * om * s - X->q.p2[1]));
+  if (rc_kit_order(k) < 1)
+    return;
+  rc_kit_d(k, IVR, sc * c);
+  rc_kit_d(k, IR, sc * (-om * s));
+  rc_kit_d(k, IOM, sc * (-r * s));
+  rc_kit_d(k, ITH, sc * (-vr * s - r * om * c));
+  rc_kit_d2(k, IVR, ITH, sc * (-s));
+  rc_kit_d2(k, IOM, IR, sc * (-s));
+  rc_kit_d2(k, ITH, IR, sc * (-om * c));
+  rc_kit_d2(k, IOM, ITH, sc * (-r * c));
+  rc_kit_d2(k, ITH, ITH, sc * (-vr * c + r * om * s));
+}
+
+/* Q = a c - b s */
+static void row_q(rc_kit *k, int i, double sc, const along *X) {
+  rc_kit_row(k, i, sc * X->Q);
+  rc_kit_d(k, ITH, sc * (-X->P));
+  rc_kit_d2(k, ITH, ITH, sc * (-X->Q));
+}
+
+/* Q' = R - P om */
+static void row_qd(rc_kit *k, int i, double sc, const double *w,
+                   const along *X) {
+  const double om = w[IOM];
+  rc_kit_row(k, i, sc * (X->R - X->P * om));
+  rc_kit_d(k, ITH, sc * (-X->S - X->Q * om));
+  rc_kit_d(k, IOM, sc * (-X->P));
+  rc_kit_d2(k, ITH, ITH, sc * (-X->R + X->P * om));
+  rc_kit_d2(k, IOM, ITH, sc * (-X->Q));
+}
+
+/* The six hidden constraints of reduced in rows i0 .. i0 + 5, times sc. */
+static void rows_hidden(rc_kit *k, int i0, double sc, const double *w,
+                        const along *X) {
+  row_ex(k, i0, sc, w, X);
+  row_ez(k, i0 + 1, sc, w, X);
+  row_evx(k, i0 + 2, sc, w, X);
+  row_evz(k, i0 + 3, sc, w, X);
+  row_q(k, i0 + 4, sc, X);
+  row_qd(k, i0 + 5, sc, w, X);
+}
+
+/* reduced: 0 = G2 = tau - P */
+static void row_g2(rc_kit *k, int i, const double *w, const along *X) {
+  rc_kit_row(k, i, w[ITAU] - X->P);
+  rc_kit_d(k, ITAU, 1.0);
+  rc_kit_d(k, ITH, -X->Q);
+  rc_kit_d2(k, ITH, ITH, X->P);
+}
+
+/* reduced: 0 = G3 = T - 2 S om - Q om^2 - P Om: -P times Om's entries, plus
+ * the (th, .) column and (om, om) of the other terms. */
+static void row_g3(rc_kit *k, int i, const double *w, const core *K,
+                   const along *X) {
+  const double om = w[IOM], P = X->P, Q = X->Q, R = X->R, S = X->S;
+  rc_kit_row(k, i, X->T - 2.0 * S * om - Q * om * om - P * K->Om);
+  if (rc_kit_order(k) < 1)
+    return;
+  static const int in[] = {IR, ITH, IVD, IVR, IOM, ITAU, IU1};
+  for (size_t j = 0; j < sizeof in / sizeof *in; ++j) {
+    double v = -P * K->Om_g[in[j]];
+    if (in[j] == ITH)
+      v += -X->U - 2.0 * R * om + P * om * om - Q * K->Om;
+    if (in[j] == IOM)
+      v += -2.0 * S - 2.0 * Q * om;
+    rc_kit_d(k, in[j], v);
   }
+  if (rc_kit_order(k) < 2)
+    return;
+  const double *g = K->Om_g;
+  rc_kit_d2(k, IR, IR, -P * K->Om_rr);
+  rc_kit_d2(k, ITH, IR, -P * K->Om_rk[ITH] + -Q * g[IR]);
+  for (size_t j = 2; j < sizeof in / sizeof *in; ++j)
+    rc_kit_d2(k, in[j], IR, -P * K->Om_rk[in[j]]);
+  rc_kit_d2(k, ITH, ITH,
+            -P * K->Om_thth + (-2.0 * Q * g[ITH] + P * K->Om - X->T +
+                               2.0 * S * om + Q * om * om));
+  rc_kit_d2(k, IVD, ITH, -P * K->Om_thvd + -Q * g[IVD]);
+  rc_kit_d2(k, IVR, ITH, -Q * g[IVR]);
+  rc_kit_d2(k, IOM, ITH, -Q * g[IOM] + (-2.0 * R + 2.0 * P * om));
+  rc_kit_d2(k, ITAU, ITH, -P * K->Om_thtau + -Q * g[ITAU]);
+  rc_kit_d2(k, IU1, ITH, -P * K->Om_thu1 + -Q * g[IU1]);
+  rc_kit_d2(k, IOM, IVR, -P * K->Om_vrom);
+  rc_kit_d2(k, IOM, IOM, -2.0 * Q);
+}
+
+/* track: L = wq (ex^2 + ez^2) + wu1 du1^2 + wu2 du2^2, du = u - uref */
+static int row_track(rc_kit *k, int i, const crane *cr, double t,
+                     const double *w, const along *X) {
+  const double q = cr->wq, a1 = cr->wu1, a2 = cr->wu2;
+  const double r = w[IR], s = X->s, c = X->c, ex = X->ex, ez = X->ez;
+  double du1 = w[IU1], du2 = w[IU2];
+  if (cr->uref_flat) { /* uref = the flat inverse's controls at t */
+    rc_crane_flat f;
+    if (rc_crane_flat_eval(&cr->par, &cr->path, t, &f))
+      return -1; /* excluded by the flatness check at create */
+    du1 -= f.u1;
+    du2 -= f.u2;
+  }
+  rc_kit_row(k, i, q * (ex * ex + ez * ez) + a1 * du1 * du1 + a2 * du2 * du2);
+  if (rc_kit_order(k) < 1)
+    return 0;
+  rc_kit_d(k, ID, 2.0 * q * ex);
+  rc_kit_d(k, IR, 2.0 * q * (ex * s + ez * c));
+  rc_kit_d(k, ITH, 2.0 * q * r * (ex * c - ez * s));
+  rc_kit_d(k, IU1, 2.0 * a1 * du1);
+  rc_kit_d(k, IU2, 2.0 * a2 * du2);
+  rc_kit_d2(k, ID, ID, 2.0 * q);
+  rc_kit_d2(k, IR, ID, 2.0 * q * s);
+  rc_kit_d2(k, ITH, ID, 2.0 * q * r * c);
+  rc_kit_d2(k, IR, IR, 2.0 * q);
+  rc_kit_d2(k, ITH, IR, 2.0 * q * (ex * c - ez * s));
+  rc_kit_d2(k, ITH, ITH, 2.0 * q * (r * r - r * (ex * s + ez * c)));
+  rc_kit_d2(k, IU1, IU1, 2.0 * a1);
+  rc_kit_d2(k, IU2, IU2, 2.0 * a2);
   return 0;
 }
 
-/* ---- block callbacks --------------------------------------------------------
- * The rows of a rowset at (t, w), with the projection terms (rowset). */
-static int gen_eval(const crane *cr, const rowset *rs, double t,
-                    const double *w, double *out) {
-  drow R[MAXROWS];
-  int rc = rows_eval(cr, t, w, rs->kind, rs->n, 0, R);
+/* mintime: stack j, z - ZMIN - (pos(X0 - x)^3 + pos(x - X1)^3) / ell^2 */
+static void row_stack(rc_kit *k, int i, const crane *cr, int j, const double *w,
+                      const core *K) {
+  const double *st = cr->stack[j], il2 = 1.0 / (cr->stack_ell * cr->stack_ell);
+  const double r = w[IR], s = K->s, c = K->c;
+  const double x = w[ID] + r * s, z = r * c;
+  const double a = fmax(0.0, st[0] - x), b = fmax(0.0, x - st[1]);
+  const double q0 = (a * a * a + b * b * b) * il2;
+  const double q1 = 3.0 * (b * b - a * a) * il2; /* dq/dx */
+  const double q2 = 6.0 * (a + b) * il2;         /* d2q/dx2 */
+  rc_kit_row(k, i, z - st[2] - q0);
+  if (rc_kit_order(k) < 1)
+    return;
+  /* x_w = (1, s, r c) and z_w = (0, c, -r s) over (d, r, th) */
+  const double xd = 1.0, xr = s, xth = r * c;
+  rc_kit_d(k, ID, 0.0 - q1 * xd);
+  rc_kit_d(k, IR, c - q1 * xr);
+  rc_kit_d(k, ITH, -r * s - q1 * xth);
+  /* -q2 x_w x_w^T, plus z_ww - q1 x_ww: (r, th) -s - q1 c, (th, th)
+   * -r c + q1 r s */
+  rc_kit_d2(k, ID, ID, -q2 * xd * xd);
+  rc_kit_d2(k, IR, ID, -q2 * xr * xd);
+  rc_kit_d2(k, IR, IR, -q2 * xr * xr);
+  rc_kit_d2(k, ITH, ID, -q2 * xth * xd);
+  rc_kit_d2(k, ITH, IR, -q2 * xth * xr + (-s - q1 * c));
+  rc_kit_d2(k, ITH, ITH, -q2 * xth * xth + (-r * c + q1 * r * s));
+}
+
+/* mintime: reg1 u1^2 + reg2 (u2 - u2hold)^2 */
+static void row_reg(rc_kit *k, int i, const crane *cr, const double *w) {
+  const double e2 = w[IU2] - cr->u2hold;
+  rc_kit_row(k, i, cr->reg1 * w[IU1] * w[IU1] + cr->reg2 * e2 * e2);
+  rc_kit_d(k, IU1, 2.0 * cr->reg1 * w[IU1]);
+  rc_kit_d(k, IU2, 2.0 * cr->reg2 * e2);
+  rc_kit_d2(k, IU1, IU1, 2.0 * cr->reg1);
+  rc_kit_d2(k, IU2, IU2, 2.0 * cr->reg2);
+}
+
+/* ---- the blocks of each formulation (the kit's functions) ----------------
+ * Point rows: 0..6 the model (rows_model), then
+ *   flat     -
+ *   track    7: L
+ *   servo    7, 8: x - p1, z - p2 (path constraints)
+ *   reduced  7: G2, 8: G3; project=1: 9..14 the hidden constraints h_j,
+ *            replaced at t0 by mu_j = 0 (both written at every t, the
+ *            unused one times 0, so that the pattern is their union)
+ *   mintime  7 .. 6 + nstack: the stacks; then the regularisation if ureg > 0
+ * Invariants: flat, track G, x - p1, z - p2; servo x - p1, z - p2,
+ * vx - p1', vz - p2'; reduced the six hidden constraints; mintime G. */
+static const char *const INV_TENSION_PATH[] = {"tension_eq", "x-p1", "z-p2"};
+static const char *const INV_SERVO[] = {"x-p1", "z-p2", "vx-p1'", "vz-p2'"};
+static const char *const INV_HIDDEN[] = {"x-p1",   "z-p2", "vx-p1'",
+                                         "vz-p2'", "Q",    "Q'"};
+static const char *const INV_TENSION[] = {"tension_eq"};
+
+static int flat_point(const rc_problem *pb, double t, const double *w,
+                      rc_kit *k) {
+  (void)t;
+  core K;
+  return rows_model(crane_of(pb), w, 0, k, &K);
+}
+
+static int track_point(const rc_problem *pb, double t, const double *w,
+                       rc_kit *k) {
+  const crane *cr = crane_of(pb);
+  core K;
+  const int rc = rows_model(cr, w, 0, k, &K);
   if (rc)
     return rc;
-  const int at_t0 = t == cr->pb.t0;
-  for (int i = 0; i < rs->n; ++i) {
-    out[i] = R[i].v;
-    if (rs->mu_add[i] >= 0)
-      out[i] += w[IMU + rs->mu_add[i]];
-    if (rs->mu_t0[i] >= 0 && at_t0)
-      out[i] = w[IMU + rs->mu_t0[i]];
-  }
-  return 0;
+  along X;
+  along_at(cr, t, w, K.s, K.c, &X);
+  return row_track(k, 7, cr, t, w, &X);
 }
 
-static int gen_jac(const crane *cr, const rowset *rs, const rc_pattern *pat,
-                   double t, const double *w, double *vals) {
-  drow R[MAXROWS];
-  int rc = rows_eval(cr, t, w, rs->kind, rs->n, 1, R);
+static int servo_point(const rc_problem *pb, double t, const double *w,
+                       rc_kit *k) {
+  const crane *cr = crane_of(pb);
+  core K;
+  const int rc = rows_model(cr, w, 0, k, &K);
   if (rc)
     return rc;
-  const int at_t0 = t == cr->pb.t0;
-  for (int e = 0; e < pat->nnz; ++e) {
-    const int i = pat->row[e], k = pat->col[e];
-    if (rs->mu_t0[i] >= 0 && at_t0)
-      vals[e] = k == IMU + rs->mu_t0[i] ? 1.0 : 0.0;
-    else if (k >= IMU) /* mu_add column, or the t0-only mu_t0 column */
-      vals[e] = k == IMU + rs->mu_add[i] ? 1.0 : 0.0;
-    else
-      vals[e] = R[i].g[k];
-  }
+  along X;
+  along_at(cr, t, w, K.s, K.c, &X);
+  row_ex(k, 7, 1.0, w, &X);
+  row_ez(k, 8, 1.0, w, &X);
   return 0;
 }
 
-static int gen_hes(const crane *cr, const rowset *rs, const rc_pattern *pat,
-                   double t, const double *w, const double *mu, double *vals) {
-  drow R[MAXROWS];
-  int rc = rows_eval(cr, t, w, rs->kind, rs->n, 2, R);
+static int reduced_point(const rc_problem *pb, double t, const double *w,
+                         rc_kit *k) {
+  const crane *cr = crane_of(pb);
+  const int project = pb->ny > 3; /* the multipliers mu follow G, G2, G3 */
+  core K;
+  const int rc = rows_model(cr, w, project, k, &K);
   if (rc)
     return rc;
-  const int at_t0 = t == cr->pb.t0;
-  for (int e = 0; e < pat->nnz; ++e) {
-    double v = 0.0;
-    for (int i = 0; i < rs->n; ++i)
-      if (!(rs->mu_t0[i] >= 0 && at_t0)) /* mu terms are linear */
-        v += mu[i] * R[i].h[pat->row[e]][pat->col[e]];
-    vals[e] = v;
+  along X;
+  along_at(cr, t, w, K.s, K.c, &X);
+  row_g2(k, 7, w, &X);
+  row_g3(k, 8, w, &K, &X);
+  if (project) { /* docs/crane-index-reduction.md, "Projection" */
+    const double at_t0 = t == pb->t0 ? 1.0 : 0.0;
+    rows_hidden(k, 9, 1.0 - at_t0, w, &X);
+    for (int j = 0; j < NX; ++j) {
+      rc_kit_row(k, 9 + j, at_t0 * w[IMU + j]);
+      rc_kit_d(k, IMU + j, at_t0);
+    }
   }
   return 0;
 }
 
-static int point_eval(const rc_problem *pb, double t, const double *w,
-                      double *out) {
+static int mintime_point(const rc_problem *pb, double t, const double *w,
+                         rc_kit *k) {
+  (void)t;
   const crane *cr = crane_of(pb);
-  return gen_eval(cr, &cr->rows, t, w, out);
+  core K;
+  const int rc = rows_model(cr, w, 0, k, &K);
+  if (rc)
+    return rc;
+  for (int j = 0; j < cr->nstack; ++j)
+    row_stack(k, 7 + j, cr, j, w, &K);
+  if (pb->has_lagrange)
+    row_reg(k, 7 + cr->nstack, cr, w);
+  return 0;
 }
-static int point_jac(const rc_problem *pb, double t, const double *w,
-                     double *vals) {
-  const crane *cr = crane_of(pb);
-  return gen_jac(cr, &cr->rows, &pb->point.jac, t, w, vals);
+
+/* mintime: B(z) = [phi], phi = tf, z = (x(t0), x(tf), tf) */
+static int mintime_boundary(const rc_problem *pb, double t, const double *z,
+                            rc_kit *k) {
+  (void)t;
+  const int itf = 2 * pb->nx + pb->np;
+  rc_kit_row(k, 0, z[itf]);
+  rc_kit_d(k, itf, 1.0);
+  return 0;
 }
-static int point_hes(const rc_problem *pb, double t, const double *w,
-                     const double *mu, double *vals) {
+
+static int tension_path_inv(const rc_problem *pb, double t, const double *w,
+                            rc_kit *k) {
   const crane *cr = crane_of(pb);
-  return gen_hes(cr, &cr->rows, &pb->point.hes, t, w, mu, vals);
+  core K;
+  const int rc = core_eval(cr, w, rc_kit_order(k), &K);
+  if (rc)
+    return rc;
+  along X;
+  along_at(cr, t, w, K.s, K.c, &X);
+  row_G(k, 0, &K);
+  row_ex(k, 1, 1.0, w, &X);
+  row_ez(k, 2, 1.0, w, &X);
+  return 0;
 }
-static int inv_eval(const rc_problem *pb, double t, const double *w,
-                    double *out) {
-  const crane *cr = crane_of(pb);
-  return gen_eval(cr, &cr->inv, t, w, out);
+
+/* The path quantities at (t, w) without the core (invariants). */
+static int along_only(const rc_problem *pb, double t, const double *w,
+                      along *X) {
+  double s, c;
+  if (core_trig(w, &s, &c))
+    return 1;
+  along_at(crane_of(pb), t, w, s, c, X);
+  return 0;
 }
-static int inv_jac(const rc_problem *pb, double t, const double *w,
-                   double *vals) {
-  const crane *cr = crane_of(pb);
-  return gen_jac(cr, &cr->inv, &pb->invariants.jac, t, w, vals);
+
+static int servo_inv(const rc_problem *pb, double t, const double *w,
+                     rc_kit *k) {
+  along X;
+  if (along_only(pb, t, w, &X))
+    return 1;
+  row_ex(k, 0, 1.0, w, &X);
+  row_ez(k, 1, 1.0, w, &X);
+  row_evx(k, 2, 1.0, w, &X);
+  row_evz(k, 3, 1.0, w, &X);
+  return 0;
 }
-static int inv_hes(const rc_problem *pb, double t, const double *w,
-                   const double *mu, double *vals) {
-  const crane *cr = crane_of(pb);
-  return gen_hes(cr, &cr->inv, &pb->invariants.hes, t, w, mu, vals);
+
+static int hidden_inv(const rc_problem *pb, double t, const double *w,
+                      rc_kit *k) {
+  along X;
+  if (along_only(pb, t, w, &X))
+    return 1;
+  rows_hidden(k, 0, 1.0, w, &X);
+  return 0;
+}
+
+static int tension_inv(const rc_problem *pb, double t, const double *w,
+                       rc_kit *k) {
+  (void)t;
+  core K;
+  const int rc = core_eval(crane_of(pb), w, rc_kit_order(k), &K);
+  if (rc == 0)
+    row_G(k, 0, &K);
+  return rc;
 }
 
 static int crane_outputs(const rc_problem *pb, double t, const double *w,
@@ -883,78 +980,10 @@ static int crane_guess(const rc_problem *pb, double t, double *w) {
 
 static void crane_destroy(rc_problem *pb) {
   crane *cr = (crane *)pb->user;
+  rc_kit_release(&cr->kit);
   rc_crane_path_free(&cr->path);
   free(cr->mesh_frac);
   free(cr);
-}
-
-/* Jacobian pattern from the row dependency masks plus the projection
- * columns; Hessian pattern = lower triangle of every pair inside some row's
- * nonlinear set (the projection terms are linear). */
-static void build_patterns(const rowset *rs, int *jr, int *jc, rc_pattern *jac,
-                           int *hr, int *hc, rc_pattern *hes) {
-  int nj = 0;
-  unsigned char hm[NW][NW] = {{0}};
-  for (int i = 0; i < rs->n; ++i) {
-    unsigned dep = ROW_DEP[rs->kind[i]];
-    if (rs->mu_add[i] >= 0)
-      dep |= B_(IMU + rs->mu_add[i]);
-    if (rs->mu_t0[i] >= 0)
-      dep |= B_(IMU + rs->mu_t0[i]);
-    for (int k = 0; k < NWMAX; ++k)
-      if (dep & B_(k)) {
-        jr[nj] = i;
-        jc[nj] = k;
-        ++nj;
-      }
-    for (int k = 0; k < NW; ++k)
-      for (int l = 0; l <= k; ++l)
-        if ((ROW_NONLIN[rs->kind[i]] & B_(k)) &&
-            (ROW_NONLIN[rs->kind[i]] & B_(l)))
-          hm[k][l] = 1;
-  }
-  int nh = 0;
-  for (int k = 0; k < NW; ++k)
-    for (int l = 0; l <= k; ++l)
-      if (hm[k][l]) {
-        hr[nh] = k;
-        hc[nh] = l;
-        ++nh;
-      }
-  jac->nnz = nj;
-  jac->row = jr;
-  jac->col = jc;
-  hes->nnz = nh;
-  hes->row = hr;
-  hes->col = hc;
-}
-
-static void rowset_add(rowset *rs, row_kind k, int mu_add, int mu_t0) {
-  rs->kind[rs->n] = k;
-  rs->mu_add[rs->n] = mu_add;
-  rs->mu_t0[rs->n] = mu_t0;
-  rs->n++;
-}
-
-static const char *row_name(row_kind k) {
-  switch (k) {
-  case ROW_G:
-    return "tension_eq";
-  case ROW_EX:
-    return "x-p1";
-  case ROW_EZ:
-    return "z-p2";
-  case ROW_EVX:
-    return "vx-p1'";
-  case ROW_EVZ:
-    return "vz-p2'";
-  case ROW_Q:
-    return "Q";
-  case ROW_QD:
-    return "Q'";
-  default:
-    return "?";
-  }
 }
 
 static rc_err check_params(const double *v, rc_error *err) {
@@ -967,6 +996,11 @@ static rc_err check_params(const double *v, rc_error *err) {
                           "crane: %s = %g: expected a value > 0",
                           crane_params[positive[i]].name, v[positive[i]]);
   static const int nonneg[] = {P_C1, P_C2, P_RMIN, P_TAUMIN};
+  if (!(v[P_REACHRMAX] >= 0.0))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: reach_rmax = %g: expected a value >= 0 "
+                        "(0: automatic)",
+                        v[P_REACHRMAX]);
   for (size_t i = 0; i < sizeof nonneg / sizeof *nonneg; ++i)
     if (!(v[nonneg[i]] >= 0.0 && isfinite(v[nonneg[i]])))
       return rc_error_set(err, RC_ERR_INPUT,
@@ -1159,6 +1193,34 @@ typedef struct reach {
   double UT;
 } reach;
 
+/* int_0^T e^{-k(T-s)} min(a s, UT + a (T - s)) ds, exactly up to rounding:
+ * the integrand is a line times an exponential on each side of the kink,
+ * and 8-point Gauss-Legendre integrates such a piece to a relative error
+ * below (k T)^16 / 16! -- a proof must not rest on a quadrature error. */
+static double tent_integral(double k, double T, double a, double UT) {
+  static const double X[4] = {0.1834346424956498, 0.5255324099163290,
+                              0.7966664774136267, 0.9602898564975363};
+  static const double W[4] = {0.3626837833783620, 0.3137066278408012,
+                              0.2223810344533745, 0.1012285362903763};
+  const double kink = fmin(fmax(0.5 * (UT + a * T) / a, 0.0), T);
+  const double cut[3] = {0.0, kink, T};
+  double sum = 0.0;
+  for (int p = 0; p < 2; ++p) {
+    /* sub-pieces of k-length <= 1 keep the bound for long horizons */
+    const int m = 1 + (int)fmin(k * (cut[p + 1] - cut[p]), 1e4);
+    const double len = (cut[p + 1] - cut[p]) / m;
+    for (int j = 0; j < m; ++j) {
+      const double c = cut[p] + (j + 0.5) * len, h = 0.5 * len;
+      for (int q = 0; q < 8; ++q) {
+        const double sv = c + (q < 4 ? -h : h) * X[q % 4];
+        sum +=
+            h * W[q % 4] * exp(-k * (T - sv)) * fmin(a * sv, UT + a * (T - sv));
+      }
+    }
+  }
+  return sum;
+}
+
 static void momentum_reach(const crane *cr, const double *xs, const double *xe,
                            double T, double a, reach *R) {
   const rc_crane_params *P = &cr->par;
@@ -1177,17 +1239,8 @@ static void momentum_reach(const crane *cr, const double *xs, const double *xe,
   R->need = X[1] - X[0] - Pm[0] * E;
   R->sway_gain = k * P->M2 * E;
   R->impulse = fabs(R->UT) > a * T;
-  /* Simpson on the tents (piecewise linear times an exponential). */
-  const int n = 4000;
-  double hi = 0.0, lo = 0.0;
-  for (int i = 0; i <= n; ++i) {
-    const double sv = T * i / n, wgt = exp(-k * (T - sv));
-    const double q = (i == 0 || i == n) ? 1.0 : (i % 2 ? 4.0 : 2.0);
-    hi += q * wgt * fmin(a * sv, R->UT + a * (T - sv));
-    lo += q * wgt * fmax(-a * sv, R->UT - a * (T - sv));
-  }
-  R->hi = hi * T / (3.0 * n);
-  R->lo = lo * T / (3.0 * n);
+  R->hi = tent_integral(k, T, a, R->UT);
+  R->lo = -tent_integral(k, T, a, -R->UT);
 }
 
 /* The physical limits of SPEC 4.3 as simple bounds on the point vector
@@ -1210,15 +1263,13 @@ static void limits_as_bounds(crane *cr, const double *v) {
   cr->w_hi[IVR] = v[P_VRMAX];
 }
 
-/* Limits, checks, end condition, objective scales and the note (track). */
-static rc_err track_setup(crane *cr, const double *v, int end,
-                          const scan_ext *ex, rc_error *err) {
-  rc_problem *pb = &cr->pb;
-  limits_as_bounds(cr, v);
+static const char *const END_NAMES[] = {"rest", "flat"};
 
-  /* End condition: rest puts the load at the path's end point with
-   * theta = 0, so d = p1(tf), r = p2(tf); flat takes the flat inverse's end
-   * state (identical for a path that ends at rest). */
+/* End condition: rest puts the load at the path's end point with
+ * theta = 0, so d = p1(tf), r = p2(tf); flat takes the flat inverse's end
+ * state (identical for a path that ends at rest); free fixes nothing. */
+static void track_fix_end(crane *cr, int end) {
+  rc_problem *pb = &cr->pb;
   if (end != 2) {
     rc_crane_flat ff;
     rc_crane_flat_eval(&cr->par, &cr->path, pb->tf, &ff);
@@ -1235,7 +1286,13 @@ static rc_err track_setup(crane *cr, const double *v, int end,
     pb->fix_xf = cr->fix_xf;
     pb->xf = cr->xf;
   }
-  static const char *const END_NAMES[] = {"rest", "flat"};
+}
+
+/* The fixed start and end states against the bounds, and a path whose
+ * flat inverse needs tau <= taumin: input errors. */
+static rc_err track_check_fixed(const crane *cr, const double *v, int end,
+                                const scan_ext *ex, rc_error *err) {
+  const rc_problem *pb = &cr->pb;
   for (int i = 0; i < NX; ++i) {
     rc_err rc = check_fixed(cr, v, i, cr->x0[i], pb->t0, "start", err);
     if (rc == RC_OK && end != 2) {
@@ -1253,8 +1310,12 @@ static rc_err track_setup(crane *cr, const double *v, int end,
                         "expected a slower or smaller move, or a smaller "
                         "taumin",
                         ex->lo[ITAU], v[P_TAUMIN], ex->t_lo[ITAU]);
+  return RC_OK;
+}
 
-  /* Exact tracking impossible where the flat inverse leaves a bound. */
+/* The note: exact tracking is impossible where the flat inverse leaves a
+ * bound (the extreme value and where). */
+static void track_note_limits(crane *cr, const double *v, const scan_ext *ex) {
   int first = 1;
   for (size_t l = 0; l < sizeof LIMITS / sizeof *LIMITS; ++l) {
     const limit_def *L = &LIMITS[l];
@@ -1285,23 +1346,40 @@ static rc_err track_setup(crane *cr, const double *v, int end,
   }
   if (!first)
     note_add(cr, " (the solve tracks as well as the limits allow)");
+}
 
-  /* Reachability of a fixed end state with |u1| <= u1max. */
+/* Reachability of a fixed end state with |u1| <= u1max (momentum_reach):
+ * proved unreachable, pb->infeasible says why (the solve ends infeasible
+ * without running the NLP), under the stated cable-length assumption when
+ * rmax is not set; otherwise a note on the sway reaching would need. */
+static void track_reachability(crane *cr, const double *v, int end,
+                               const scan_ext *ex) {
+  rc_problem *pb = &cr->pb;
   if (end != 2 && isfinite(v[P_U1MAX])) {
     reach R;
     momentum_reach(cr, cr->x0, cr->xf, pb->tf - pb->t0, v[P_U1MAX], &R);
     const double M = cr->par.M1 + cr->par.M2;
-    const double rho_b = (isfinite(v[P_RMAX]) ? v[P_RMAX] : HUGE_VAL) *
-                         (v[P_THMAX] < 2.0 * atan(1.0) ? sin(v[P_THMAX]) : 1.0);
+    /* |x - d| = r |sin theta| <= r sin(min(thetamax, pi/2)); without rmax
+     * the check assumes r <= reach_rmax (0: 5 times the path's longest
+     * cable) and says so: docs/crane-jobs.md, "An end state the limits
+     * cannot reach". */
+    const double s_th = v[P_THMAX] < 2.0 * atan(1.0) ? sin(v[P_THMAX]) : 1.0;
+    const int assumed = !isfinite(v[P_RMAX]);
+    const double r_b = !assumed               ? v[P_RMAX]
+                       : v[P_REACHRMAX] > 0.0 ? v[P_REACHRMAX]
+                                              : 5.0 * ex->hi[IR];
     const double rho0 = fabs(cr->x0[IR] * sin(cr->x0[ITH]));
-    const double sway =
-        R.sway_gain > 0.0 ? R.sway_gain * (rho_b + rho0) : 0.0; /* C1 = 0 */
+    const double sway = R.sway_gain > 0.0 ? R.sway_gain * (r_b * s_th + rho0)
+                                          : 0.0; /* C1 = 0 */
     const double tol = 1e-6 * (fabs(R.need) + M);
     const double short_hi = R.need - R.hi, short_lo = R.lo - R.need;
     const double gap = fmax(short_hi, short_lo);
     const double reach_m = (gap == short_hi ? R.hi : R.lo) / M;
+    /* the smallest cable length that could close the gap */
+    const double r_need =
+        R.sway_gain > 0.0 ? ((gap - tol) / R.sway_gain - rho0) / s_th : 0.0;
     if (R.impulse || (isfinite(sway) && gap > tol + sway)) {
-      /* proved: the solve ends infeasible without running the NLP */
+      /* the solve ends infeasible without running the NLP */
       if (R.impulse)
         snprintf(cr->infeasible, sizeof cr->infeasible,
                  "the end state (end=%s) is unreachable with |u1| <= u1max "
@@ -1310,14 +1388,25 @@ static rc_err track_setup(crane *cr, const double *v, int end,
                  END_NAMES[end], v[P_U1MAX], fabs(R.UT),
                  v[P_U1MAX] * (pb->tf - pb->t0));
       else {
-        char why[128];
-        if (R.sway_gain > 0.0)
-          snprintf(why, sizeof why,
-                   "with the sway allowed by rmax = %g m and thetamax = %g "
-                   "rad",
-                   v[P_RMAX], v[P_THMAX]);
-        else
+        char why[384], th_text[64] = "";
+        if (isfinite(v[P_THMAX]))
+          snprintf(th_text, sizeof th_text, " and thetamax = %g rad",
+                   v[P_THMAX]);
+        if (R.sway_gain <= 0.0)
           snprintf(why, sizeof why, "(C1 = 0: the sway cannot help)");
+        else if (!assumed)
+          snprintf(why, sizeof why,
+                   "with the sway allowed by rmax = %g m%s (reaching needs "
+                   "r > %.4g m)",
+                   v[P_RMAX], th_text, r_need);
+        else
+          snprintf(why, sizeof why,
+                   "unless the cable is paid out beyond r = %.4g m to let "
+                   "the load swing that far off the trolley's vertical; "
+                   "checked for r <= %.4g m (rmax not set: reach_rmax, "
+                   "default 5 times the path's longest cable %.4g m; "
+                   "a larger reach_rmax (1e100: none) lets the solver search)",
+                   r_need, r_b, ex->hi[IR]);
         snprintf(cr->infeasible, sizeof cr->infeasible,
                  "the end state (end=%s) is unreachable with |u1| <= u1max "
                  "= %g N: the horizontal momentum balance of trolley and "
@@ -1331,15 +1420,17 @@ static rc_err track_setup(crane *cr, const double *v, int end,
                "%swith |u1| <= u1max = %g N the horizontal momentum balance "
                "of trolley and load (%g kg) moves their centre of mass by at "
                "most %.4g m (needed %.4g m) unless the cable's sway offset "
-               "x - d changes by %.4g m on average: the end state is "
-               "unreachable for any realistic sway (set rmax and thetamax "
-               "to make this a proof)",
+               "x - d changes by %.4g m on average (a cable of at least "
+               "%.4g m): reaching the end state needs that much sway",
                cr->note[0] ? "; " : "", v[P_U1MAX], M, reach_m, R.need / M,
-               gap / R.sway_gain);
+               gap / R.sway_gain, r_need);
     }
   }
+}
 
-  /* Objective scales (docs/crane-jobs.md, "Objective"). */
+/* Objective scales (docs/crane-jobs.md, "Objective"). */
+static void track_objective(crane *cr, const double *v, const scan_ext *ex) {
+  rc_problem *pb = &cr->pb;
   const double T = pb->tf - pb->t0;
   const double zmax = ex->hi[NW + 1];
   cr->lref = hypot(ex->hi[NW] - ex->lo[NW], zmax - ex->lo[NW + 1]);
@@ -1353,6 +1444,19 @@ static rc_err track_setup(crane *cr, const double *v, int end,
   cr->wu1 = cr->eps / (T * cr->u1ref * cr->u1ref);
   cr->wu2 = cr->eps / (T * cr->u2ref * cr->u2ref);
   pb->objective_scale = v[P_SIGMA];
+}
+
+/* Limits, checks, end condition, objective scales and the note (track). */
+static rc_err track_setup(crane *cr, const double *v, int end,
+                          const scan_ext *ex, rc_error *err) {
+  limits_as_bounds(cr, v);
+  track_fix_end(cr, end);
+  const rc_err rc = track_check_fixed(cr, v, end, ex, err);
+  if (rc != RC_OK)
+    return rc;
+  track_note_limits(cr, v, ex);
+  track_reachability(cr, v, end, ex);
+  track_objective(cr, v, ex);
   return RC_OK;
 }
 
@@ -1558,12 +1662,9 @@ static double mt_profile_excess(const crane *cr, const double *v,
   return worst;
 }
 
-/* Limits, rest end, stacks, objective and the starting tf (mintime). */
-static rc_err mintime_setup(crane *cr, const rc_param_values *pv,
-                            rc_error *err) {
-  rc_problem *pb = &cr->pb;
+/* The parameters only mintime reads (and the path it refuses). */
+static rc_err mt_check_params(const rc_param_values *pv, rc_error *err) {
   const double *v = pv->real;
-  const int *is_set = pv->is_set;
   if (pv->text && pv->text[P_PATH] && *pv->text[P_PATH])
     return rc_error_set(err, RC_ERR_INPUT,
                         "crane: path = '%s' with formulation mintime: "
@@ -1584,21 +1685,19 @@ static rc_err mintime_setup(crane *cr, const rc_param_values *pv,
     return rc_error_set(err, RC_ERR_INPUT,
                         "crane: ureg = %g: expected a finite value >= 0",
                         v[P_UREG]);
-  const int tf_set = is_set && is_set[P_TF];
+  const int tf_set = pv->is_set && pv->is_set[P_TF];
   if (tf_set && !(v[P_TF] >= v[P_TFLO] && v[P_TF] <= v[P_TFHI]))
     return rc_error_set(err, RC_ERR_INPUT,
                         "crane: tf = %g (the starting guess of mintime): "
                         "expected tf_lo = %g <= tf <= tf_hi = %g",
                         v[P_TF], v[P_TFLO], v[P_TFHI]);
-  rc_err rc = mt_parse_stacks(
-      cr, pv->text && pv->text[P_STACK] ? pv->text[P_STACK] : "", err);
-  if (rc != RC_OK)
-    return rc;
-  cr->stack_ell = v[P_STACKEDGE];
+  return RC_OK;
+}
 
-  limits_as_bounds(cr, v); /* the physical limits, as track */
-
-  /* end at rest at (x_end, z_end): d = x_end, r = z_end, the rest 0 */
+/* The end at rest at (x_end, z_end): d = x_end, r = z_end, the rest 0; the
+ * fixed start and the rest state against the limits. */
+static rc_err mt_fix_rest_end(crane *cr, const double *v, rc_error *err) {
+  rc_problem *pb = &cr->pb;
   const double rest[NX] = {v[P_XE], v[P_ZE], 0.0, 0.0, 0.0, 0.0};
   for (int i = 0; i < NX; ++i) {
     cr->xf[i] = rest[i];
@@ -1607,7 +1706,7 @@ static rc_err mintime_setup(crane *cr, const rc_param_values *pv,
   pb->fix_xf = cr->fix_xf;
   pb->xf = cr->xf;
   for (int i = 0; i < NX; ++i) {
-    rc = check_fixed(cr, v, i, cr->x0[i], pb->t0, "start", err);
+    const rc_err rc = check_fixed(cr, v, i, cr->x0[i], pb->t0, "start", err);
     if (rc != RC_OK)
       return rc;
   }
@@ -1625,8 +1724,12 @@ static rc_err mintime_setup(crane *cr, const rc_param_values *pv,
                         "crane: taumin = %g: expected taumin < m g = %g N "
                         "(the tension at rest)",
                         v[P_TAUMIN], mg);
+  return RC_OK;
+}
 
-  /* the start and end points against the (rounded) stacks */
+/* The start and end points against the (rounded) stacks; the stack rows'
+ * bounds c <= 0. */
+static rc_err mt_check_stack_ends(crane *cr, const double *v, rc_error *err) {
   for (int j = 0; j < cr->nstack; ++j) {
     const double *st = cr->stack[j],
                  il2 = 1.0 / (cr->stack_ell * cr->stack_ell);
@@ -1646,8 +1749,11 @@ static rc_err mintime_setup(crane *cr, const rc_param_values *pv,
     cr->c_lo[j] = -HUGE_VAL;
     cr->c_hi[j] = 0.0;
   }
+  return RC_OK;
+}
 
-  /* regularisation weights */
+/* The regularisation weights ureg/U1^2, ureg/U2^2 and the holding torque. */
+static void mt_reg_weights(crane *cr, const double *v) {
   const double U1 =
       isfinite(v[P_U1MAX]) ? v[P_U1MAX] : (cr->par.M1 + cr->par.M2) * cr->par.g;
   const double U2 = isfinite(v[P_U2MAX])
@@ -1655,44 +1761,70 @@ static rc_err mintime_setup(crane *cr, const rc_param_values *pv,
                         : cr->par.C3 * (cr->par.M1 + cr->par.M2) * cr->par.g;
   cr->reg1 = v[P_UREG] / (U1 * U1);
   cr->reg2 = v[P_UREG] / (U2 * U2);
-  cr->u2hold = cr->par.C3 * mg;
+  cr->u2hold = cr->par.C3 * (cr->par.m * cr->par.g); /* C3 m g */
+}
 
-  /* starting tf: `tf` if set, else the shortest T (geometric steps of 5 %
-   * from a lower bound) on which the rest-to-rest profile's flat inverse
-   * meets every limit; the guess is that flat inverse (guess=flat). */
-  double T = v[P_TF], excess = 0.0;
-  if (!tf_set) {
-    const double D = fabs(v[P_XE] - v[P_XS]), M = cr->par.M1 + cr->par.M2;
-    /* frictionless bang-bang time of the centre of mass: a lower bound */
-    T = isfinite(v[P_U1MAX]) ? 2.0 * sqrt(D * M / v[P_U1MAX]) : 0.0;
-    T = fmax(T, v[P_TFLO]);
-    double best_T = v[P_TFHI], best_ex = HUGE_VAL;
-    for (; T <= v[P_TFHI]; T *= 1.05) {
-      rc_crane_path trial = {0};
-      rc_error e2;
-      if (rc_crane_path_default(&trial, T, v[P_XS], v[P_ZS], v[P_XE], v[P_ZE],
-                                &e2) != RC_OK)
-        continue;
-      double exT = HUGE_VAL;
-      if (rc_crane_path_check_flat(&trial, &cr->par, &e2) == RC_OK) {
-        rc_crane_path saved = cr->path;
-        cr->path = trial;
-        scan_ext ex;
-        flat_scan(cr, 0.0, T, &ex);
-        exT = mt_profile_excess(cr, v, &ex);
-        cr->path = saved;
-      }
-      rc_crane_path_free(&trial);
-      if (exT < best_ex) {
-        best_ex = exT;
-        best_T = T;
-      }
-      if (exT <= 0.0)
-        break;
+/* The starting tf when `tf` is not set: the shortest T (geometric steps of
+ * 5 % from a lower bound) on which the rest-to-rest profile's flat inverse
+ * meets every limit, or the one closest to it (*excess > 0: the relative
+ * excess); the guess is that flat inverse (guess=flat). */
+static double mt_starting_tf(crane *cr, const double *v, double *excess) {
+  const double D = fabs(v[P_XE] - v[P_XS]), M = cr->par.M1 + cr->par.M2;
+  /* frictionless bang-bang time of the centre of mass: a lower bound */
+  double T = isfinite(v[P_U1MAX]) ? 2.0 * sqrt(D * M / v[P_U1MAX]) : 0.0;
+  T = fmax(T, v[P_TFLO]);
+  double best_T = v[P_TFHI], best_ex = HUGE_VAL;
+  for (; T <= v[P_TFHI]; T *= 1.05) {
+    rc_crane_path trial = {0};
+    rc_error e2;
+    if (rc_crane_path_default(&trial, T, v[P_XS], v[P_ZS], v[P_XE], v[P_ZE],
+                              &e2) != RC_OK)
+      continue;
+    double exT = HUGE_VAL;
+    if (rc_crane_path_check_flat(&trial, &cr->par, &e2) == RC_OK) {
+      rc_crane_path saved = cr->path;
+      cr->path = trial;
+      scan_ext ex;
+      flat_scan(cr, 0.0, T, &ex);
+      exT = mt_profile_excess(cr, v, &ex);
+      cr->path = saved;
     }
-    T = best_T;
-    excess = best_ex;
+    rc_crane_path_free(&trial);
+    if (exT < best_ex) {
+      best_ex = exT;
+      best_T = T;
+    }
+    if (exT <= 0.0)
+      break;
   }
+  *excess = best_ex;
+  return best_T;
+}
+
+/* Limits, rest end, stacks, objective and the starting tf (mintime). */
+static rc_err mintime_setup(crane *cr, const rc_param_values *pv,
+                            rc_error *err) {
+  rc_problem *pb = &cr->pb;
+  const double *v = pv->real;
+  const int *is_set = pv->is_set;
+  const int tf_set = is_set && is_set[P_TF];
+  rc_err rc = mt_check_params(pv, err);
+  if (rc == RC_OK)
+    rc = mt_parse_stacks(
+        cr, pv->text && pv->text[P_STACK] ? pv->text[P_STACK] : "", err);
+  if (rc != RC_OK)
+    return rc;
+  cr->stack_ell = v[P_STACKEDGE];
+  limits_as_bounds(cr, v); /* the physical limits, as track */
+  rc = mt_fix_rest_end(cr, v, err);
+  if (rc == RC_OK)
+    rc = mt_check_stack_ends(cr, v, err);
+  if (rc != RC_OK)
+    return rc;
+  mt_reg_weights(cr, v);
+  double T = v[P_TF], excess = 0.0;
+  if (!tf_set)
+    T = mt_starting_tf(cr, v, &excess);
   rc_crane_path_free(&cr->path);
   rc = rc_crane_path_default(&cr->path, T, v[P_XS], v[P_ZS], v[P_XE], v[P_ZE],
                              err);
@@ -2044,25 +2176,24 @@ static rc_err pathtime_finish(crane *cr, const double *v, rc_error *err) {
   return RC_OK;
 }
 
-static rc_err crane_create(const rc_model *model, int formulation,
-                           const rc_param_values *pv, rc_problem **out,
-                           rc_error *err) {
-  *out = NULL;
-  if (formulation < 0 || formulation >= NFORM)
-    return rc_error_set(err, RC_ERR_INPUT,
-                        "crane: formulation %d: expected 0..%d", formulation,
-                        NFORM - 1);
-  if (!pv || pv->n != NPARAM || !pv->real)
-    return rc_error_set(err, RC_ERR_INPUT,
-                        "crane: %d parameter values, expected %d",
-                        pv ? pv->n : 0, NPARAM);
-  const double *v = pv->real;
-  rc_err rc = check_params(v, err);
-  if (rc != RC_OK)
-    return rc;
+/* ---- create ----------------------------------------------------------------
+ * crane_create checks the parameters, builds the path and the initial state,
+ * then the formulation's dimensions, limits and notes, and records its
+ * blocks with the kit (pathtime: pathtime_finish sets its own). */
+
+/* The text parameters end, guess, uref and the control weight eps. */
+typedef struct crane_choices {
+  int end; /* 0 rest, 1 flat, 2 free */
+  int guess_rest, uref_flat;
+  double eps;
+} crane_choices;
+
+static rc_err parse_choices(const rc_param_values *pv, crane_choices *ch,
+                            rc_error *err) {
   static const char *const END_CHOICES[] = {"rest", "flat", "free", NULL};
   static const char *const GUESS_CHOICES[] = {"flat", "rest", NULL};
   static const char *const UREF_CHOICES[] = {"zero", "flat", NULL};
+  const double *v = pv->real;
   const char *uref_text =
       pv->text && pv->text[P_UREF] ? pv->text[P_UREF] : "zero";
   const int uref = text_choice(uref_text, UREF_CHOICES);
@@ -2089,28 +2220,29 @@ static rc_err crane_create(const rc_model *model, int formulation,
   if (!(eps >= 0.0 && isfinite(eps)))
     return rc_error_set(err, RC_ERR_INPUT,
                         "crane: eps = %g: expected a finite value >= 0", eps);
-  crane *cr = calloc(1, sizeof *cr);
-  if (!cr)
-    return rc_error_set(err, RC_ERR_NOMEM, "crane: out of memory");
-  cr->par = (rc_crane_params){v[P_M1], v[P_M2], v[P_MG], v[P_J],
-                              v[P_C1], v[P_C2], v[P_C3], v[P_G]};
-  cr->eps = eps;
-  cr->guess_rest = guess == 1;
-  cr->uref_flat = uref == 1;
-  double tf = v[P_TF];
+  ch->end = end;
+  ch->guess_rest = guess == 1;
+  ch->uref_flat = uref == 1;
+  ch->eps = eps;
+  return RC_OK;
+}
+
+/* The load path: the waypoint file (path_mode smooth or stop; *tf becomes
+ * its last t) or the default step to tf, checked for the flat inverse. */
+static rc_err load_path(crane *cr, const rc_param_values *pv, double *tf,
+                        rc_error *err) {
+  const double *v = pv->real;
   const char *file = pv->text ? pv->text[P_PATH] : NULL;
   const char *mode = pv->text ? pv->text[P_PATHMODE] : NULL;
   int smooth = 1;
   if (mode && *mode && strcmp(mode, "smooth") != 0) {
-    if (strcmp(mode, "stop") == 0) {
-      smooth = 0;
-    } else {
-      free(cr);
+    if (strcmp(mode, "stop") != 0)
       return rc_error_set(err, RC_ERR_INPUT,
                           "crane: path_mode = '%.40s': expected smooth or stop",
                           mode);
-    }
+    smooth = 0;
   }
+  rc_err rc;
   if (file && *file) {
     rc = rc_crane_path_read_csv(&cr->path, file, err);
     if (rc == RC_OK && smooth)
@@ -2118,65 +2250,63 @@ static rc_err crane_create(const rc_model *model, int formulation,
     if (rc == RC_OK) {
       double tl = cr->path.t[cr->path.n - 1];
       if (pv->is_set && pv->is_set[P_TF] &&
-          fabs(tl - tf) > 1e-12 * fmax(1.0, fabs(tf)))
+          fabs(tl - *tf) > 1e-12 * fmax(1.0, fabs(*tf)))
         rc = rc_error_set(err, RC_ERR_INPUT,
                           "crane: path file '%s' ends at t = %g but tf = %g "
                           "was set: expected them to agree (leave tf unset "
                           "to take the path's end)",
-                          file, tl, tf);
-      tf = tl;
+                          file, tl, *tf);
+      *tf = tl;
     }
   } else {
-    rc = rc_crane_path_default(&cr->path, tf, v[P_XS], v[P_ZS], v[P_XE],
+    rc = rc_crane_path_default(&cr->path, *tf, v[P_XS], v[P_ZS], v[P_XE],
                                v[P_ZE], err);
   }
   if (rc == RC_OK)
     rc = rc_crane_path_check_flat(&cr->path, &cr->par, err);
-  if (rc != RC_OK) {
-    rc_crane_path_free(&cr->path);
-    free(cr);
-    return rc;
-  }
+  return rc;
+}
 
-  /* Consistent initial state from the flat inverse, unless set. */
+/* x(t0) (fixed) from the flat inverse unless set, and tau's guess at t0. */
+static rc_err initial_state(crane *cr, const rc_param_values *pv,
+                            rc_error *err) {
+  static const int init_param[NX] = {P_D0, P_R0, P_TH0, P_VD0, P_VR0, P_OM0};
+  const double *v = pv->real;
   rc_crane_flat f0;
   rc_crane_flat_eval(&cr->par, &cr->path, 0.0, &f0);
   cr->start_x = f0.x;
   cr->start_z = f0.z;
   double w0[NW];
   flat_to_w(&f0, w0);
-  static const int init_param[NX] = {P_D0, P_R0, P_TH0, P_VD0, P_VR0, P_OM0};
   for (int i = 0; i < NX; ++i) {
     int set = pv->is_set && pv->is_set[init_param[i]];
     cr->x0[i] = set ? v[init_param[i]] : w0[i];
     cr->fix_x0[i] = 1;
-    if (!isfinite(cr->x0[i])) {
-      double bad = cr->x0[i];
-      rc_crane_path_free(&cr->path);
-      free(cr);
+    if (!isfinite(cr->x0[i]))
       return rc_error_set(err, RC_ERR_INPUT,
                           "crane: %s = %g: expected a finite initial value",
-                          crane_params[init_param[i]].name, bad);
-    }
+                          crane_params[init_param[i]].name, cr->x0[i]);
   }
-  if (!(cr->x0[IR] > 0.0)) {
-    double r0 = cr->x0[IR];
-    rc_crane_path_free(&cr->path);
-    free(cr);
+  if (!(cr->x0[IR] > 0.0))
     return rc_error_set(err, RC_ERR_INPUT,
-                        "crane: r0 = %g: expected a cable length > 0", r0);
-  }
+                        "crane: r0 = %g: expected a cable length > 0",
+                        cr->x0[IR]);
   cr->tau0 = (pv->is_set && pv->is_set[P_TAU0] && isfinite(v[P_TAU0]))
                  ? v[P_TAU0]
                  : w0[ITAU];
+  return RC_OK;
+}
 
+/* What every formulation shares: the index-1 model's dimensions, no
+ * simple bounds, x(t0) fixed, the outputs, guess and reference. */
+static void problem_common(crane *cr, const rc_model *model, int formulation,
+                           double tf) {
   for (int i = 0; i < NWMAX; ++i) {
     cr->w_lo[i] = -HUGE_VAL;
     cr->w_hi[i] = HUGE_VAL;
   }
-
+  static const double zeros[2] = {0.0, 0.0};
   rc_problem *pb = &cr->pb;
-  pb->user = cr;
   pb->model = model->name;
   pb->formulation = crane_formulations[formulation].name;
   pb->summary = crane_formulations[formulation].summary;
@@ -2186,119 +2316,14 @@ static rc_err crane_create(const rc_model *model, int formulation,
   pb->var_names = VAR_NAMES;
   pb->w_lo = cr->w_lo;
   pb->w_hi = cr->w_hi;
+  pb->c_lo = zeros;
+  pb->c_hi = zeros;
   pb->t0 = 0.0;
   pb->tf = tf;
   pb->fix_x0 = cr->fix_x0;
   pb->x0 = cr->x0;
   pb->t0_algebraic = 1;
   pb->index = 1;
-
-  rowset *rs = &cr->rows, *iv = &cr->inv;
-  const int project = formulation == F_REDUCED && v[P_PROJECT] != 0.0;
-  for (int k = ROW_F0; k <= ROW_F5; ++k)
-    rowset_add(rs, (row_kind)k, project ? k - ROW_F0 : -1, -1);
-  rowset_add(rs, ROW_G, -1, -1);
-  switch (formulation) {
-  case F_FLAT:
-    pb->sampled_reference = 1;
-    rowset_add(iv, ROW_G, -1, -1);
-    rowset_add(iv, ROW_EX, -1, -1);
-    rowset_add(iv, ROW_EZ, -1, -1);
-    break;
-  case F_TRACK: {
-    rowset_add(rs, ROW_L, -1, -1);
-    pb->has_lagrange = 1;
-    pb->t0_algebraic = 0; /* u(t0) would be free: only G(t0) holds it */
-    scan_ext ex;
-    flat_scan(cr, pb->t0, tf, &ex);
-    rc = track_setup(cr, v, end, &ex, err);
-    if (rc != RC_OK) {
-      crane_destroy(pb);
-      return rc;
-    }
-    if (cr->note[0])
-      pb->note = cr->note;
-    rowset_add(iv, ROW_G, -1, -1);
-    rowset_add(iv, ROW_EX, -1, -1);
-    rowset_add(iv, ROW_EZ, -1, -1);
-    break;
-  }
-  case F_SERVO:
-    rowset_add(rs, ROW_EX, -1, -1);
-    rowset_add(rs, ROW_EZ, -1, -1);
-    pb->nc = 2;
-    pb->index = 5;
-    pb->t0_algebraic = 0; /* x(t0) fixed: c at t0 would repeat it */
-    pb->note = SERVO_NOTE;
-    rowset_add(iv, ROW_EX, -1, -1);
-    rowset_add(iv, ROW_EZ, -1, -1);
-    rowset_add(iv, ROW_EVX, -1, -1);
-    rowset_add(iv, ROW_EVZ, -1, -1);
-    break;
-  case F_REDUCED: {
-    rowset_add(rs, ROW_G2, -1, -1);
-    rowset_add(rs, ROW_G3, -1, -1);
-    pb->ny = 3;
-    pb->nu = 0;
-    static const row_kind hidden[NX] = {ROW_EX,  ROW_EZ, ROW_EVX,
-                                        ROW_EVZ, ROW_Q,  ROW_QD};
-    if (project) { /* docs/crane-index-reduction.md, "Projection" */
-      pb->ny = 3 + NX;
-      for (int i = 0; i < NX; ++i)
-        rowset_add(rs, hidden[i], -1, i);
-    } else {
-      pb->note = REDUCED_PLAIN_NOTE;
-    }
-    for (int i = 0; i < NX; ++i)
-      rowset_add(iv, hidden[i], -1, -1);
-    break;
-  }
-  case F_PATHTIME:
-  case F_MINTIME: {       /* docs/crane-mintime.md */
-    pb->t0_algebraic = 0; /* as track: u(t0) would be tied only by G(t0) */
-    rc = mintime_setup(cr, pv, err);
-    if (rc != RC_OK) {
-      crane_destroy(pb);
-      return rc;
-    }
-    for (int j = 0; j < cr->nstack; ++j)
-      rowset_add(rs, ROW_STACK, -1, -1);
-    pb->nc = cr->nstack;
-    if (v[P_UREG] > 0.0) {
-      rowset_add(rs, ROW_REG, -1, -1);
-      pb->has_lagrange = 1;
-    }
-    if (cr->mt_note[0])
-      pb->note = cr->mt_note;
-    rowset_add(iv, ROW_G, -1, -1);
-    break;
-  }
-  default:
-    break;
-  }
-  static const double zeros[2] = {0.0, 0.0};
-  pb->c_lo = zeros;
-  pb->c_hi = zeros;
-  for (int i = 0; i < iv->n; ++i)
-    cr->inv_names[i] = row_name(iv->kind[i]);
-
-  pb->point.n_out = rs->n;
-  build_patterns(rs, cr->jr, cr->jc, &pb->point.jac, cr->hr, cr->hc,
-                 &pb->point.hes);
-  pb->point.eval = point_eval;
-  pb->point.jacobian = point_jac;
-  pb->point.hessian = point_hes;
-  pb->boundary.n_out = 0;
-
-  pb->ninv = iv->n;
-  pb->inv_names = cr->inv_names;
-  pb->invariants.n_out = iv->n;
-  build_patterns(iv, cr->ijr, cr->ijc, &pb->invariants.jac, cr->ihr, cr->ihc,
-                 &pb->invariants.hes);
-  pb->invariants.eval = inv_eval;
-  pb->invariants.jacobian = inv_jac;
-  pb->invariants.hessian = inv_hes;
-
   pb->nout = 4;
   pb->out_names = OUT_NAMES;
   pb->outputs = crane_outputs;
@@ -2310,52 +2335,192 @@ static rc_err crane_create(const rc_model *model, int formulation,
    * "Measurements"); a waypoint path gets a mesh of its own (below). */
   pb->default_elements = 30;
   pb->default_stages = 5;
-  if (formulation == F_MINTIME ||
-      formulation == F_PATHTIME) { /* Mayer phi = tf; stacks c <= 0 */
+}
+
+static void set_invariants(rc_problem *pb, const char *const *names, int n) {
+  pb->ninv = n;
+  pb->inv_names = names;
+}
+
+/* The formulation's dimensions, limits, notes and kit functions. */
+static rc_err formulation_setup(crane *cr, int formulation,
+                                const rc_param_values *pv, int end,
+                                rc_kit_spec *ks, rc_error *err) {
+  rc_problem *pb = &cr->pb;
+  const double *v = pv->real;
+  switch (formulation) {
+  case F_FLAT:
+    pb->sampled_reference = 1;
+    set_invariants(pb, INV_TENSION_PATH, 3);
+    ks->point = flat_point;
+    ks->invariants = tension_path_inv;
+    return RC_OK;
+  case F_TRACK: {
+    pb->has_lagrange = 1;
+    pb->t0_algebraic = 0; /* u(t0) would be free: only G(t0) holds it */
+    scan_ext ex;
+    flat_scan(cr, pb->t0, pb->tf, &ex);
+    const rc_err rc = track_setup(cr, v, end, &ex, err);
+    if (rc != RC_OK)
+      return rc;
+    if (cr->note[0])
+      pb->note = cr->note;
+    set_invariants(pb, INV_TENSION_PATH, 3);
+    ks->point = track_point;
+    ks->invariants = tension_path_inv;
+    return RC_OK;
+  }
+  case F_SERVO:
+    pb->nc = 2;
+    pb->index = 5;
+    pb->t0_algebraic = 0; /* x(t0) fixed: c at t0 would repeat it */
+    pb->note = SERVO_NOTE;
+    set_invariants(pb, INV_SERVO, 4);
+    ks->point = servo_point;
+    ks->invariants = servo_inv;
+    return RC_OK;
+  case F_REDUCED:
+    pb->ny = 3;
+    pb->nu = 0;
+    if (v[P_PROJECT] != 0.0) /* docs/crane-index-reduction.md, "Projection" */
+      pb->ny = 3 + NX;
+    else
+      pb->note = REDUCED_PLAIN_NOTE;
+    set_invariants(pb, INV_HIDDEN, NX);
+    ks->point = reduced_point;
+    ks->invariants = hidden_inv;
+    return RC_OK;
+  case F_PATHTIME:
+  case F_MINTIME: {       /* docs/crane-mintime.md */
+    pb->t0_algebraic = 0; /* as track: u(t0) would be tied only by G(t0) */
+    const rc_err rc = mintime_setup(cr, pv, err);
+    if (rc != RC_OK)
+      return rc;
+    pb->nc = cr->nstack; /* stacks c <= 0 */
     pb->c_lo = cr->c_lo;
     pb->c_hi = cr->c_hi;
-    cr->bjr[0] = 0;
-    cr->bjc[0] = 2 * NX; /* z = (x(t0), x(tf), tf) */
-    pb->boundary.n_out = 1;
-    pb->boundary.jac = (rc_pattern){1, cr->bjr, cr->bjc};
-    pb->boundary.hes = (rc_pattern){0, cr->bjr, cr->bjc};
-    pb->boundary.eval = mt_bnd_eval;
-    pb->boundary.jacobian = mt_bnd_jac;
-    pb->boundary.hessian = mt_bnd_hes;
+    pb->has_lagrange = v[P_UREG] > 0.0;
+    if (cr->mt_note[0])
+      pb->note = cr->mt_note;
     pb->reference = NULL; /* no independent reference of the optimum */
+    set_invariants(pb, INV_TENSION, 1);
+    ks->point = mintime_point;
+    ks->boundary = mintime_boundary; /* Mayer phi = tf */
+    ks->invariants = tension_inv;
+    return RC_OK;
+  }
+  default:
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: formulation %d: expected "
+                        "0..%d",
+                        formulation, NFORM - 1);
+  }
+}
+
+/* pathtime keeps its own point block (pathtime_finish) and the boundary
+ * callbacks mt_bnd_* with the pattern pathtime_finish sets. */
+static void pathtime_boundary(crane *cr) {
+  rc_problem *pb = &cr->pb;
+  cr->bjr[0] = 0;
+  cr->bjc[0] = 2 * NX; /* z = (x(t0), x(tf), tf) */
+  pb->boundary.n_out = 1;
+  pb->boundary.jac = (rc_pattern){1, cr->bjr, cr->bjc};
+  pb->boundary.hes = (rc_pattern){0, cr->bjr, cr->bjc};
+  pb->boundary.eval = mt_bnd_eval;
+  pb->boundary.jacobian = mt_bnd_jac;
+  pb->boundary.hessian = mt_bnd_hes;
+}
+
+/* A smooth waypoint path: its overshoot between waypoints, before the
+ * formulation's note. */
+static void smooth_path_note(crane *cr) {
+  rc_problem *pb = &cr->pb;
+  rc_crane_overshoot os;
+  rc_crane_path_overshoot(&cr->path, &os);
+  char prev[sizeof cr->note]; /* the track or servo note, maybe cr->note */
+  snprintf(prev, sizeof prev, "%s", pb->note ? pb->note : "");
+  snprintf(cr->note, sizeof cr->note,
+           "smooth path through %d waypoints (degree-9 spline, at rest at "
+           "the first and last): between waypoints it leaves their range "
+           "by up to %.3g m in x (t = %.4g s) and %.3g m in z (t = %.4g s)"
+           "%s%.1700s",
+           cr->path.n, os.dx, os.tx, os.dz, os.tz, prev[0] ? "; " : "", prev);
+  pb->note = cr->note;
+}
+
+/* The problem of formulation on cr (path and initial state set). */
+static rc_err crane_build(crane *cr, const rc_model *model, int formulation,
+                          const rc_param_values *pv, int end, double tf,
+                          rc_error *err) {
+  rc_problem *pb = &cr->pb;
+  problem_common(cr, model, formulation, tf);
+  rc_kit_spec ks = {0};
+  rc_err rc = formulation_setup(cr, formulation, pv, end, &ks, err);
+  if (rc != RC_OK)
+    return rc;
+  if (formulation == F_PATHTIME) {
+    pathtime_boundary(cr);
+  } else { /* record the blocks at the guess at t0 (inside every domain) */
+    double w_rec[NWMAX];
+    crane_guess(pb, pb->t0, w_rec);
+    ks.w_record = w_rec;
+    rc = rc_kit_attach(pb, &cr->kit, &ks, err);
+    if (rc != RC_OK)
+      return rc;
   }
   if (formulation == F_PATHTIME &&
-      (rc = pathtime_finish(cr, v, err)) != RC_OK) {
-    crane_destroy(pb);
+      (rc = pathtime_finish(cr, pv->real, err)) != RC_OK)
     return rc;
-  }
-  if (cr->path.mode == RC_CRANE_PATH_SMOOTH) {
-    rc_crane_overshoot os;
-    rc_crane_path_overshoot(&cr->path, &os);
-    char prev[sizeof cr->note]; /* the track or servo note, maybe cr->note */
-    snprintf(prev, sizeof prev, "%s", pb->note ? pb->note : "");
-    snprintf(cr->note, sizeof cr->note,
-             "smooth path through %d waypoints (degree-9 spline, at rest at "
-             "the first and last): between waypoints it leaves their range "
-             "by up to %.3g m in x (t = %.4g s) and %.3g m in z (t = %.4g s)"
-             "%s%.1700s",
-             cr->path.n, os.dx, os.tx, os.dz, os.tz, prev[0] ? "; " : "", prev);
-    pb->note = cr->note;
-  }
+  if (cr->path.mode == RC_CRANE_PATH_SMOOTH)
+    smooth_path_note(cr);
+  const char *file = pv->text ? pv->text[P_PATH] : NULL;
   if (file && *file) {
     rc = crane_default_mesh(cr, err);
-    if (rc != RC_OK) {
-      crane_destroy(pb);
+    if (rc != RC_OK)
       return rc;
-    }
   }
+  return rc_problem_validate(pb, err);
+}
 
-  rc = rc_problem_validate(pb, err);
+static rc_err crane_create(const rc_model *model, int formulation,
+                           const rc_param_values *pv, rc_problem **out,
+                           rc_error *err) {
+  *out = NULL;
+  if (formulation < 0 || formulation >= NFORM)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: formulation %d: expected 0..%d", formulation,
+                        NFORM - 1);
+  if (!pv || pv->n != NPARAM || !pv->real)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: %d parameter values, expected %d",
+                        pv ? pv->n : 0, NPARAM);
+  const double *v = pv->real;
+  crane_choices ch = {0};
+  rc_err rc = check_params(v, err);
+  if (rc == RC_OK)
+    rc = parse_choices(pv, &ch, err);
+  if (rc != RC_OK)
+    return rc;
+  crane *cr = calloc(1, sizeof *cr);
+  if (!cr)
+    return rc_error_set(err, RC_ERR_NOMEM, "crane: out of memory");
+  cr->pb.user = cr; /* from here on crane_destroy frees everything */
+  cr->par = (rc_crane_params){v[P_M1], v[P_M2], v[P_MG], v[P_J],
+                              v[P_C1], v[P_C2], v[P_C3], v[P_G]};
+  cr->eps = ch.eps;
+  cr->guess_rest = ch.guess_rest;
+  cr->uref_flat = ch.uref_flat;
+  double tf = v[P_TF];
+  rc = load_path(cr, pv, &tf, err);
+  if (rc == RC_OK)
+    rc = initial_state(cr, pv, err);
+  if (rc == RC_OK)
+    rc = crane_build(cr, model, formulation, pv, ch.end, tf, err);
   if (rc != RC_OK) {
-    crane_destroy(pb);
+    crane_destroy(&cr->pb);
     return rc;
   }
-  *out = pb;
+  *out = &cr->pb;
   return RC_OK;
 }
 

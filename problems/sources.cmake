@@ -1,7 +1,8 @@
 # One file per physical problem (all its formulations); their derivatives use
 # the header-only kit include/radcol/kit.h.  Add new problems here and to the
-# catalogue in src/registry.c.
+# catalogue in problems/catalogue.c (the only list of the built-in models).
 set(RADCOL_PROBLEM_SOURCES
+  problems/catalogue.c
   problems/crane.c
   problems/crane_path.c
   problems/double_pendulum.c

@@ -186,22 +186,35 @@ def write_scaling(a, rows):
             f"{100 * cb:.2f}% | {d['cpu_s']:.2f} | {d['rss_mb']:.0f} | "
             f"{1e6 * d['cpu_s'] / d['n']:.0f} |")
     os.makedirs(a.outdir, exist_ok=True)
-    png = os.path.join(a.outdir, "scaling.png")
-    if plot_scaling(rows, png):
+    if plot_scaling(rows, os.path.join(a.outdir, "scaling.png")):
         lines += ["", "![scaling](scaling.png)"]
-    path = os.path.join(a.outdir, "scaling.md")
+    write_report(a.outdir, "scaling.md", "\n".join(lines) + "\n")
+
+
+def write_report(outdir, name, text):
+    """Writes one results file under outdir (created if missing) and says so."""
+    os.makedirs(outdir, exist_ok=True)
+    path = os.path.join(outdir, name)
     with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
+        f.write(text)
     print("wrote", path)
 
 
-def plot_scaling(rows, png):
+def pyplot():
+    """matplotlib's pyplot on the Agg backend, or None (a report without a plot)."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
         print("matplotlib missing: no plot", file=sys.stderr)
+        return None
+    return plt
+
+
+def plot_scaling(rows, png):
+    plt = pyplot()
+    if plt is None:
         return False
     fig, ax = plt.subplots(1, 2, figsize=(11, 4.2))
     for (problem, form, solver, _), mk in zip(SCALING, "o^s"):
@@ -256,16 +269,13 @@ def section_mumps(a, workdir):
                        f"wall | - | - | {d['status']} |")
             lines.append(row)
             print(row, flush=True)
-    os.makedirs(a.outdir, exist_ok=True)
-    path = os.path.join(a.outdir, "mumps.md")
-    with open(path, "w") as f:
-        f.write("# MUMPS options (scripts/bench.py --only mumps)\n\n"
-                "Every run uses `--solver ipopt` (pendulum/accel is a square "
-                "system that the default solver integrates by Newton).\n\n"
-                f"cpu = user + sys of the process, minimum of {a.mumps_repeat} runs; "
-                "wall clock timeout " + str(a.mumps_timeout) + " s.\n\n"
-                + "\n".join(lines) + "\n")
-    print("wrote", path)
+    write_report(
+        a.outdir, "mumps.md",
+        "# MUMPS options (scripts/bench.py --only mumps)\n\n"
+        "Every run uses `--solver ipopt` (pendulum/accel is a square "
+        "system that the default solver integrates by Newton).\n\n"
+        f"cpu = user + sys of the process, minimum of {a.mumps_repeat} runs; "
+        f"wall clock timeout {a.mumps_timeout} s.\n\n" + "\n".join(lines) + "\n")
 
 
 # ---- ida ------------------------------------------------------------------------
@@ -382,19 +392,12 @@ def write_ida(a, runs):
     os.makedirs(a.outdir, exist_ok=True)
     if plot_ida(runs, os.path.join(a.outdir, "vs-ida.png")):
         lines += ["", "![work-precision](vs-ida.png)"]
-    path = os.path.join(a.outdir, "vs-ida.md")
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
-    print("wrote", path)
+    write_report(a.outdir, "vs-ida.md", "\n".join(lines) + "\n")
 
 
 def plot_ida(runs, png):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("matplotlib missing: no plot", file=sys.stderr)
+    plt = pyplot()
+    if plt is None:
         return False
     fig, ax = plt.subplots(figsize=(6.5, 4.5))
     ida = sorted([r for r in runs if r["method"] == "ida"], key=lambda r: r["rtol"])
@@ -507,11 +510,7 @@ def section_square(a, workdir):
             f"{di['iterations']} | {si:.4f} | {di['wall_s']:.3f} | {di['cpu_s']:.2f} | "
             f"{si / max(sn, 1e-9):.0f} | {di['cpu_s'] / max(dn['cpu_s'], 1e-3):.1f} | "
             f"{d['diff']:.1e} |")
-    os.makedirs(a.outdir, exist_ok=True)
-    path = os.path.join(a.outdir, "square.md")
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
-    print("wrote", path)
+    write_report(a.outdir, "square.md", "\n".join(lines) + "\n")
 
 
 # ---- latency of a small solve ---------------------------------------------------
@@ -583,11 +582,7 @@ def section_latency(a, workdir):
         "",
         "The profile behind these figures is in docs/performance.md.",
     ]
-    os.makedirs(a.outdir, exist_ok=True)
-    path = os.path.join(a.outdir, "latency.md")
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
-    print("wrote", path)
+    write_report(a.outdir, "latency.md", "\n".join(lines) + "\n")
 
 
 # ---- quick ----------------------------------------------------------------------

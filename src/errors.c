@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "radcol/errors.h"
+#include "utf8.h"
 
 /* One table per list, generated from the X-macros. */
 typedef struct rc_code_entry {

@@ -30,6 +30,9 @@
 #include "radcol/refine.h"
 #include "radcol/solve.h"
 
+/* Ipopt iteration cap of the enriched solve (see rc_estimate_error). */
+#define RC_ESTIMATE_ENRICHED_MAX_ITER 30
+
 /* Ipopt tolerance of the enriched solve (see rc_estimate_error). */
 #define RC_ESTIMATE_ENRICHED_TOL 1e-13
 
@@ -244,11 +247,18 @@ rc_err rc_estimate_error(const rc_problem *pb, const rc_solution *sol,
   o.warm_start = sol->has_duals;
   /* Solved only to opt->tol, the enriched solve would accept the coarse
    * solution interpolated onto its mesh without an iteration whenever the
-   * coarse error is below about tol (measured: pendulum accel at 1e-13 gave
+   * coarse error is below about tol (measured on an index-1 form at 1e-13:
    * an estimate of 4e-15); Newton converges quadratically, so the tighter
    * target costs about one iteration more. */
   o.tol = fmin(opt->tol, RC_ESTIMATE_ENRICHED_TOL);
   o.acceptable_tol = opt->tol;
+  /* Warm from a converged solution the enriched NLP takes 1-10 Ipopt
+   * iterations (docs/mesh-refinement.md); one that needs many more is not a
+   * perturbation of this solution and would not estimate its error
+   * (pendulum coord over a zero of x: 283 iterations to 'infeasible', 5.9 s
+   * after a 0.06 s solve). */
+  if (o.max_iter > RC_ESTIMATE_ENRICHED_MAX_ITER)
+    o.max_iter = RC_ESTIMATE_ENRICHED_MAX_ITER;
   rc_solution fine;
   rc_solve_stats fst;
   rc_error ferr = {RC_OK, ""};

@@ -8,7 +8,7 @@
  * when the kinds are compatible: a trajectory (differential, algebraic or
  * control: one value per node) maps to a trajectory of any of these kinds,
  * since which variables are states is what differs between formulations
- * (pendulum/ode's T is a state, index3's is algebraic); a decision parameter
+ * (a multiplier is a state in one, algebraic in another); a decision parameter
  * maps only to a decision parameter.  Source variables the target lacks are
  * ignored.  A target variable with no source of its name, or only one of an
  * incompatible kind, cannot be mapped: the call fails naming every such

@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "ipopt_adapter.h"
+#include "parse.h"
 #include "radcol/init.h"
 #include "radcol/params.h"
 

@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "ipopt_adapter.h"
+#include "parse.h"
 #include "radcol/params.h"
 #include "timing.h"
 

@@ -37,8 +37,9 @@
  * norm or the last step |dZ| is <= eps = 0.01 tol, tol the solver tolerance
  * (1e-10: the Ipopt path's), or when the steps stop shrinking below 100 eps
  * (the roundoff floor of an ill-conditioned element).  The linear-rate
- * estimate theta / (1 - theta) |dZ| is not used: measured on pendulum accel
- * it accepted iterates with residuals of 1e-10 while Ipopt's were 1e-15.
+ * estimate theta / (1 - theta) |dZ| is not used: measured on an index-1
+ * built-in formulation (docs/performance.md) it accepted iterates with
+ * residuals of 1e-10 while Ipopt's were 1e-15.
  * Predictors, tried in order, each for at most
  * newton_max_iter iterations: the previous element's polynomials
  * extrapolated (x degree s, y and u degree s - 1; the guess in element 0),
@@ -65,7 +66,7 @@
 #include "timing.h"
 
 /* Contraction above which the Jacobian is refreshed at the current iterate
- * (measured on pendulum accel, n = 30 and 1000: 0.5 took 33-120 % more
+ * (measured on an index-1 formulation, n = 30 and 1000: 0.5 took 33-120 % more
  * iterations, 0.03 up to 43 % more Jacobians for up to 35 % fewer
  * iterations; docs/performance.md). */
 #define NEWTON_THETA_REFRESH 0.1

@@ -1,6 +1,7 @@
 /*
- * outfile.h - safe creation of one output file (private to the library; the
- * result writer in io_write.c is its user).
+ * outfile.h - safe creation of one output file (private to radcol; the
+ * result writer in io_write.c and, through rc_write_file, the CLI's CSV
+ * export are its users).
  *
  * An rc_outfile is a temporary file next to the target, created exclusively
  * under a random name that radcol alone uses
@@ -49,5 +50,13 @@ rc_err rc_outfile_commit(rc_outfile *o, rc_error *err);
 /* Remove the temporary file (if it is still ours) and free o.  Safe to call
  * on a closed or zeroed rc_outfile. */
 void rc_outfile_abort(rc_outfile *o);
+
+/* Writes n bytes as the whole file path, as safely as result files are
+ * written (rc_output_check, then a random exclusively created temporary
+ * file that never follows a link, fsync, rename over path): path is either
+ * left as it was or replaced whole.  For other formats (radcol export's
+ * CSV).  RC_ERR_INPUT for a refused path, RC_ERR_IO for a failed write. */
+rc_err rc_write_file(const char *path, const void *data, size_t n,
+                     rc_error *err);
 
 #endif

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse.h"
 #include "radcol/params.h"
 
 /* [+-]digits[.digits][(e|E)[+-]digits] with at least one mantissa digit. */

@@ -20,6 +20,7 @@
  * are the plugin's static data).
  */
 #include "radcol/plugin.h"
+#include "plugin_loader.h"
 #include "radcol/params.h"
 
 #include <dlfcn.h>

@@ -23,17 +23,17 @@
  * through the target's node times (each interval split into equal substeps
  * no longer than h), so the values at the nodes carry only the method's
  * error, no interpolation.  Names map the source's variables and outputs
- * onto the target's variables; the double pendulum's angle formulation has
- * no Cartesian outputs, so its map (SPEC 4.2) is added here:
- *   x1 = L1 sin th1, y1 = -L1 cos th1, x2 = x1 + L2 sin th2,
- *   y2 = y1 - L2 cos th2, u1 = L1 w1 cos th1, v1 = L1 w1 sin th1,
- *   u2 = u1 + L2 w2 cos th2, v2 = v1 + L2 w2 sin th2.
+ * onto the target's variables; a source whose states are not the target's
+ * (angles for Cartesian coordinates) provides the map as derived outputs
+ * named like the target's variables (SPEC 4.2), so nothing here depends on
+ * the problem.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse.h"
 #include "radcol/params.h"
 #include "radcol/simulate.h"
 #include "timing.h"
@@ -344,7 +344,7 @@ static rc_err make_source(const rc_model *model, const rc_param_values *pv,
 
 /* Named values of the source at one time: its states and its derived
  * outputs (a problem that can seed others by name provides the map as
- * outputs, e.g. the double pendulum's angles give x1 .. v2).  Returns the
+ * outputs, e.g. Cartesian positions from angles).  Returns the
  * count. */
 static int source_values(const rc_problem *src, double t, const double *w,
                          double *out, const char **names, double *vals) {

@@ -30,8 +30,8 @@
  *    (extrapolated on [tau_k, first stage)); p is node 0's value.
  *    Why y, u use the element start: the degree-(s-1) stage polynomial is
  *    extrapolated on (tau_k, tau_k + c_1 h) and its error there is of order
- *    s with a large constant (pendulum accel, T: 1e-7 where the nodes are
- *    good to 1e-11); the degree-s interpolant through s + 1 values that are
+ *    s with a large constant (an index-1 multiplier: 1e-7 where the nodes
+ *    are good to 1e-11); the degree-s interpolant through s + 1 values that are
  *    each accurate to O(h^(s+1)) is accurate to O(h^(s+1)) between them.
  *    Node 0 holds, for y and u not imposed at t0, the value the solver set
  *    there (solve.c: y from g(t0, x0, y, u0) = 0 by Newton where dg/dy is

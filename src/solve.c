@@ -2,7 +2,7 @@
  * solve.c - rc_solve: validate, transcribe, pick the starting point, run
  * Ipopt, map the NLP solution back to a trajectory and report.
  *
- * Formulations with sampled_reference (e.g. the crane's exact inverse) are
+ * Formulations with sampled_reference (e.g. an exact inverse by flatness) are
  * not solved: their reference is sampled at the mesh nodes.  A problem with
  * objective_scale S hands Ipopt S * objective; the objective and the
  * multipliers reported are divided by S again (those of the problem as

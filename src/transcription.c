@@ -365,7 +365,7 @@ static int hes_walk(rc_nlp *nlp, const double *x, double obj_factor,
 /* Sorts the n non-negative keys ascending and carries idx along: LSD radix
  * sort on 11-bit digits (stable; as many passes as the largest key needs),
  * tk and ti scratch of n entries.  Replaces qsort plus a binary search per
- * contribution, which took about 10% of a 10^4-element crane/track solve. */
+ * contribution, which took about 10% of a 10^4-element tracking-OCP solve. */
 static void radix_sort(long long n, long long *key, int *idx, long long *tk,
                        int *ti) {
   long long maxk = 0;

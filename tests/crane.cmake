@@ -23,3 +23,10 @@ if(RADCOL_PYTHON)
                    ${CMAKE_CURRENT_BINARY_DIR}/crane_jobs)
   set_tests_properties(crane_jobs PROPERTIES LABELS "unit;cli" TIMEOUT 300)
 endif()
+# reduced without projection (project=0) writes other rows than the
+# registry's default-parameter check (check.crane.reduced) sees.
+add_test(NAME check.crane.reduced_plain
+         COMMAND $<TARGET_FILE:radcol_cli> check crane -f reduced
+                 --set project=0)
+set_tests_properties(check.crane.reduced_plain PROPERTIES
+                     LABELS "derivatives" TIMEOUT 60)

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "plugin_loader.h"
 #include "radcol/mesh.h"
 #include "radcol/options.h"
 #include "radcol/params.h"

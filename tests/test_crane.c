@@ -11,8 +11,8 @@
  *     f(t, w_ref) = d/dt x_ref (exact derivatives of the reference), g = 0,
  *     c = 0, and the invariants vanish; also for a user CSV path.
  *  3. Finite differences of every hand-coded Jacobian and Hessian (point and
- *     invariant blocks, all formulations), and completeness of the declared
- *     patterns.
+ *     invariant blocks, all formulations), completeness of the declared
+ *     patterns, and no declared Hessian entry that is identically zero.
  *  4. Bad input: b <= 0, p2 <= 0, malformed CSVs, tf mismatch, with the
  *     expected messages (stop mode: the messages name the segment's extrema).
  *  5. Crane jobs (docs/crane-jobs.md): limits that contradict the fixed
@@ -237,6 +237,7 @@ static void fd_block(const rc_problem *pb, const char *what,
   unsigned seed = 7;
   double maxj = 0.0, maxh = 0.0;
   int missing = 0;
+  unsigned char hes_nonzero[NWM * NWM] = {0}; /* per declared entry */
   for (int pt = 0; pt < 5; ++pt) {
     double t = pb->tf * (0.13 + 0.17 * pt), w[NWM], ref[NWM + 4];
     pb->reference(pb, 1, &t, ref);
@@ -273,6 +274,7 @@ static void fd_block(const rc_problem *pb, const char *what,
       mu[i] = frand(&seed) * 2.0;
     b->hessian(pb, t, w, mu, vals);
     for (int e = 0; e < b->hes.nnz; ++e) {
+      hes_nonzero[e] |= vals[e] != 0.0;
       H[b->hes.row[e] * nw + b->hes.col[e]] = vals[e];
       H[b->hes.col[e] * nw + b->hes.row[e]] = vals[e];
     }
@@ -304,10 +306,22 @@ static void fd_block(const rc_problem *pb, const char *what,
       }
     }
   }
-  printf("fd/%s/%s: max rel err jac %.1e hes %.1e, missing %d\n",
-         pb->formulation, what, maxj, maxh, missing);
+  /* A declared Hessian entry that is 0 at five random points (random mu)
+   * is structurally zero: the pattern must not declare it. */
+  int zero_declared = 0;
+  for (int e = 0; e < b->hes.nnz; ++e)
+    if (!hes_nonzero[e]) {
+      printf("  %s/%s hes (%d,%d) declared but 0 at every point\n",
+             pb->formulation, what, b->hes.row[e], b->hes.col[e]);
+      ++zero_declared;
+    }
+  printf("fd/%s/%s: max rel err jac %.1e hes %.1e, missing %d, Hessian "
+         "entries declared but identically 0: %d of %d\n",
+         pb->formulation, what, maxj, maxh, missing, zero_declared, b->hes.nnz);
   EXPECT(maxj < 1e-6 && maxh < 1e-6 && missing == 0,
          "%s/%s: derivative check failed", pb->formulation, what);
+  EXPECT(zero_declared == 0, "%s/%s: %d declared Hessian entries are 0",
+         pb->formulation, what, zero_declared);
 }
 
 static void test_fd(const char *form, const char *extra) {
@@ -492,11 +506,34 @@ static void test_unreachable(void) {
   if (pb)
     printf("u1max=3 C1=0: %s\n", pb->infeasible);
   rc_problem_free(&pb);
-  /* without sway limits the proof needs a bound on x - d: only a note */
-  const char *open[] = {"u1max=3"};
-  EXPECT(make("track", 1, open, &pb, &err) == RC_OK && !pb->infeasible &&
+  /* without rmax the check assumes r <= reach_rmax (5 x the path's 2 m)
+   * and says so; reaching would need a 22 m cable */
+  const char *assumed[] = {"u1max=3"};
+  EXPECT(make("track", 1, assumed, &pb, &err) == RC_OK && pb->infeasible &&
+             strstr(pb->infeasible, "beyond r = 21.99 m") &&
+             strstr(pb->infeasible, "checked for r <= 10 m"),
+         "u1max=3 alone: expected infeasible under r <= 10 m (%s)",
+         pb && pb->infeasible ? pb->infeasible : "NULL");
+  rc_problem_free(&pb);
+  /* an assumed cable just above what reaching needs proves nothing */
+  const char *longer[] = {"u1max=3", "reach_rmax=22.1"};
+  EXPECT(make("track", 2, longer, &pb, &err) == RC_OK && !pb->infeasible,
+         "u1max=3 reach_rmax=22.1: expected no proof");
+  rc_problem_free(&pb);
+  const char *shorter[] = {"u1max=3", "reach_rmax=21.9"};
+  EXPECT(make("track", 2, shorter, &pb, &err) == RC_OK && pb->infeasible,
+         "u1max=3 reach_rmax=21.9: expected a proof");
+  rc_problem_free(&pb);
+  /* no assumption: the proof needs a bound on x - d, only a note */
+  const char *open[] = {"u1max=3", "reach_rmax=1e100"};
+  EXPECT(make("track", 2, open, &pb, &err) == RC_OK && !pb->infeasible &&
              pb->note && strstr(pb->note, "sway offset"),
-         "u1max=3 alone: expected a note on the needed sway");
+         "u1max=3 reach_rmax=1e100: expected a note on the needed sway");
+  rc_problem_free(&pb);
+  const char *bad[] = {"reach_rmax=-1"};
+  EXPECT(make("track", 1, bad, &pb, &err) == RC_ERR_INPUT &&
+             strstr(err.message, "reach_rmax = -1"),
+         "reach_rmax=-1: expected an input error naming it");
   rc_problem_free(&pb);
 }
 

@@ -29,20 +29,32 @@ refused() { # name needle... : exit 2, message, no file
 refused rmin=1.5 "rmin = 1.5" "r = 1 m" "t = 6 s"
 refused rmax=1.8 "rmax = 1.8" "r = 2 m" "t = 0 s"
 
-start=$(date +%s)
-"$radcol" solve crane --set u1max=3 --set rmax=2.5 --set thetamax=0.5 --json \
-  --quiet -o "$dir/u3.h5" >"$dir/u3.json" 2>"$dir/err"
-rc=$?
-took=$(( $(date +%s) - start ))
-[ $rc -eq 1 ] && [ -s "$dir/u3.h5" ] && [ $took -lt 10 ] || {
-  echo "FAIL u1max=3: exit $rc after $took s (expected 1, file, < 10 s)"; fail=1; }
-grep -q '"status": *"infeasible"' "$dir/u3.json" &&
-  grep -q 'u1max = 3' "$dir/u3.json" || {
-  echo "FAIL u1max=3: JSON lacks status infeasible naming u1max"
-  cat "$dir/u3.json"; fail=1; }
+# an end state the limits cannot reach ends at once: proved with rmax and
+# thetamax, and without them under the stated cable-length assumption
+unreachable() { # label, --set arguments...
+  label=$1; shift
+  start=$(date +%s)
+  "$radcol" solve crane "$@" --json --quiet -o "$dir/u.h5" >"$dir/u.json" \
+    2>"$dir/err"
+  rc=$?
+  took=$(( $(date +%s) - start ))
+  [ $rc -eq 1 ] && [ -s "$dir/u.h5" ] && [ $took -lt 10 ] || {
+    echo "FAIL $label: exit $rc after $took s (expected 1, file, < 10 s)"
+    fail=1; }
+  grep -q '"status": *"infeasible"' "$dir/u.json" &&
+    grep -q "u1max = ${label#u1max=}" "$dir/u.json" || {
+    echo "FAIL $label: JSON lacks status infeasible naming u1max"
+    cat "$dir/u.json"; fail=1; }
+}
+unreachable u1max=3 --set u1max=3 --set rmax=2.5 --set thetamax=0.5
+unreachable u1max=3 --set u1max=3
+grep -q "unless the cable is paid out beyond r = 21.99 m" "$dir/u.json" || {
+  echo "FAIL u1max=3: message lacks the cable length reaching would need"
+  fail=1; }
+unreachable u1max=1 --set u1max=1
 
 # a solve stopped early names the bounds its last iterate sits on
-"$radcol" solve crane --set u1max=3 --max-iter 30 --quiet -o "$dir/m.h5" \
+"$radcol" solve crane --set u1max=3 --set reach_rmax=1e100 --max-iter 30 --quiet -o "$dir/m.h5" \
   >"$dir/out" 2>"$dir/err"
 rc=$?
 [ $rc -eq 1 ] && grep -q "bounds active at the returned point: .*u1 <= 3" \

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "parse.h"
 #include "radcol/params.h"
 
 static int failures;

@@ -27,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "parse.h"
 #include "radcol/params.h"
 #include "radcol/problem.h"
 #include "radcol/simulate.h"

@@ -74,12 +74,6 @@ rc_err rc_error_set(rc_error *err, rc_err code, const char *fmt, ...)
 /* Clear err to RC_OK. */
 void rc_error_clear(rc_error *err);
 
-/* Length (1..4) of the well-formed UTF-8 character at s, 0 when the bytes
- * at s are not one (stray continuation byte, overlong form, surrogate,
- * above U+10FFFF, truncated) or s is at its terminating NUL.  Writers of
- * text and JSON use it to escape what input files may carry. */
-int rc_utf8_len(const char *s);
-
 #ifdef __cplusplus
 }
 #endif

@@ -86,12 +86,6 @@ void rc_init_report_free(rc_init_report *rep);
 /* Index of the point entry called name (var_names), or -1. */
 int rc_init_var_index(const rc_problem *pb, const char *name);
 
-/* Parse "NAME=VALUE" (VALUE a finite number) against the problem's variable
- * names.  opt is the option name used in messages ("--fix", "--guess"). */
-rc_err rc_init_parse_assignment(const rc_problem *pb, const char *opt,
-                                const char *assignment, int *index,
-                                double *value, rc_error *err);
-
 /* The default guess zhat (nw values): x0 for x (zeros if NULL), the problem's
  * guess at t0 for y, u, p (zeros without a guess function). */
 rc_err rc_init_default_guess(const rc_problem *pb, double *zhat, rc_error *err);

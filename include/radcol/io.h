@@ -11,6 +11,7 @@
 #include "radcol/estimate.h"
 #include "radcol/mesh.h"
 #include "radcol/problem.h"
+#include "radcol/refine.h"
 #include "radcol/replay.h"
 #include "radcol/result.h"
 #include "radcol/solve.h"
@@ -21,24 +22,6 @@ extern "C" {
 
 #define RC_FORMAT_NAME "radcol-result"
 #define RC_FORMAT_VERSION 1
-
-/* One row of /refinement. */
-typedef struct rc_refine_row {
-  int iteration;
-  int elements;
-  int stages_min, stages_max;
-  int nvars;
-  double est_error; /* estimator's max over elements */
-  double ref_error; /* max reference error over variables (NaN: none) */
-  int ipopt_iterations;
-  double wall_s;
-  int status;             /* rc_status of that solve */
-  double dense_violation; /* largest relative dense-grid violation between
-                             the nodes (rc_dense_violation.worst_between;
-                             NaN: not checked) */
-  double global_error;    /* global estimate's max (radcol/estimate.h), NaN:
-                             not computed for this solve */
-} rc_refine_row;
 
 /* Everything a result file records. Borrowed pointers; any may be NULL except
  * path, pb and sol. */
@@ -74,14 +57,6 @@ rc_err rc_write_result(const char *path, const rc_result_record *rec,
  * no existing non-regular file (device, FIFO, symlink, directory) at path.
  * RC_ERR_INPUT naming path and the reason. */
 rc_err rc_output_check(const char *path, rc_error *err);
-
-/* Writes n bytes as the whole file path, as safely as result files are
- * written (rc_output_check, then a random exclusively created temporary
- * file that never follows a link, fsync, rename over path): path is either
- * left as it was or replaced whole.  For other formats (radcol export's
- * CSV).  RC_ERR_INPUT for a refused path, RC_ERR_IO for a failed write. */
-rc_err rc_write_file(const char *path, const void *data, size_t n,
-                     rc_error *err);
 
 /* Unlink the temporary file of a write in progress, if any.  Async-signal-
  * safe: meant for SIGINT/SIGTERM handlers, which then re-raise the signal.

@@ -60,17 +60,6 @@ void rc_params_free(rc_param_values *pv);
  * stay finite, so no input can overflow to inf before the solver runs. */
 #define RC_REAL_MAX_ABS 1e150
 
-/* Strict number parsing shared by the library and the CLI, one rule for
- * reals and integers: decimal only.  The whole string must be one decimal
- * number [+-]digits[.digits][(e|E)[+-]digits] (also .5 and 5.) with
- * magnitude <= RC_REAL_MAX_ABS (no blanks, no hexadecimal, no NaN or
- * infinity; a value that underflows to a tiny or zero double is accepted).
- * Returns 1 on success (and stores *out), 0 otherwise (*out untouched). */
-int rc_parse_real(const char *s, double *out);
-/* The whole string is a decimal integer in [lo, hi] ([+-]digits, no blanks,
- * no hexadecimal).  Returns 1 or 0. */
-int rc_parse_int(const char *s, long lo, long hi, long *out);
-
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,7 @@
 /*
  * radcol/plugin.h - user problems in a shared library: the one entry point a
- * plugin exports, and the loader radcol uses to open it.
+ * plugin exports.  (The loader that opens plugins is private to radcol:
+ * src/plugin_loader.h.)
  *
  * A plugin is a shared library (built against the installed headers, see
  * docs/writing-a-problem.md) that defines
@@ -27,8 +28,9 @@
  * a plugin need not link libradcol.  Linking radcol::radcol also works (the
  * plugin then carries its own copy of the few objects it uses).
  *
- * Lifetime.  The library stays loaded until rc_plugin_close; problems built
- * by its models (and the rc_plugin and rc_model data) must not outlive it.
+ * Lifetime.  radcol keeps the library loaded until it has freed every
+ * problem built by its models; the rc_plugin and rc_model data must stay
+ * valid while it is loaded.
  */
 #ifndef RADCOL_PLUGIN_H
 #define RADCOL_PLUGIN_H
@@ -61,38 +63,6 @@ typedef struct rc_plugin {
 
 /* Type of the entry point. */
 typedef const rc_plugin *(*rc_plugin_entry_fn)(void);
-
-/* ---- the loader (used by the radcol executable) ------------------------- */
-
-typedef struct rc_plugin_handle rc_plugin_handle;
-
-/* Open the shared library at path (a name without '/' is taken relative to
- * the current directory, not searched on the library path), call its entry
- * point and validate what it returns: the ABI version, then every model
- * (non-empty names made of letters, digits, '_', '-' and '.', unique within
- * the plugin and different from the built-in problems; at least one
- * formulation with unique names; a default formulation in range; parameter
- * definitions with unique names; a create function).  Every failure is
- * RC_ERR_INPUT with a message naming the path and what was expected; *out is
- * then NULL.  On success *out is owned by the caller (rc_plugin_close). */
-rc_err rc_plugin_open(const char *path, rc_plugin_handle **out, rc_error *err);
-
-/* The checks rc_plugin_open applies to what the entry point returned (ABI
- * version, models, names, formulations, parameters and their defaults,
- * create): RC_OK, or RC_ERR_INPUT naming path and the offending entry.
- * Exposed for tests and fuzz/fuzz_plugin.c. */
-rc_err rc_plugin_validate(const char *path, const rc_plugin *pl, rc_error *err);
-
-/* The plugin's description (borrowed from the library). */
-const rc_plugin *rc_plugin_info(const rc_plugin_handle *h);
-
-/* The plugin's model called name, or NULL. */
-const rc_model *rc_plugin_find_model(const rc_plugin_handle *h,
-                                     const char *name);
-
-/* Unload the library, free the handle and set *h = NULL (NULL-safe).  Every
- * problem built by the plugin must have been freed before. */
-void rc_plugin_close(rc_plugin_handle **h);
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,7 @@
 #include "radcol/params.h"
 #include "radcol/plugin.h"
 #include "radcol/problem.h"
+#include "radcol/refine.h"
 #include "radcol/replay.h"
 #include "radcol/result.h"
 #include "radcol/simulate.h"

@@ -5,7 +5,7 @@
  * element, changes the mesh (raise the degree, split, merge) and re-solves,
  * warm-started from the previous solution, until every element's estimate is
  * below the tolerance or a cap (refinements, elements, memory) stops it.  Each
- * solve is one rc_refine_row (radcol/io.h), reported through a callback; the
+ * solve is one rc_refine_row, reported through a callback; the
  * library itself never prints.
  *
  * Estimators (docs/mesh-refinement.md):
@@ -40,7 +40,6 @@
 
 #include "radcol/errors.h"
 #include "radcol/estimate.h"
-#include "radcol/io.h"
 #include "radcol/mesh.h"
 #include "radcol/options.h"
 #include "radcol/problem.h"
@@ -49,6 +48,25 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* One solve of the refinement loop (a row of the result file's /refinement,
+ * radcol/io.h). */
+typedef struct rc_refine_row {
+  int iteration;
+  int elements;
+  int stages_min, stages_max;
+  int nvars;
+  double est_error; /* estimator's max over elements */
+  double ref_error; /* max reference error over variables (NaN: none) */
+  int ipopt_iterations;
+  double wall_s;
+  int status;             /* rc_status of that solve */
+  double dense_violation; /* largest relative dense-grid violation between
+                             the nodes (rc_dense_violation.worst_between;
+                             NaN: not checked) */
+  double global_error;    /* global estimate's max (radcol/estimate.h), NaN:
+                             not computed for this solve */
+} rc_refine_row;
 
 typedef enum rc_refine_estimator {
   RC_REFINE_PHR = 0,

@@ -43,8 +43,6 @@ typedef enum rc_sim_method { RC_SIM_RK4 = 0, RC_SIM_COLLATZ = 1 } rc_sim_method;
 
 /* "rk4" or "collatz" (NULL for an unknown value). */
 const char *rc_sim_method_name(rc_sim_method m);
-/* Parses "rk4" or "collatz"; fills err naming the value otherwise. */
-rc_err rc_sim_method_parse(const char *name, rc_sim_method *m, rc_error *err);
 
 /* RC_OK when pb can be integrated explicitly: ny = 0, nu = 0, fixed tf and a
  * point block with an eval function.  Otherwise RC_ERR_INPUT with a message
@@ -73,12 +71,6 @@ rc_err rc_simulate_step(const rc_problem *pb, rc_sim_method m, double t,
  * nothing is allocated and err says where it failed. */
 rc_err rc_simulate(const rc_problem *pb, rc_sim_method m, double h,
                    rc_solution *sol, rc_solve_stats *stats, rc_error *err);
-
-/* Parses a solve --guess value "simulate:METHOD" or "simulate:METHOD:H"
- * (H > 0 the largest step; 0 when not given). Returns RC_ERR_INPUT naming
- * the value if spec does not start with "simulate:" or is malformed. */
-rc_err rc_simulate_parse_guess(const char *spec, rc_sim_method *m, double *h,
-                               rc_error *err);
 
 /* An initial guess for target (a formulation of model, built with the
  * parameter values pv) on mesh, from a simulation of the nearest ODE

@@ -8,8 +8,11 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/args.h"
+#include "parse.h"
+#include "plugin_loader.h"
 #include "radcol/io.h"
 #include "radcol/plugin.h"
+#include "utf8.h"
 
 #include <errno.h>
 #include <math.h>

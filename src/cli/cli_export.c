@@ -24,7 +24,7 @@
  * built-in models use SI units and seconds, see radcol list --params).
  *
  * Output.  stdout, or -o FILE: the CSV is built in memory and written by
- * rc_write_file (radcol/io.h), the result files' safe writer (random
+ * rc_write_file (src/outfile.h), the result files' safe writer (random
  * exclusive temporary that never follows a link, fsync, rename).  An
  * existing FILE that is not a regular file (symbolic link, directory,
  * device, FIFO) or that is the input file itself is refused (exit 2) before
@@ -46,6 +46,7 @@
 
 #include "cli/args.h"
 #include "cli/plan_file.h"
+#include "outfile.h"
 #include "radcol/io.h"
 #include "radcol/simulate.h"
 
@@ -59,7 +60,7 @@ static const char usage[] =
     "simulate) on a uniform time grid and write it as CSV: a header line of\n"
     "names (time first), then one line per time with 17 significant\n"
     "digits. The values are those of the file's dense output (the\n"
-    "collocation polynomials); derived outputs (e.g. the crane's load x, z)\n"
+    "collocation polynomials); derived outputs (e.g. a load's x and z)\n"
     "are computed by the problem that wrote the file, rebuilt from the\n"
     "file's model, formulation and parameters. No units row: the built-in\n"
     "models use SI units and seconds (radcol list --params PROBLEM).\n\n"

@@ -19,6 +19,7 @@
 #include "cli/json.h"
 #include "numfmt.h"
 #include "radcol/io.h"
+#include "utf8.h"
 
 static const char usage[] =
     "usage: radcol info FILE.h5 [--json]\n\n"

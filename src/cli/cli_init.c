@@ -25,6 +25,7 @@
 #include "cli/cli_init.h"
 #include "cli/json.h"
 #include "cli/report.h"
+#include "parse.h"
 #include "radcol/init.h"
 #include "radcol/io.h"
 #include "radcol/mesh.h"

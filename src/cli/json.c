@@ -4,6 +4,7 @@
  */
 #include "cli/json.h"
 #include "numfmt.h"
+#include "utf8.h"
 
 #include <math.h>
 
