@@ -55,9 +55,10 @@
  *           index-1 model, free tf, Mayer phi = tf, the track limits as
  *           simple bounds, stacks z - ZMIN - bump(x) <= 0 as path
  *           constraints, optional regularisation ureg.
- *   pathtime minimum time along the straight line start-end: states sigma
- *           .. sigma3, control sigma4, the crane state by the flat inverse
- *           (second-order jets), every limit a path constraint.
+ *   pathtime minimum time along the straight line start-end or a curve:
+ *           states sigma .. sigma3, control sigma4, the crane state by the
+ *           flat inverse as algebraic copies with the limits as simple
+ *           bounds (second-order jets).
  *
  * Outputs: x, z, vx = vr s + r om c + vd, vz = vr c - r om s.
  * Invariants: flat/track: G, x - p1, z - p2 (algebraic consistency and the
@@ -140,6 +141,7 @@ enum {
   P_UREG,
   /* reachability of a fixed end state (docs/crane-jobs.md) */
   P_REACHRMAX,
+  P_CURVE, /* pathtime along a CSV curve */
   NPARAM
 };
 
@@ -246,6 +248,11 @@ static const rc_param_def crane_params[NPARAM] = {
      "track: the cable length [m] the reachability check of a fixed end "
      "state assumes when rmax is not set (0: 5 times the path's longest "
      "cable; 1e100: in effect no assumption)"},
+    {"curve", RC_PARAM_TEXT, 0.0, NULL,
+     "pathtime: CSV of (x, z) rows (no t; header allowed) the load must "
+     "follow from the first row to the last, interpolated by a C^8 "
+     "degree-9 spline in the chord-length parameter sigma (default: the "
+     "straight line x_start, z_start -> x_end, z_end) [m]"},
 };
 
 enum { F_FLAT = 0, F_TRACK, F_SERVO, F_REDUCED, F_MINTIME, F_PATHTIME, NFORM };
@@ -257,8 +264,9 @@ static const rc_formulation_def crane_formulations[NFORM] = {
     {"reduced", "index reduction completed: index-1 DAE, u1 u2 algebraic"},
     {"mintime", "minimum-time rest-to-rest move on the index-1 model, free "
                 "tf, every limit, optional stacks"},
-    {"pathtime", "minimum-time move along the straight line start-end: "
-                 "sigma'''' control, crane state by the flat inverse"},
+    {"pathtime", "minimum-time move along the straight line start-end or "
+                 "a curve: sigma'''' control, crane state by the flat "
+                 "inverse"},
 };
 
 static const char *const VAR_NAMES[NWMAX] = {
@@ -1859,23 +1867,45 @@ static rc_err mintime_setup(crane *cr, const rc_param_values *pv,
   return RC_OK;
 }
 
-/* ---- pathtime: minimum time along the straight line (docs/crane-mintime.md)
- * Load on p(t) = P0 + D sigma(t), D = P1 - P0; states (sigma, sigma1,
- * sigma2, sigma3), control sigma4 (chain of integrators); p^(k) = D sigma_k.
- * Flat inverse (SPEC 4.3): a = -M2 Dx s2, b = m g - M2 Dz s2,
- * q = a / b = tan theta, S = sqrt(1 + q^2), tau = b S, r = p2 S,
- * d = p1 - p2 q, q' = q_s s3, q'' = q_ss s3^2 + q_s s4 (q_s = dq/ds2 =
- * M2 (Dz a - Dx b) / b^2, q_ss = 2 M2 Dz q_s / b), vd = d' = p1' - p2' q -
- * p2 q', d'' = p1'' - p2'' q - 2 p2' q' - p2 q'', vr = r' = p2' S +
- * p2 S_q q', r'' = p2'' S + 2 p2' S_q q' + p2 (S_qq q'^2 + S_q q''),
- * S_q = q / S, S_qq = 1 / S^3, u1 = M1 d'' + C1 d' - tau sin theta =
- * M1 d'' + C1 d' - a, u2 = (C3^2 tau - C2 r' - J r'') / C3.
- * Path constraints, in this order: theta = atan q, tau, r, vd, vr, u1, u2,
- * b (>= 0.01 m g: the flat inverse's domain).  Every expression is built
- * from second-order jets (value, gradient, Hessian over the 5 inputs) with
- * the exact product, reciprocal, sqrt and atan rules. */
-#define PT_N 5  /* inputs: sigma, sigma1, sigma2, sigma3, sigma4 */
-#define PT_NC 8 /* path constraints */
+/* ---- pathtime: minimum time along a path (docs/crane-mintime.md) ---------
+ * Load on p(t) = P(sigma(t)), P the straight line P0 + D sigma (D = P1 - P0)
+ * or a curve (pt_curve); states (sigma, sigma1, sigma2, sigma3), control
+ * sigma4 (chain of integrators).  The load's derivatives by the chain rule
+ * (P^(k) = d^k P / d sigma^k, s_k = sigma_k):
+ *   p'    = P' s1,
+ *   p''   = P'' s1^2 + P' s2,
+ *   p'''  = P''' s1^3 + 3 P'' s1 s2 + P' s3,
+ *   p'''' = P'''' s1^4 + 6 P''' s1^2 s2 + P'' (3 s2^2 + 4 s1 s3) + P' s4.
+ * Flat inverse (SPEC 4.3): a = -M2 p1'', b = m g - M2 p2'' (and a', a'',
+ * b', b'' from p''', p''''), q = a / b = tan theta,
+ *   q' = (a' - q b') / b,  q'' = (a'' - 2 q' b' - q b'') / b,
+ *   S = sqrt(1 + q^2), S_q = q / S, S_qq = 1 / S^3,
+ *   theta = atan q, tau = b S, r = p2 S, d = p1 - p2 q, omega = q' / S^2,
+ *   vd = p1' - p2' q - p2 q',  d'' = p1'' - p2'' q - 2 p2' q' - p2 q'',
+ *   vr = p2' S + p2 S_q q',  r'' = p2'' S + 2 p2' S_q q' + p2 (S_qq q'^2 +
+ *   S_q q''),  u1 = M1 d'' + C1 vd - a  (tau sin theta = b q = a),
+ *   u2 = (C3^2 tau - C2 vr - J r'') / C3.
+ * Limits on the dense output: the nine crane quantities are algebraic
+ * variables y = (d, r, theta, vd, vr, omega, tau, u1, u2) with the
+ * equations 0 = y_k - Y_k(sigma .. sigma4) and the limits as simple bounds
+ * on y, which the Bernstein rows of the transcription (docs/dense-bounds.md)
+ * make hold on the whole dense output; between the nodes y differs from
+ * Y(dense sigma) by the interpolation error of a smooth function of
+ * polynomials, which the dense-grid check reports (alg_<y>): O(h^6) where
+ * the controls are smooth, O(h) in an element where u1 switches (sigma4 is
+ * steep there; docs/crane-mintime.md derives it).  One path
+ * constraint b >= 0.01 m g (the flat inverse's domain).  Every expression is
+ * a second-order jet (value, gradient, Hessian over the 5 inputs sigma ..
+ * sigma4) built with the exact product, reciprocal, sqrt and atan rules. */
+#define PT_N 5  /* jet inputs: sigma, sigma1, sigma2, sigma3, sigma4 */
+#define PT_NX 4 /* states sigma .. sigma3 */
+#define PT_NY 9 /* algebraic copies d .. u2 */
+#define PT_NW (PT_NX + PT_NY + 1)
+#define PT_IU (PT_NX + PT_NY) /* w index of sigma4 */
+#define PT_NC 1               /* path constraint b */
+/* w index of jet input i */
+static const int PT_WIN[PT_N] = {0, 1, 2, 3, PT_IU};
+
 typedef struct jet2 {
   double v, g[PT_N], h[PT_N][PT_N];
 } jet2;
@@ -1902,6 +1932,12 @@ static jet2 j_lin(double a, jet2 x, double b, jet2 y) { /* a x + b y */
       r.h[i][j] = a * x.h[i][j] + b * y.h[i][j];
   }
   return r;
+}
+static jet2 j_add(jet2 x, jet2 y) {
+  return j_lin(1.0, x, 1.0, y);
+}
+static jet2 j_scale(double a, jet2 x) {
+  return j_lin(a, x, 0.0, x);
 }
 static jet2 j_mul(jet2 x, jet2 y) {
   jet2 r;
@@ -1937,69 +1973,98 @@ static jet2 j_atan(jet2 x) {
   return j_fun(x, atan(x.v), 1.0 / d, -2.0 * x.v / (d * d));
 }
 
-/* The PT_NC constraint jets at w, and the crane state for the outputs. */
+/* P^(k)(sigma), k = 0..6, of x (P[k][0]) and z (P[k][1]). */
+static void pt_curve(const crane *cr, double sigma, double P[7][2]) {
+  memset(P, 0, sizeof(double) * 14);
+  if (cr->path.mode == RC_CRANE_PATH_CURVE) {
+    rc_crane_curve_eval(&cr->path, sigma, P);
+    return;
+  }
+  const double Dx = cr->xf[4], Dz = cr->xf[5]; /* set by pathtime_finish */
+  P[0][0] = cr->x0[4] + Dx * sigma;
+  P[0][1] = cr->x0[5] + Dz * sigma;
+  P[1][0] = Dx;
+  P[1][1] = Dz;
+}
+
+/* The load's derivatives p^(k), k = 0..4, as jets (pk[k][0] x, [1] z). */
+static void pt_load(const crane *cr, const double *w, jet2 pk[5][2]) {
+  const jet2 sg = j_var(w[0], 0), s1 = j_var(w[1], 1), s2 = j_var(w[2], 2),
+             s3 = j_var(w[3], 3), s4 = j_var(w[PT_IU], 4);
+  double P[7][2];
+  pt_curve(cr, w[0], P);
+  const jet2 s11 = j_mul(s1, s1), s12 = j_mul(s11, s2);
+  const jet2 s111 = j_mul(s11, s1), s1111 = j_mul(s111, s1);
+  const jet2 s1s2 = j_mul(s1, s2);
+  const jet2 t4 = j_lin(3.0, j_mul(s2, s2), 4.0, j_mul(s1, s3));
+  for (int c = 0; c < 2; ++c) {
+    jet2 Pj[5]; /* P^(j)(sigma(w)) as jets */
+    for (int j = 0; j < 5; ++j)
+      Pj[j] = j_fun(sg, P[j][c], P[j + 1][c], P[j + 2][c]);
+    pk[0][c] = Pj[0];
+    pk[1][c] = j_mul(Pj[1], s1);
+    pk[2][c] = j_add(j_mul(Pj[2], s11), j_mul(Pj[1], s2));
+    pk[3][c] =
+        j_add(j_add(j_mul(Pj[3], s111), j_scale(3.0, j_mul(Pj[2], s1s2))),
+              j_mul(Pj[1], s3));
+    pk[4][c] =
+        j_add(j_add(j_mul(Pj[4], s1111), j_scale(6.0, j_mul(Pj[3], s12))),
+              j_add(j_mul(Pj[2], t4), j_mul(Pj[1], s4)));
+  }
+}
+
+/* Y_0..Y_8 = (d, r, theta, vd, vr, omega, tau, u1, u2) and b as jets. */
 typedef struct pt_vals {
-  jet2 c[PT_NC];
-  double d, r, theta, vd, vr, omega, tau, u1, u2;
+  jet2 y[PT_NY];
+  jet2 b;
 } pt_vals;
 
 static int pt_eval_all(const crane *cr, const double *w, pt_vals *o) {
   const rc_crane_params *P = &cr->par;
-  const double Dx = cr->xf[4], Dz = cr->xf[5]; /* set by pathtime_finish */
-  const double x0 = cr->x0[4], z0 = cr->x0[5];
-  const jet2 sg = j_var(w[0], 0), s1 = j_var(w[1], 1), s2 = j_var(w[2], 2),
-             s3 = j_var(w[3], 3), s4 = j_var(w[4], 4);
-  const jet2 one = j_const(1.0);
-  const jet2 p1 = j_lin(Dx, sg, x0, one), p2 = j_lin(Dz, sg, z0, one);
-  const jet2 p1d = j_lin(Dx, s1, 0, one), p2d = j_lin(Dz, s1, 0, one);
-  const jet2 p1dd = j_lin(Dx, s2, 0, one), p2dd = j_lin(Dz, s2, 0, one);
-  const double mg = P->m * P->g;
-  const jet2 a = j_lin(-P->M2, p1dd, 0, one);
-  const jet2 b = j_lin(-P->M2, p2dd, mg, one);
-  if (!(b.v > 0.0) || !(p2.v > 0.0))
+  jet2 p[5][2];
+  pt_load(cr, w, p);
+  const double M2 = P->M2, mg = P->m * P->g;
+  const jet2 a = j_scale(-M2, p[2][0]), ad = j_scale(-M2, p[3][0]),
+             add = j_scale(-M2, p[4][0]);
+  const jet2 b = j_add(j_const(mg), j_scale(-M2, p[2][1]));
+  const jet2 bd = j_scale(-M2, p[3][1]), bdd = j_scale(-M2, p[4][1]);
+  if (!(b.v > 0.0) || !(p[0][1].v > 0.0))
     return 1; /* outside the flat inverse's domain: the solver steps back */
   const jet2 ib = j_inv(b);
   const jet2 q = j_mul(a, ib);
-  const jet2 qs = j_mul(j_lin(-P->M2 * Dx, b, P->M2 * Dz, a), j_mul(ib, ib));
-  const jet2 qss = j_mul(j_lin(2.0 * P->M2 * Dz, qs, 0, one), ib);
-  const jet2 qd = j_mul(qs, s3);
-  const jet2 qdd = j_lin(1.0, j_mul(qss, j_mul(s3, s3)), 1.0, j_mul(qs, s4));
-  const jet2 S = j_sqrt(j_lin(1.0, one, 1.0, j_mul(q, q)));
+  const jet2 qd = j_mul(j_lin(1.0, ad, -1.0, j_mul(q, bd)), ib);
+  const jet2 qdd = j_mul(
+      j_lin(1.0, add, -1.0, j_lin(2.0, j_mul(qd, bd), 1.0, j_mul(q, bdd))), ib);
+  const jet2 S2 = j_add(j_const(1.0), j_mul(q, q));
+  const jet2 S = j_sqrt(S2);
   const jet2 iS = j_inv(S);
   const jet2 Sq = j_mul(q, iS);              /* q / S */
   const jet2 Sqq = j_mul(iS, j_mul(iS, iS)); /* 1 / S^3 */
+  const jet2 x = p[0][0], z = p[0][1], xd = p[1][0], zd = p[1][1],
+             xdd = p[2][0], zdd = p[2][1];
   const jet2 tau = j_mul(b, S);
-  const jet2 r = j_mul(p2, S);
-  const jet2 vd =
-      j_lin(1.0, p1d, -1.0, j_lin(1.0, j_mul(p2d, q), 1.0, j_mul(p2, qd)));
-  const jet2 ddd = j_lin(1.0, j_lin(1.0, p1dd, -1.0, j_mul(p2dd, q)), -1.0,
-                         j_lin(2.0, j_mul(p2d, qd), 1.0, j_mul(p2, qdd)));
-  const jet2 vr = j_lin(1.0, j_mul(p2d, S), 1.0, j_mul(p2, j_mul(Sq, qd)));
-  const jet2 rdd = j_lin(
-      1.0, j_lin(1.0, j_mul(p2dd, S), 2.0, j_mul(p2d, j_mul(Sq, qd))), 1.0,
-      j_mul(p2, j_lin(1.0, j_mul(Sqq, j_mul(qd, qd)), 1.0, j_mul(Sq, qdd))));
-  const jet2 u1 = j_lin(1.0, j_lin(P->M1, ddd, P->C1, vd), -1.0, a);
-  const jet2 u2 = j_lin(P->C3, tau, -1.0 / P->C3, j_lin(P->C2, vr, P->J, rdd));
-  o->c[0] = j_atan(q);
-  o->c[1] = tau;
-  o->c[2] = r;
-  o->c[3] = vd;
-  o->c[4] = vr;
-  o->c[5] = u1;
-  o->c[6] = u2;
-  o->c[7] = b;
-  o->d = p1.v - p2.v * q.v;
-  o->r = r.v;
-  o->theta = o->c[0].v;
-  o->vd = vd.v;
-  o->vr = vr.v;
-  o->omega = qd.v / (1.0 + q.v * q.v);
-  o->tau = tau.v;
-  o->u1 = u1.v;
-  o->u2 = u2.v;
+  const jet2 vd = j_lin(1.0, xd, -1.0, j_add(j_mul(zd, q), j_mul(z, qd)));
+  const jet2 ddd = j_lin(1.0, j_lin(1.0, xdd, -1.0, j_mul(zdd, q)), -1.0,
+                         j_lin(2.0, j_mul(zd, qd), 1.0, j_mul(z, qdd)));
+  const jet2 vr = j_add(j_mul(zd, S), j_mul(z, j_mul(Sq, qd)));
+  const jet2 rdd =
+      j_add(j_lin(1.0, j_mul(zdd, S), 2.0, j_mul(zd, j_mul(Sq, qd))),
+            j_mul(z, j_add(j_mul(Sqq, j_mul(qd, qd)), j_mul(Sq, qdd))));
+  o->y[0] = j_lin(1.0, x, -1.0, j_mul(z, q)); /* d */
+  o->y[1] = j_mul(z, S);                      /* r */
+  o->y[2] = j_atan(q);                        /* theta */
+  o->y[3] = vd;
+  o->y[4] = vr;
+  o->y[5] = j_mul(qd, j_inv(S2)); /* omega = theta' */
+  o->y[6] = tau;
+  o->y[7] = j_lin(1.0, j_lin(P->M1, ddd, P->C1, vd), -1.0, a); /* u1 */
+  o->y[8] =
+      j_lin(P->C3, tau, -1.0 / P->C3, j_lin(P->C2, vr, P->J, rdd)); /* u2 */
+  o->b = b;
   return 0;
 }
 
+/* F = [sigma1, sigma2, sigma3, sigma4 | y - Y(sigma..sigma4) | b]. */
 static int pt_point_eval(const rc_problem *pb, double t, const double *w,
                          double *out) {
   (void)t;
@@ -2007,12 +2072,15 @@ static int pt_point_eval(const rc_problem *pb, double t, const double *w,
   int rc = pt_eval_all(crane_of(pb), w, &o);
   if (rc)
     return rc;
-  for (int i = 0; i < 4; ++i)
-    out[i] = w[i + 1]; /* sigma_k' = sigma_{k+1} */
-  for (int k = 0; k < PT_NC; ++k)
-    out[4 + k] = o.c[k].v;
+  for (int i = 0; i < PT_NX; ++i)
+    out[i] = w[PT_WIN[i + 1]]; /* sigma_k' = sigma_{k+1} */
+  for (int k = 0; k < PT_NY; ++k)
+    out[PT_NX + k] = w[PT_NX + k] - o.y[k].v;
+  out[PT_NX + PT_NY] = o.b.v;
   return 0;
 }
+/* Jacobian pattern: row i < 4 -> column PT_WIN[i + 1]; row 4 + k -> column
+ * 4 + k (the copy), then the five inputs; row 13 (b) -> the five inputs. */
 static int pt_point_jac(const rc_problem *pb, double t, const double *w,
                         double *vals) {
   (void)t;
@@ -2021,8 +2089,19 @@ static int pt_point_jac(const rc_problem *pb, double t, const double *w,
   if (rc)
     return rc;
   const rc_pattern *J = &pb->point.jac;
-  for (int e = 0; e < J->nnz; ++e)
-    vals[e] = J->row[e] < 4 ? 1.0 : o.c[J->row[e] - 4].g[J->col[e]];
+  for (int e = 0; e < J->nnz; ++e) {
+    const int row = J->row[e], col = J->col[e];
+    int in = -1;
+    for (int i = 0; i < PT_N; ++i)
+      if (PT_WIN[i] == col)
+        in = i;
+    if (row < PT_NX)
+      vals[e] = 1.0;
+    else if (row < PT_NX + PT_NY)
+      vals[e] = col == row ? 1.0 : -o.y[row - PT_NX].g[in];
+    else
+      vals[e] = o.b.g[in];
+  }
   return 0;
 }
 static int pt_point_hes(const rc_problem *pb, double t, const double *w,
@@ -2034,35 +2113,35 @@ static int pt_point_hes(const rc_problem *pb, double t, const double *w,
     return rc;
   const rc_pattern *H = &pb->point.hes;
   for (int e = 0; e < H->nnz; ++e) {
-    double v = 0.0;
-    for (int k = 0; k < PT_NC; ++k)
-      v += mu[4 + k] * o.c[k].h[H->row[e]][H->col[e]];
+    int i = 0, j = 0;
+    for (int k = 0; k < PT_N; ++k) {
+      if (PT_WIN[k] == H->row[e])
+        i = k;
+      if (PT_WIN[k] == H->col[e])
+        j = k;
+    }
+    double v = mu[PT_NX + PT_NY] * o.b.h[i][j];
+    for (int k = 0; k < PT_NY; ++k)
+      v -= mu[PT_NX + k] * o.y[k].h[i][j];
     vals[e] = v;
   }
   return 0;
 }
 
-static const char *const PT_VAR_NAMES[PT_N] = {"sigma", "sigma1", "sigma2",
-                                               "sigma3", "sigma4"};
-static const char *const PT_OUT_NAMES[13] = {
-    "x",  "z",  "vx",    "vz",  "d",  "r", "theta",
-    "vd", "vr", "omega", "tau", "u1", "u2"};
+static const char *const PT_VAR_NAMES[PT_NW] = {
+    "sigma", "sigma1", "sigma2", "sigma3", "d",  "r",  "theta",
+    "vd",    "vr",     "omega",  "tau",    "u1", "u2", "sigma4"};
 
+/* The load x, z, vx, vz from sigma (exactly on the path). */
 static int pt_outputs(const rc_problem *pb, double t, const double *w,
                       double *out) {
   (void)t;
-  const crane *cr = crane_of(pb);
-  pt_vals o;
-  if (pt_eval_all(cr, w, &o))
-    return 1;
-  const double Dx = cr->xf[4], Dz = cr->xf[5];
-  out[0] = cr->x0[4] + Dx * w[0];
-  out[1] = cr->x0[5] + Dz * w[0];
-  out[2] = Dx * w[1];
-  out[3] = Dz * w[1];
-  const double st[9] = {o.d,     o.r,   o.theta, o.vd, o.vr,
-                        o.omega, o.tau, o.u1,    o.u2};
-  memcpy(out + 4, st, sizeof st);
+  double P[7][2];
+  pt_curve(crane_of(pb), w[0], P);
+  out[0] = P[0][0];
+  out[1] = P[0][1];
+  out[2] = P[1][0] * w[1];
+  out[3] = P[1][1] * w[1];
   return 0;
 }
 
@@ -2080,44 +2159,38 @@ static void s9_eval(double a, double out[5]) {
   }
 }
 
-/* The simple guess: sigma = s(t/T), T the starting tf (as mintime). */
+/* The simple guess: sigma = s(t/T), T the starting tf (as mintime); the
+ * copies y from the flat inverse. */
 static int pt_guess(const rc_problem *pb, double t, double *w) {
   const double T = pb->tf - pb->t0;
   double a = (t - pb->t0) / T, sv[5];
   a = a < 0 ? 0 : a > 1 ? 1 : a;
   s9_eval(a, sv);
   for (int k = 0; k < PT_N; ++k)
-    w[k] = sv[k] / pow(T, k);
+    w[PT_WIN[k]] = sv[k] / pow(T, k);
+  pt_vals o;
+  if (pt_eval_all(crane_of(pb), w, &o))
+    return -1;
+  for (int k = 0; k < PT_NY; ++k)
+    w[PT_NX + k] = o.y[k].v;
   return 0;
 }
 
 /* Turns a mintime problem (limits checked, free tf, starting T set) into
  * pathtime. */
-static rc_err pathtime_finish(crane *cr, const double *v, rc_error *err) {
+static rc_err pathtime_finish(crane *cr, const rc_param_values *pv,
+                              rc_error *err) {
   rc_problem *pb = &cr->pb;
+  const double *v = pv->real;
   if (cr->nstack > 0)
     return rc_error_set(err, RC_ERR_INPUT,
                         "crane: stack with formulation pathtime: expected no "
-                        "stack (the load stays on the straight line)");
+                        "stack (the load stays on the path)");
   if (v[P_UREG] > 0.0)
     return rc_error_set(err, RC_ERR_INPUT,
                         "crane: ureg = %g with formulation pathtime: expected "
                         "0 (not implemented there)",
                         v[P_UREG]);
-  const double lo[PT_NC] = {-v[P_THMAX],
-                            v[P_TAUMIN],
-                            v[P_RMIN] > 0 ? v[P_RMIN] : -HUGE_VAL,
-                            -v[P_VDMAX],
-                            -v[P_VRMAX],
-                            -v[P_U1MAX],
-                            -v[P_U2MAX],
-                            0.01 * cr->par.m * cr->par.g};
-  const double hi[PT_NC] = {v[P_THMAX], HUGE_VAL,   v[P_RMAX],  v[P_VDMAX],
-                            v[P_VRMAX], v[P_U1MAX], v[P_U2MAX], HUGE_VAL};
-  for (int k = 0; k < PT_NC; ++k) {
-    cr->pt_lo[k] = lo[k];
-    cr->pt_hi[k] = hi[k];
-  }
   for (int i = 0; i < NWMAX; ++i) {
     cr->w_lo[i] = -HUGE_VAL;
     cr->w_hi[i] = HUGE_VAL;
@@ -2125,52 +2198,134 @@ static rc_err pathtime_finish(crane *cr, const double *v, rc_error *err) {
   cr->w_lo[0] = 0.0; /* 0 <= sigma <= 1, sigma' >= 0 (monotone) */
   cr->w_hi[0] = 1.0;
   cr->w_lo[1] = 0.0;
+  /* the limits on the copies y = (d, r, theta, vd, vr, omega, tau, u1, u2) */
+  double *lo = cr->w_lo + PT_NX, *hi = cr->w_hi + PT_NX;
+  if (v[P_RMIN] > 0.0)
+    lo[1] = v[P_RMIN];
+  hi[1] = v[P_RMAX];
+  lo[2] = -v[P_THMAX];
+  hi[2] = v[P_THMAX];
+  lo[3] = -v[P_VDMAX];
+  hi[3] = v[P_VDMAX];
+  lo[4] = -v[P_VRMAX];
+  hi[4] = v[P_VRMAX];
+  lo[6] = v[P_TAUMIN];
+  lo[7] = -v[P_U1MAX];
+  hi[7] = v[P_U1MAX];
+  lo[8] = -v[P_U2MAX];
+  hi[8] = v[P_U2MAX];
+  cr->pt_lo[0] = 0.01 * cr->par.m * cr->par.g; /* b: the flat inverse's */
+  cr->pt_hi[0] = HUGE_VAL;                     /* domain */
   /* sigma and its derivatives at rest; slots 4, 5 carry P0 and D */
+  const char *file = pv->text ? pv->text[P_CURVE] : NULL;
+  if (file && *file) { /* the curve replaces the straight line */
+    static const int ends[4] = {P_XS, P_ZS, P_XE, P_ZE};
+    for (int k = 0; k < 4; ++k)
+      if (pv->is_set && pv->is_set[ends[k]])
+        return rc_error_set(err, RC_ERR_INPUT,
+                            "crane: %s = %g with curve = '%s': expected no "
+                            "%s (the curve's first and last rows are the "
+                            "start and end)",
+                            crane_params[ends[k]].name, v[ends[k]], file,
+                            crane_params[ends[k]].name);
+    rc_crane_path curve;
+    rc_err rc = rc_crane_curve_read_csv(&curve, file, err);
+    if (rc != RC_OK)
+      return rc;
+    double P[2][7][2];
+    rc_crane_curve_eval(&curve, 0.0, P[0]);
+    rc_crane_curve_eval(&curve, 1.0, P[1]);
+    for (int e = 0; e < 2; ++e)
+      if (!(P[e][0][1] >= fmax(v[P_RMIN], 1e-9) && P[e][0][1] <= v[P_RMAX])) {
+        const double ze = P[e][0][1];
+        rc_crane_path_free(&curve);
+        return rc_error_set(err, RC_ERR_INPUT,
+                            "crane: curve '%s': the %s point is at depth z = "
+                            "%g m, the cable length at rest there: expected "
+                            "z > 0 and rmin = %g <= z <= rmax = %g",
+                            file, e ? "end" : "start", ze, v[P_RMIN],
+                            v[P_RMAX]);
+      }
+    /* the cable hangs from the rail: z > 0 along the whole curve (scanned
+     * at 200 points per segment; the flat inverse needs p2 > 0) */
+    const int nscan = 200 * (curve.n - 1);
+    for (int k = 0; k <= nscan; ++k) {
+      double Q[7][2];
+      const double sg = (double)k / nscan;
+      rc_crane_curve_eval(&curve, sg, Q);
+      if (!(Q[0][1] > 0.0)) {
+        rc_crane_path_free(&curve);
+        return rc_error_set(err, RC_ERR_INPUT,
+                            "crane: curve '%s' reaches z = %g m at sigma = "
+                            "%g (x = %g m), at or above the rail: expected "
+                            "z > 0 along the whole interpolated curve",
+                            file, Q[0][1], sg, Q[0][0]);
+      }
+    }
+    /* starting tf: the straight line's T scaled like a bang-bang time,
+     * sqrt(length / chord) */
+    const double L = rc_crane_curve_length(&curve);
+    const double chord = hypot(v[P_XE] - v[P_XS], v[P_ZE] - v[P_ZS]);
+    if (!(pv->is_set && pv->is_set[P_TF]) && chord > 0.0)
+      pb->tf = fmin(pb->tf_hi, fmax(pb->tf_lo, pb->tf * sqrt(L / chord)));
+    rc_crane_path_free(&cr->path);
+    cr->path = curve; /* owned from now on (crane_destroy frees it) */
+  }
   const double x0[NX] = {0, 0, 0, 0, v[P_XS], v[P_ZS]};
   const double xf[NX] = {1, 0, 0, 0, v[P_XE] - v[P_XS], v[P_ZE] - v[P_ZS]};
   memcpy(cr->x0, x0, sizeof x0);
   memcpy(cr->xf, xf, sizeof xf);
   for (int i = 0; i < NX; ++i)
-    cr->fix_x0[i] = cr->fix_xf[i] = i < 4;
-  pb->nx = 4;
-  pb->ny = 0;
+    cr->fix_x0[i] = cr->fix_xf[i] = i < PT_NX;
+  pb->nx = PT_NX;
+  pb->ny = PT_NY;
   pb->nu = 1;
   pb->nc = PT_NC;
   pb->has_lagrange = 0;
+  /* y(t0), u(t0) are NLP variables: g holds at t0 and the Bernstein rows
+   * cover element 0 through them (docs/dense-bounds.md, 1a) */
+  pb->t0_algebraic = 1;
   pb->var_names = PT_VAR_NAMES;
   pb->c_lo = cr->pt_lo;
   pb->c_hi = cr->pt_hi;
   int nj = 0;
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < PT_NX; ++i) {
     cr->jr[nj] = i;
-    cr->jc[nj++] = i + 1;
+    cr->jc[nj++] = PT_WIN[i + 1];
   }
-  for (int k = 0; k < PT_NC; ++k)
-    for (int i = 0; i < PT_N; ++i) {
-      cr->jr[nj] = 4 + k;
-      cr->jc[nj++] = i;
+  for (int k = 0; k <= PT_NY; ++k) { /* the copies' rows, then b's */
+    const int row = PT_NX + k;
+    for (int c = 0; c < PT_NW; ++c) {
+      int use = c == row && k < PT_NY;
+      for (int i = 0; i < PT_N; ++i)
+        use |= PT_WIN[i] == c;
+      if (use) {
+        cr->jr[nj] = row;
+        cr->jc[nj++] = c;
+      }
     }
+  }
   int nh = 0;
   for (int i = 0; i < PT_N; ++i)
     for (int j = 0; j <= i; ++j) {
-      cr->hr[nh] = i;
-      cr->hc[nh++] = j;
+      cr->hr[nh] = PT_WIN[i];
+      cr->hc[nh++] = PT_WIN[j];
     }
-  pb->point.n_out = 4 + PT_NC;
+  pb->point.n_out = PT_NX + PT_NY + PT_NC;
   pb->point.jac = (rc_pattern){nj, cr->jr, cr->jc};
   pb->point.hes = (rc_pattern){nh, cr->hr, cr->hc};
   pb->point.eval = pt_point_eval;
   pb->point.jacobian = pt_point_jac;
   pb->point.hessian = pt_point_hes;
-  cr->bjc[0] = 2 * 4; /* z = (x(t0), x(tf), tf) */
+  cr->bjc[0] = 2 * PT_NX; /* z = (x(t0), x(tf), tf) */
   pb->boundary.jac = (rc_pattern){1, cr->bjr, cr->bjc};
   pb->ninv = 0;
   pb->inv_names = NULL;
   pb->invariants.n_out = 0;
   pb->invariants.jac.nnz = 0;
   pb->invariants.hes.nnz = 0;
-  pb->nout = 13;
-  pb->out_names = PT_OUT_NAMES;
+  pb->nout = 4;
+  pb->out_names = OUT_NAMES;
   pb->outputs = pt_outputs;
   pb->guess = pt_guess;
   return RC_OK;
@@ -2468,8 +2623,7 @@ static rc_err crane_build(crane *cr, const rc_model *model, int formulation,
     if (rc != RC_OK)
       return rc;
   }
-  if (formulation == F_PATHTIME &&
-      (rc = pathtime_finish(cr, pv->real, err)) != RC_OK)
+  if (formulation == F_PATHTIME && (rc = pathtime_finish(cr, pv, err)) != RC_OK)
     return rc;
   if (cr->path.mode == RC_CRANE_PATH_SMOOTH)
     smooth_path_note(cr);

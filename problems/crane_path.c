@@ -457,7 +457,18 @@ static int band_solve(int N, int kl, int ku, long double *a, long double *b,
   return 0;
 }
 
+/* The spline with derivatives 1..4 at the first and last waypoint given:
+ * ends[e][c][j - 1] = d^j/dt^j of coordinate c (0 x, 1 z) at end e (0
+ * first, 1 last), or NULL for 0 (at rest). */
+static rc_err smooth_with_ends(rc_crane_path *path, const double ends[2][2][4],
+                               rc_error *err);
+
 rc_err rc_crane_path_smooth(rc_crane_path *path, rc_error *err) {
+  return smooth_with_ends(path, NULL, err);
+}
+
+static rc_err smooth_with_ends(rc_crane_path *path, const double ends[2][2][4],
+                               rc_error *err) {
   const int n = path->n, nseg = n - 1, N = 4 * (n - 2);
   enum { KL = 7, KU = 7, W = KL + KU + 1 };
   /* in long double: the continuity rows are differences of large basis
@@ -521,6 +532,11 @@ rc_err rc_crane_path_smooth(rc_crane_path *path, rc_error *err) {
                 rhs[2 * row + 1] -=
                     sm * db * ((long double)path->z[knot] - path->z[seg]);
               }
+            } else if (ends && (knot == 0 || knot == n - 1)) {
+              const int ee = knot == 0 ? 0 : 1; /* a given end derivative */
+              const long double coef = sm * db * powl((long double)h, j);
+              rhs[2 * row + 0] -= coef * ends[ee][0][j - 1];
+              rhs[2 * row + 1] -= coef * ends[ee][1][j - 1];
             } else if (knot > 0 && knot < n - 1) {
               const int col = 4 * (knot - 1) + (j - 1);
               const long double coef =
@@ -552,10 +568,12 @@ rc_err rc_crane_path_smooth(rc_crane_path *path, rc_error *err) {
     for (int j = 1; j < 5; ++j) {
       const int inner = k > 0 && k < n - 1;
       const double Hj = inner ? pow(HKNOT(k), (double)j) : 1.0;
+      const double e0 = ends ? ends[k == 0 ? 0 : 1][0][j - 1] : 0.0;
+      const double e1 = ends ? ends[k == 0 ? 0 : 1][1][j - 1] : 0.0;
       D[10 * k + j] =
-          inner ? (double)(rhs[2 * (4 * (k - 1) + j - 1) + 0] / Hj) : 0.0;
+          inner ? (double)(rhs[2 * (4 * (k - 1) + j - 1) + 0] / Hj) : e0;
       D[10 * k + 5 + j] =
-          inner ? (double)(rhs[2 * (4 * (k - 1) + j - 1) + 1] / Hj) : 0.0;
+          inner ? (double)(rhs[2 * (4 * (k - 1) + j - 1) + 1] / Hj) : e1;
     }
   }
   int finite = 1;
@@ -874,4 +892,204 @@ int rc_crane_flat_eval(const rc_crane_params *par, const rc_crane_path *path,
   out->u1 = par->M1 * d.dd + par->C1 * d.d - tau * sin(th.v);
   out->u2 = (par->C3 * par->C3 * tau - par->C2 * r.d - par->J * r.dd) / par->C3;
   return 0;
+}
+
+/* ---- geometric curves (crane -f pathtime) -------------------------------- */
+
+rc_err rc_crane_curve_read_csv(rc_crane_path *curve, const char *file,
+                               rc_error *err) {
+  memset(curve, 0, sizeof *curve);
+  FILE *fp = fopen(file, "r");
+  if (!fp)
+    return rc_error_set(err, RC_ERR_IO, "crane: cannot open curve file '%s'",
+                        file);
+  char *line = NULL;
+  size_t linecap = 0;
+  int lineno = 0, cap = 0, n = 0, header_done = 0;
+  rc_err rc = RC_OK;
+  double *x = NULL, *z = NULL;
+  for (;;) {
+    const char *why = "";
+    const int got = read_line(fp, &line, &linecap, &why);
+    if (got == 0)
+      break;
+    ++lineno;
+    if (got == -2) {
+      rc = rc_error_set(err, RC_ERR_NOMEM,
+                        "crane: out of memory reading '%s' line %d", file,
+                        lineno);
+      break;
+    }
+    if (got < 0) {
+      rc = rc_error_set(err, RC_ERR_INPUT,
+                        "crane: curve file '%s' line %d %s: expected text "
+                        "lines x,z",
+                        file, lineno, why);
+      break;
+    }
+    char *s = line;
+    while (isspace((unsigned char)*s))
+      ++s;
+    if (*s == '\0' || *s == '#')
+      continue;
+    char shown[48];
+    snprintf(shown, sizeof shown, "%.40s", s);
+    char *field[4];
+    const int k = split_row(s, field);
+    double v[2] = {0, 0};
+    int nnum = 0, bad = 0;
+    for (int i = 0; i < k && i < 2; ++i) {
+      if (field[i][0] != '\0' && field_number(field[i], &v[i]))
+        ++nnum;
+      else
+        bad = 1;
+    }
+    if (!header_done && n == 0 && nnum == 0) {
+      header_done = 1; /* the one header line: x,z or similar */
+      continue;
+    }
+    header_done = 1;
+    if (k != 2 || bad || !isfinite(v[0]) || !isfinite(v[1])) {
+      rc = rc_error_set(err, RC_ERR_INPUT,
+                        "crane: curve file '%s' line %d: expected two finite "
+                        "numbers x,z (no t), got '%s'",
+                        file, lineno, shown);
+      break;
+    }
+    if (n > 0 && v[0] == x[n - 1] && v[1] == z[n - 1]) {
+      rc = rc_error_set(err, RC_ERR_INPUT,
+                        "crane: curve file '%s' line %d: the point (%g, %g) "
+                        "repeats the previous row: expected distinct "
+                        "consecutive points",
+                        file, lineno, v[0], v[1]);
+      break;
+    }
+    if (n == cap) {
+      cap = cap ? 2 * cap : 16;
+      double *nx = realloc(x, sizeof(double) * (size_t)cap);
+      if (nx)
+        x = nx;
+      double *nz = realloc(z, sizeof(double) * (size_t)cap);
+      if (nz)
+        z = nz;
+      if (!nx || !nz) {
+        rc = rc_error_set(err, RC_ERR_NOMEM,
+                          "crane: out of memory reading "
+                          "'%s'",
+                          file);
+        break;
+      }
+    }
+    x[n] = v[0];
+    z[n] = v[1];
+    ++n;
+  }
+  free(line);
+  if (rc == RC_OK && ferror(fp))
+    rc = rc_error_set(err, RC_ERR_IO, "crane: read error on curve file '%s'",
+                      file);
+  fclose(fp);
+  if (rc == RC_OK && n < 2)
+    rc = rc_error_set(err, RC_ERR_INPUT,
+                      "crane: curve file '%s' has %d row%s, expected at "
+                      "least 2 points x,z",
+                      file, n, n == 1 ? "" : "s");
+  if (rc != RC_OK) {
+    free(x);
+    free(z);
+    return rc;
+  }
+  /* sigma by chord length; the end derivatives 1..4 are those of the
+   * polynomial of degree min(n, 5) - 1 through the first (last) min(n, 5)
+   * points (exact for a curve that is such a polynomial in sigma) */
+  double *t = malloc(sizeof(double) * (size_t)n);
+  if (!t) {
+    free(x), free(z);
+    return rc_error_set(err, RC_ERR_NOMEM, "crane: out of memory for a curve");
+  }
+  double len = 0.0;
+  t[0] = 0.0;
+  for (int k = 1; k < n; ++k) {
+    len += hypot(x[k] - x[k - 1], z[k] - z[k - 1]);
+    t[k] = len;
+  }
+  for (int k = 1; k < n; ++k)
+    t[k] /= len;
+  t[n - 1] = 1.0;
+  double ends[2][2][4] = {{{0}}};
+  const int np = n < 5 ? n : 5;
+  for (int e = 0; e < 2; ++e) {
+    const int first = e == 0 ? 0 : n - np;
+    const double te = e == 0 ? 0.0 : 1.0;
+    for (int c = 0; c < 2; ++c) {
+      /* Newton's divided differences, then the derivatives at te of the
+       * Newton form sum_i dd_i prod_{l<i} (s - t_l) */
+      double dd[5], ts[5];
+      for (int i = 0; i < np; ++i) {
+        ts[i] = t[first + i];
+        dd[i] = c == 0 ? x[first + i] : z[first + i];
+      }
+      for (int l = 1; l < np; ++l)
+        for (int i = np - 1; i >= l; --i)
+          dd[i] = (dd[i] - dd[i - 1]) / (ts[i] - ts[i - l]);
+      /* Horner with derivatives: q = dd[np-1]; q = q (s - ts[i]) + dd[i] */
+      double q[5] = {dd[np - 1], 0, 0, 0, 0};
+      for (int i = np - 2; i >= 0; --i) {
+        for (int j = 4; j >= 1; --j)
+          q[j] = q[j] * (te - ts[i]) + j * q[j - 1];
+        q[0] = q[0] * (te - ts[i]) + dd[i];
+      }
+      for (int j = 1; j <= 4; ++j)
+        ends[e][c][j - 1] = q[j];
+    }
+  }
+  curve->n = n;
+  curve->t = t;
+  curve->x = x;
+  curve->z = z;
+  curve->mode = RC_CRANE_PATH_STOP;
+  rc = smooth_with_ends(curve, ends, err);
+  if (rc != RC_OK) {
+    rc_crane_path_free(curve);
+    return rc;
+  }
+  curve->mode = RC_CRANE_PATH_CURVE;
+  return RC_OK;
+}
+
+void rc_crane_curve_eval(const rc_crane_path *curve, double sigma,
+                         double P[7][2]) {
+  const int n = curve->n;
+  int lo = 0;
+  if (sigma >= curve->t[n - 1])
+    lo = n - 2;
+  else if (sigma > curve->t[0])
+    lo = find_segment(curve, sigma);
+  const double h = curve->t[lo + 1] - curve->t[lo];
+  const double a = (sigma - curve->t[lo]) / h;
+  double hj = 1.0;
+  for (int j = 0; j < 7; ++j) {
+    P[j][0] = poly_deriv(curve->cx + 10 * lo, j, a) / hj;
+    P[j][1] = poly_deriv(curve->cz + 10 * lo, j, a) / hj;
+    hj *= h;
+  }
+}
+
+double rc_crane_curve_length(const rc_crane_path *curve) {
+  static const double xg[4] = {0.1834346424956498, 0.5255324099163290,
+                               0.7966664774136267, 0.9602898564975363};
+  static const double wg[4] = {0.3626837833783620, 0.3137066458778873,
+                               0.2223810344533745, 0.1012285362903763};
+  double len = 0.0;
+  for (int k = 0; k < curve->n - 1; ++k) {
+    const double a = curve->t[k], b = curve->t[k + 1];
+    for (int i = 0; i < 4; ++i)
+      for (int sgn = -1; sgn <= 1; sgn += 2) {
+        double P[7][2];
+        rc_crane_curve_eval(curve, 0.5 * (a + b) + sgn * 0.5 * (b - a) * xg[i],
+                            P);
+        len += 0.5 * (b - a) * wg[i] * hypot(P[1][0], P[1][1]);
+      }
+  }
+  return len;
 }

@@ -52,8 +52,9 @@ typedef struct rc_crane_params {
 } rc_crane_params;
 
 typedef enum rc_crane_path_mode {
-  RC_CRANE_PATH_STOP = 0,  /* rest-to-rest between waypoints */
-  RC_CRANE_PATH_SMOOTH = 1 /* one degree-9 spline through all waypoints */
+  RC_CRANE_PATH_STOP = 0,   /* rest-to-rest between waypoints */
+  RC_CRANE_PATH_SMOOTH = 1, /* one degree-9 spline through all waypoints */
+  RC_CRANE_PATH_CURVE = 2   /* a geometric curve in sigma (pathtime) */
 } rc_crane_path_mode;
 
 typedef struct rc_crane_path {
@@ -131,5 +132,38 @@ rc_err rc_crane_path_check_flat(const rc_crane_path *path,
 /* The exact flat inverse at t.  Returns 0, or 1 when b <= 0 or p2 <= 0 at t. */
 int rc_crane_flat_eval(const rc_crane_params *par, const rc_crane_path *path,
                        double t, rc_crane_flat *out);
+
+/* ---- geometric curves (crane -f pathtime) --------------------------------
+ * A curve P(sigma), sigma in [0, 1], through rows (x_k, z_k) of a CSV file
+ * (no t): sigma_k = cumulative chord length / total.  The complete spline
+ * of degree 9 of the smooth mode is put through the rows with t := sigma,
+ * except that the derivatives 1..4 at the two ends are not 0 but those of
+ * the polynomial of degree min(n, 5) - 1 through the first (last) min(n, 5)
+ * rows (Newton's divided differences).  On [0, 1] the curve is a C^8
+ * piecewise polynomial of degree 9 through every row; a curve that is a
+ * polynomial of degree <= 4 in sigma (e.g. collinear rows: the straight
+ * line, whatever their spacing) is reproduced exactly, so the end
+ * conditions add no wiggle (the zero end derivatives of the time paths
+ * would make P' = 0 at the ends and, for rows spaced unevenly, oscillate
+ * by metres).  The path struct holds the rows in t (= sigma), x, z and
+ * mode RC_CRANE_PATH_CURVE. */
+
+/* Reads rows "x,z" (separators, header and comments as
+ * rc_crane_path_read_csv) and builds the curve.  Refuses (RC_ERR_INPUT,
+ * naming file and line) a row without exactly two finite numbers, fewer
+ * than 2 rows, two consecutive equal rows (zero chord); RC_ERR_IO if
+ * unreadable. */
+rc_err rc_crane_curve_read_csv(rc_crane_path *curve, const char *file,
+                               rc_error *err);
+
+/* P[k][0], P[k][1] = k-th derivative of x and z in sigma at sigma, k = 0..6
+ * (the polynomial of the segment holding sigma; the first or last segment's
+ * continued outside [0, 1]). */
+void rc_crane_curve_eval(const rc_crane_path *curve, double sigma,
+                         double P[7][2]);
+
+/* The curve's length int_0^1 |P'| d sigma (Gauss-Legendre, 8 points per
+ * segment). */
+double rc_crane_curve_length(const rc_crane_path *curve);
 
 #endif

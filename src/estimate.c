@@ -255,8 +255,8 @@ rc_err rc_estimate_error(const rc_problem *pb, const rc_solution *sol,
   /* Warm from a converged solution the enriched NLP takes 1-10 Ipopt
    * iterations (docs/mesh-refinement.md); one that needs many more is not a
    * perturbation of this solution and would not estimate its error
-   * (pendulum coord over a zero of x: 283 iterations to 'infeasible', 5.9 s
-   * after a 0.06 s solve). */
+   * (measured: a square system whose split mesh puts a node on a singular
+   * point ran 283 iterations to 'infeasible', 5.9 s after a 0.06 s solve). */
   if (o.max_iter > RC_ESTIMATE_ENRICHED_MAX_ITER)
     o.max_iter = RC_ESTIMATE_ENRICHED_MAX_ITER;
   rc_solution fine;

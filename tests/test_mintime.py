@@ -31,12 +31,6 @@ Cases
                < 0.01 rad; --hold 0.01 reported; --after plan keeps the
                plan's bang-bang values at tf (reported); --after rest is
                refused for a plan that does not end at an equilibrium
-  pathtime     -f pathtime on the straight line (0, 2) -> (4, 1), same
-               limits, 40 x 5, from the built-in guess: converged in <= 100
-               iterations; the load (the outputs x, z, from sigma's dense
-               output) within 1e-8 m of the segment on a 20001-point export;
-               sigma monotone (sigma1 >= 0) at the nodes; tf* >= mintime's
-               tf* (DIR/mt150.h5)
   bad          refused input: exit 2, message naming the value, no file
 """
 import json
@@ -260,57 +254,6 @@ def case_replay(radcol, out_dir):
         check("--after still" in p.stderr, "message %r" % p.stderr)
 
 
-def case_pathtime(radcol, out_dir):
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "pt.h5")
-        # pathtime's limits are path constraints on the flat inverse: they
-        # hold at the nodes only (no dense enforcement of nonlinear path
-        # constraints), and between the nodes u1 breaks u1max by far more
-        # than 1e-2 relative, so the honest status is `inaccurate` (exit 1,
-        # file written; docs/crane-mintime.md).
-        p = run(radcol, "solve", "crane", "-f", "pathtime", *LIMITS, "--set",
-                "u1max=10", "-n", "40", "-o", out, "--quiet", "--json",
-                "--estimate", "local", want=1)
-        d = json.loads(p.stdout) if p.stdout.strip() else {}
-        check(d.get("status") == "inaccurate", "status %s" % d.get("status"))
-        dv = d.get("dense_violation", {})
-        worst = max(dv, key=lambda k: dv[k].get("relative", 0)) if dv else ""
-        check(worst.startswith("path_") and dv[worst]["relative"] > 1e-2,
-              "the dense check names no path constraint: %s" % worst)
-        check("Solve_Succeeded" in d.get("message", ""),
-              "Ipopt did not converge: %s" % d.get("message"))
-        it = d.get("iterations", 10**9)
-        check(it <= 100, "%d iterations from the built-in guess" % it)
-        tf = tf_of(out)
-        tf_mt = tf_of(os.path.join(out_dir, "mt150.h5"))
-        csv = os.path.join(tmp, "pt.csv")
-        run(radcol, "export", out, "--vars", "sigma,x,z", "--step",
-            repr(tf / 20000), "-o", csv)
-        a = np.loadtxt(csv, delimiter=",", skiprows=1)
-        sg, x, z = a[:, 1], a[:, 2], a[:, 3]
-        # distance from the segment (0, 2) -> (4, 1)
-        P0, D = np.array([0.0, 2.0]), np.array([4.0, -1.0])
-        rel = np.stack([x, z], axis=1) - P0
-        s = np.clip(rel @ D / (D @ D), 0.0, 1.0)
-        dist = np.max(np.hypot(*(rel - np.outer(s, D)).T))
-        v = node_values(out)
-        print("pathtime: tf* = %.9f s (40 x 5, %d iterations) >= mintime "
-              "%.9f s; load off the line by %.2e m on %d samples; sigma in "
-              "[%.3g, %.12g]" % (tf, it, tf_mt, dist, len(x), sg.min(),
-                                 sg.max()))
-        check(dist <= 1e-8, "load %.3e m off the line" % dist)
-        check(sg.min() >= -1e-9 and sg.max() <= 1 + 1e-9,
-              "sigma leaves [0, 1]: [%g, %g]" % (sg.min(), sg.max()))
-        check(v["sigma1"].min() >= -1e-9, "sigma not monotone at the nodes")
-        check(tf >= tf_mt * (1 - 1e-6), "pathtime tf* %.9f < mintime's %.9f"
-              % (tf, tf_mt))
-        with h5py.File(out, "r") as f:
-            D_ = f["solution/dense"]
-            for k in ("u1", "u2", "tau", "theta", "r"):
-                print("  dense %-5s [%.6g, %.6g]" % (k, D_[k][()].min(),
-                                                     D_[k][()].max()))
-
-
 def case_bad(radcol):
     cases = [
         (["--set", "stack=1:2"], "stack = '1:2'"),
@@ -321,7 +264,6 @@ def case_bad(radcol):
         (["--set", "ureg=-1"], "ureg = -1"),
         (["--set", "tf=2000"], "tf = 2000"),
         (["--set", "rmin=1.5"], "rmin = 1.5"),
-        (["-f", "pathtime", "--set", "stack=1:2:0.5"], "formulation pathtime"),
     ]
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "x.h5")
@@ -350,8 +292,6 @@ def main():
         case_sweep_order(out_dir)
     elif case == "replay":
         case_replay(radcol, out_dir)
-    elif case == "pathtime":
-        case_pathtime(radcol, out_dir)
     elif case == "stack":
         case_stack(radcol)
     elif case == "bad":
