@@ -209,9 +209,8 @@ int rc_cli_replay(const char *cmd, const rc_cli_replay_args *a) {
     sets[k] = assign[k];
   for (int k = 0; k < a->nsets; ++k)
     sets[nassign + k] = a->sets[k];
-  /* a crane pathtime plan holds the crane's states and controls as
-   * variables of its own (docs/crane-mintime.md): it replays on the
-   * model's default formulation, the crane itself */
+  /* a pathtime plan holds the model's states and controls as variables
+   * of its own: it replays on the model's default formulation */
   const int own_form = same_model && strcmp(p.formulation, "pathtime") != 0;
   const char *form = a->formulation ? a->formulation
                      : own_form     ? p.formulation
