@@ -92,54 +92,11 @@ static double excess(double v, double lo, double hi) {
   return e;
 }
 
-rc_err rc_dense_check(const rc_problem *pb, const rc_solution *sol,
-                      int dense_per_element, rc_dense_violation *dv,
-                      rc_error *err) {
-  memset(dv, 0, sizeof *dv);
-  if (!pb || !sol || sol->mesh.n < 1 || dense_per_element < 1)
-    return rc_error_set(err, RC_ERR_INPUT,
-                        "dense check: expected a problem, a solution on a "
-                        "mesh and dense points per element >= 1 (got %d)",
-                        dense_per_element);
-  const int nw = rc_problem_nw(pb), nx = pb->nx, ny = pb->ny, nc = pb->nc;
-  const int nF = rc_problem_nF(pb), ninv = pb->ninv;
-  const int ne = sol->mesh.n;
-  const int nd = rc_dense_grid_size(sol, dense_per_element);
-
-  /* the constraints */
-  int nb = 0;
-  for (int i = 0; i < nw; ++i)
-    if (finite_bound(pb->w_lo[i]) || finite_bound(pb->w_hi[i]))
-      ++nb;
-  const int n = nb + ny + nc + ninv;
-  dv->n = n;
-  dv->nelem = ne;
-  dv->ndense = nd;
-  dv->worst = -1;
-  dv->name = zalloc((size_t)n, sizeof *dv->name);
-  dv->kind = zalloc((size_t)n, sizeof *dv->kind);
-  dv->index = zalloc((size_t)n, sizeof *dv->index);
-  dv->max = zalloc((size_t)n, sizeof *dv->max);
-  dv->time = zalloc((size_t)n, sizeof *dv->time);
-  dv->scale = zalloc((size_t)n, sizeof *dv->scale);
-  dv->relative = zalloc((size_t)n, sizeof *dv->relative);
-  dv->element = zalloc((size_t)n, sizeof *dv->element);
-  dv->elem_relative = zalloc((size_t)ne, sizeof *dv->elem_relative);
-  dv->elem_node_relative = zalloc((size_t)ne, sizeof *dv->elem_node_relative);
-  double *t = zalloc((size_t)nd, sizeof *t);
-  int *elem = zalloc((size_t)nd, sizeof *elem);
-  double *viol = zalloc((size_t)nd * (size_t)n, sizeof *viol);
-  double *work = zalloc((size_t)(nw + nF + ninv), sizeof *work);
-  if (!dv->name || !dv->kind || !dv->index || !dv->max || !dv->time ||
-      !dv->scale || !dv->relative || !dv->element || !dv->elem_relative ||
-      !dv->elem_node_relative || !t || !elem || !viol || !work) {
-    free(t), free(elem), free(viol), free(work);
-    rc_dense_violation_free(dv);
-    return rc_error_set(err, RC_ERR_NOMEM,
-                        "out of memory checking %d constraints on %d dense "
-                        "points",
-                        n, nd);
-  }
+/* The checked constraints in order (bounds, algebraic equations, path
+ * constraints, invariants): kind, index, name, and the scale from the
+ * bounds (1 + max |finite bound|, at least 1). */
+static void list_constraints(const rc_problem *pb, rc_dense_violation *dv) {
+  const int nw = rc_problem_nw(pb), nx = pb->nx;
   int c = 0;
   for (int i = 0; i < nw; ++i)
     if (finite_bound(pb->w_lo[i]) || finite_bound(pb->w_hi[i])) {
@@ -148,26 +105,24 @@ rc_err rc_dense_check(const rc_problem *pb, const rc_solution *sol,
       snprintf(dv->name[c++], RC_DENSE_NAME_MAX, "bound_%s",
                pb->var_names ? pb->var_names[i] : "?");
     }
-  for (int k = 0; k < ny; ++k) {
+  for (int k = 0; k < pb->ny; ++k) {
     dv->kind[c] = RC_DENSE_ALGEBRAIC;
     dv->index[c] = k;
     snprintf(dv->name[c++], RC_DENSE_NAME_MAX, "alg_%s",
              pb->var_names ? pb->var_names[nx + k] : "?");
   }
-  for (int k = 0; k < nc; ++k) {
+  for (int k = 0; k < pb->nc; ++k) {
     dv->kind[c] = RC_DENSE_PATH;
     dv->index[c] = k;
     snprintf(dv->name[c++], RC_DENSE_NAME_MAX, "path_%d", k);
   }
-  for (int k = 0; k < ninv; ++k) {
+  for (int k = 0; k < pb->ninv; ++k) {
     dv->kind[c] = RC_DENSE_INVARIANT;
     dv->index[c] = k;
     snprintf(dv->name[c++], RC_DENSE_NAME_MAX, "inv_%s",
              pb->inv_names ? pb->inv_names[k] : "?");
   }
-
-  /* one pass: violations at every point, and the magnitudes for the scales */
-  for (int e = 0; e < n; ++e) {
+  for (int e = 0; e < dv->n; ++e) {
     double s = 1.0;
     if (dv->kind[e] == RC_DENSE_BOUND) {
       const int i = dv->index[e];
@@ -184,14 +139,24 @@ rc_err rc_dense_check(const rc_problem *pb, const rc_solution *sol,
     }
     dv->scale[e] = s;
   }
-  rc_dense_grid(sol, dense_per_element, t, elem);
+}
+
+/* One pass over the nd dense points t[]: the violation of every constraint
+ * into viol (nd x n), the magnitudes into the scales (algebraic rows: 1 +
+ * max |y|).  work: nw + nF + ninv. */
+static rc_err sample_violations(const rc_problem *pb, const rc_solution *sol,
+                                const double *t, int nd, double *viol,
+                                double *work, rc_dense_violation *dv,
+                                rc_error *err) {
+  const int nw = rc_problem_nw(pb), nx = pb->nx, ny = pb->ny, nc = pb->nc;
+  const int nF = rc_problem_nF(pb), ninv = pb->ninv, n = dv->n;
   double *w = work, *F = work + nw, *h = work + nw + nF;
   double ymax = 0.0;
-  rc_err rc = RC_OK;
+  rc_err rc;
   for (int q = 0; q < nd; ++q) {
     double *vq = viol + (size_t)q * n;
     if ((rc = rc_solution_eval(sol, t[q], w, err)) != RC_OK)
-      break;
+      return rc;
     for (int i = 0; i < ny; ++i)
       ymax = fmax(ymax, fabs(w[nx + i]));
     const int fok = ny + nc == 0 || pb->point.eval(pb, t[q], w, F) == 0;
@@ -218,16 +183,17 @@ rc_err rc_dense_check(const rc_problem *pb, const rc_solution *sol,
       }
     }
   }
-  if (rc != RC_OK) {
-    free(t), free(elem), free(viol), free(work);
-    rc_dense_violation_free(dv);
-    return rc;
-  }
   for (int e = 0; e < n; ++e)
     if (dv->kind[e] == RC_DENSE_ALGEBRAIC)
       dv->scale[e] = fmax(1.0, ymax);
+  return RC_OK;
+}
 
-  /* maxima, their times and elements; the per-element relative maxima */
+/* Maxima over the grid with their times and elements, the per-element
+ * relative maxima, and the worst imposed constraint. */
+static void grid_maxima(const double *t, const int *elem, int nd,
+                        const double *viol, rc_dense_violation *dv) {
+  const int n = dv->n;
   for (int e = 0; e < n; ++e) {
     dv->max[e] = 0.0;
     dv->time[e] = NAN;
@@ -257,14 +223,20 @@ rc_err rc_dense_check(const rc_problem *pb, const rc_solution *sol,
       dv->worst = e;
     }
   }
-  /* the same at the stage nodes, with the same scales */
-  for (int k = 0; k < ne; ++k) {
+}
+
+/* The per-element relative maxima at the stage nodes, with the same scales,
+ * and the worst excess of the grid over the nodes.  F: nF scratch. */
+static void node_maxima(const rc_problem *pb, const rc_solution *sol, double *F,
+                        rc_dense_violation *dv) {
+  const int nw = rc_problem_nw(pb), nx = pb->nx, ny = pb->ny, nc = pb->nc;
+  for (int k = 0; k < dv->nelem; ++k) {
     const int off = rc_solution_element_offset(sol, k);
     for (int j = 1; j <= sol->mesh.stages[k]; ++j) {
       const double tn = sol->t[off + j];
       const double *wn = sol->w + (size_t)(off + j) * nw;
       const int fok = ny + nc == 0 || pb->point.eval(pb, tn, wn, F) == 0;
-      for (int e = 0; e < n; ++e) {
+      for (int e = 0; e < dv->n; ++e) {
         const int i = dv->index[e];
         double v = 0.0;
         if (dv->kind[e] == RC_DENSE_BOUND)
@@ -284,7 +256,65 @@ rc_err rc_dense_check(const rc_problem *pb, const rc_solution *sol,
     if (between > dv->worst_between)
       dv->worst_between = between;
   }
+}
+
+rc_err rc_dense_check(const rc_problem *pb, const rc_solution *sol,
+                      int dense_per_element, rc_dense_violation *dv,
+                      rc_error *err) {
+  memset(dv, 0, sizeof *dv);
+  if (!pb || !sol || sol->mesh.n < 1 || dense_per_element < 1)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "dense check: expected a problem, a solution on a "
+                        "mesh and dense points per element >= 1 (got %d)",
+                        dense_per_element);
+  const int nw = rc_problem_nw(pb), nF = rc_problem_nF(pb), ninv = pb->ninv;
+  const int ne = sol->mesh.n;
+  const int nd = rc_dense_grid_size(sol, dense_per_element);
+  int nb = 0;
+  for (int i = 0; i < nw; ++i)
+    if (finite_bound(pb->w_lo[i]) || finite_bound(pb->w_hi[i]))
+      ++nb;
+  const int n = nb + pb->ny + pb->nc + ninv;
+  dv->n = n;
+  dv->nelem = ne;
+  dv->ndense = nd;
+  dv->worst = -1;
+  dv->name = zalloc((size_t)n, sizeof *dv->name);
+  dv->kind = zalloc((size_t)n, sizeof *dv->kind);
+  dv->index = zalloc((size_t)n, sizeof *dv->index);
+  dv->max = zalloc((size_t)n, sizeof *dv->max);
+  dv->time = zalloc((size_t)n, sizeof *dv->time);
+  dv->scale = zalloc((size_t)n, sizeof *dv->scale);
+  dv->relative = zalloc((size_t)n, sizeof *dv->relative);
+  dv->element = zalloc((size_t)n, sizeof *dv->element);
+  dv->elem_relative = zalloc((size_t)ne, sizeof *dv->elem_relative);
+  dv->elem_node_relative = zalloc((size_t)ne, sizeof *dv->elem_node_relative);
+  double *t = zalloc((size_t)nd, sizeof *t);
+  int *elem = zalloc((size_t)nd, sizeof *elem);
+  double *viol = zalloc((size_t)nd * (size_t)n, sizeof *viol);
+  double *work = zalloc((size_t)(nw + nF + ninv), sizeof *work);
+  rc_err rc = RC_OK;
+  if (!dv->name || !dv->kind || !dv->index || !dv->max || !dv->time ||
+      !dv->scale || !dv->relative || !dv->element || !dv->elem_relative ||
+      !dv->elem_node_relative || !t || !elem || !viol || !work) {
+    rc = rc_error_set(err, RC_ERR_NOMEM,
+                      "out of memory checking %d constraints on %d dense "
+                      "points",
+                      n, nd);
+  } else {
+    list_constraints(pb, dv);
+    rc_dense_grid(sol, dense_per_element, t, elem);
+    rc = sample_violations(pb, sol, t, nd, viol, work, dv, err);
+  }
+  if (rc == RC_OK) {
+    grid_maxima(t, elem, nd, viol, dv);
+    node_maxima(pb, sol, work + nw, dv);
+  }
   free(t), free(elem), free(viol), free(work);
+  if (rc != RC_OK) {
+    rc_dense_violation_free(dv);
+    return rc;
+  }
   rc_error_clear(err);
   return RC_OK;
 }

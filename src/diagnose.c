@@ -123,23 +123,10 @@ static int element_defect(const rc_problem *pb, const rc_solution *sol, int k,
   return 0;
 }
 
-rc_err rc_diagnose(const rc_problem *pb, const rc_solution *sol,
-                   int dense_per_element, rc_diagnostics *d, rc_error *err) {
-  memset(d, 0, sizeof *d);
-  if (dense_per_element < 1)
-    return rc_error_set(err, RC_ERR_INPUT,
-                        "dense points per element %d: expected >= 1",
-                        dense_per_element);
-  const int nw = rc_problem_nw(pb), nxyu = pb->nx + pb->ny + pb->nu;
-  const int nvar = nxyu + pb->nout, nout = pb->nout, ninv = pb->ninv;
-  const int nn = sol->nnodes, ne = sol->mesh.n;
-  const int nd = ne * dense_per_element + 1;
-  d->nvar = nvar;
-  d->ninv = ninv;
-  d->nnodes = nn;
-  d->ndense = nd;
-  d->nelem = ne;
-  d->has_reference = pb->reference != NULL;
+/* The arrays of d for nn nodes and nd dense points. */
+static int diag_alloc(const rc_problem *pb, rc_diagnostics *d) {
+  const int nw = rc_problem_nw(pb), nvar = d->nvar, ninv = d->ninv;
+  const int nout = pb->nout, nn = d->nnodes, nd = d->ndense, ne = d->nelem;
   d->err_nodes = zalloc((size_t)nvar, sizeof(double));
   d->err_dense = zalloc((size_t)nvar, sizeof(double));
   d->err_ends = zalloc((size_t)nvar, sizeof(double));
@@ -155,157 +142,191 @@ rc_err rc_diagnose(const rc_problem *pb, const rc_solution *sol,
     d->ref_nodes = zalloc((size_t)nn * (size_t)nvar, sizeof(double));
     d->ref_dense = zalloc((size_t)nd * (size_t)nvar, sizeof(double));
   }
-  const int nF = rc_problem_nF(pb);
-  const size_t nwork =
-      (size_t)(nw + nF + 2 * (pb->nx + pb->ny) + nvar + ninv + 8);
-  double *work = zalloc(nwork, sizeof(double));
-  if (!d->err_nodes || !d->err_dense || !d->err_ends || !d->inv_nodes ||
-      !d->inv_dense || !d->out_nodes || !d->t_dense || !d->w_dense ||
-      !d->out_dense || !d->inv_dense_t || !d->elem_defect || !work ||
-      (d->has_reference && (!d->ref_nodes || !d->ref_dense))) {
-    free(work);
-    rc_diagnostics_free(d);
-    return rc_error_set(err, RC_ERR_NOMEM, "out of memory for diagnostics");
-  }
-  rc_err rc = RC_OK;
-  int st;
+  return d->err_nodes && d->err_dense && d->err_ends && d->inv_nodes &&
+         d->inv_dense && d->out_nodes && d->t_dense && d->w_dense &&
+         d->out_dense && d->inv_dense_t && d->elem_defect &&
+         (!d->has_reference || (d->ref_nodes && d->ref_dense));
+}
 
-  /* dense grid */
+/* The dense grid, the solution on it, and the derived outputs at the nodes
+ * and on the grid. */
+static rc_err dense_and_outputs(const rc_problem *pb, const rc_solution *sol,
+                                int dense_per_element, rc_diagnostics *d,
+                                rc_error *err) {
+  const int nw = rc_problem_nw(pb), nout = pb->nout;
+  const int nn = d->nnodes, nd = d->ndense;
+  rc_err rc = RC_OK;
   rc_dense_grid(sol, dense_per_element, d->t_dense, NULL);
   for (int q = 0; q < nd && rc == RC_OK; ++q)
     rc = rc_solution_eval(sol, d->t_dense[q], d->w_dense + (size_t)q * nw, err);
   if (rc != RC_OK)
-    goto fail;
-
-  /* derived outputs */
+    return rc;
   for (int n = 0; n < nn && nout > 0; ++n)
-    if ((st = pb->outputs(pb, sol->t[n], sol->w + (size_t)n * nw,
-                          d->out_nodes + (size_t)n * nout)) != 0) {
-      rc = rc_error_set(err, RC_ERR_EVAL, "%s/%s: outputs failed at t = %g",
-                        pb->model, pb->formulation, sol->t[n]);
-      goto fail;
-    }
+    if (pb->outputs(pb, sol->t[n], sol->w + (size_t)n * nw,
+                    d->out_nodes + (size_t)n * nout) != 0)
+      return rc_error_set(err, RC_ERR_EVAL, "%s/%s: outputs failed at t = %g",
+                          pb->model, pb->formulation, sol->t[n]);
   for (int q = 0; q < nd && nout > 0; ++q)
-    if ((st = pb->outputs(pb, d->t_dense[q], d->w_dense + (size_t)q * nw,
-                          d->out_dense + (size_t)q * nout)) != 0) {
-      rc = rc_error_set(err, RC_ERR_EVAL, "%s/%s: outputs failed at t = %g",
-                        pb->model, pb->formulation, d->t_dense[q]);
-      goto fail;
-    }
+    if (pb->outputs(pb, d->t_dense[q], d->w_dense + (size_t)q * nw,
+                    d->out_dense + (size_t)q * nout) != 0)
+      return rc_error_set(err, RC_ERR_EVAL, "%s/%s: outputs failed at t = %g",
+                          pb->model, pb->formulation, d->t_dense[q]);
+  return RC_OK;
+}
 
-  /* reference errors */
+/* Largest errors against the problem's reference at the nodes, at the
+ * element ends and on the dense grid (NaN without a reference).  v: nvar
+ * scratch. */
+static rc_err reference_errors(const rc_problem *pb, const rc_solution *sol,
+                               rc_diagnostics *d, double *v, rc_error *err) {
+  const int nw = rc_problem_nw(pb), nout = pb->nout, nvar = d->nvar;
+  const int nn = d->nnodes, nd = d->ndense;
+  int st;
   for (int i = 0; i < nvar; ++i)
     d->err_nodes[i] = d->err_dense[i] = d->err_ends[i] = NAN;
-  if (d->has_reference) {
-    if ((st = pb->reference(pb, nn, sol->t, d->ref_nodes)) != 0 ||
-        (st = pb->reference(pb, nd, d->t_dense, d->ref_dense)) != 0) {
-      rc = rc_error_set(err, RC_ERR_EVAL,
+  if (!d->has_reference)
+    return RC_OK;
+  if ((st = pb->reference(pb, nn, sol->t, d->ref_nodes)) != 0 ||
+      (st = pb->reference(pb, nd, d->t_dense, d->ref_dense)) != 0)
+    return rc_error_set(err, RC_ERR_EVAL,
                         "%s/%s: the reference failed (status %d)", pb->model,
                         pb->formulation, st);
-      goto fail;
+  int node_in_elem = 0, elem = -1;
+  for (int n = 0; n < nn; ++n) {
+    /* is node n an element end? */
+    int is_end;
+    if (n == 0) {
+      is_end = 0; /* t0: a node, not an element end */
+    } else {
+      if (node_in_elem == 0)
+        ++elem;
+      ++node_in_elem;
+      is_end = node_in_elem == sol->mesh.stages[elem];
+      if (is_end)
+        node_in_elem = 0;
     }
-    double *v = work;
-    int node_in_elem = 0, elem = -1;
-    for (int n = 0; n < nn; ++n) {
-      /* is node n an element end? */
-      int is_end;
-      if (n == 0) {
-        is_end = 0; /* t0: a node, not an element end */
-      } else {
-        if (node_in_elem == 0)
-          ++elem;
-        ++node_in_elem;
-        is_end = node_in_elem == sol->mesh.stages[elem];
-        if (is_end)
-          node_in_elem = 0;
-      }
-      point_values(pb, sol->w + (size_t)n * nw, d->out_nodes + (size_t)n * nout,
-                   v);
-      const double *r = d->ref_nodes + (size_t)n * nvar;
-      for (int i = 0; i < nvar; ++i) {
-        if (isnan(r[i]))
-          continue;
-        const double e = fabs(v[i] - r[i]);
-        track_max(&d->err_nodes[i], e);
-        if (is_end)
-          track_max(&d->err_ends[i], e);
-      }
-    }
-    for (int q = 0; q < nd; ++q) {
-      point_values(pb, d->w_dense + (size_t)q * nw,
-                   d->out_dense + (size_t)q * nout, v);
-      const double *r = d->ref_dense + (size_t)q * nvar;
-      for (int i = 0; i < nvar; ++i)
-        if (!isnan(r[i]))
-          track_max(&d->err_dense[i], fabs(v[i] - r[i]));
-    }
-  }
-
-  /* hidden constraints */
-  if (ninv > 0) {
-    double *h = work;
-    for (int i = 0; i < ninv; ++i)
-      d->inv_nodes[i] = d->inv_dense[i] = 0.0;
-    for (int n = 0; n < nn; ++n) {
-      if ((st = pb->invariants.eval(pb, sol->t[n], sol->w + (size_t)n * nw,
-                                    h)) != 0)
+    point_values(pb, sol->w + (size_t)n * nw, d->out_nodes + (size_t)n * nout,
+                 v);
+    const double *r = d->ref_nodes + (size_t)n * nvar;
+    for (int i = 0; i < nvar; ++i) {
+      if (isnan(r[i]))
         continue;
-      for (int i = 0; i < ninv; ++i)
-        track_max(&d->inv_nodes[i], fabs(h[i]));
-    }
-    for (int q = 0; q < nd; ++q) {
-      double *hq = d->inv_dense_t + (size_t)q * ninv;
-      if ((st = pb->invariants.eval(pb, d->t_dense[q],
-                                    d->w_dense + (size_t)q * nw, hq)) != 0) {
-        for (int i = 0; i < ninv; ++i)
-          hq[i] = NAN;
-        continue;
-      }
-      for (int i = 0; i < ninv; ++i)
-        track_max(&d->inv_dense[i], fabs(hq[i]));
+      const double e = fabs(v[i] - r[i]);
+      track_max(&d->err_nodes[i], e);
+      if (is_end)
+        track_max(&d->err_ends[i], e);
     }
   }
-
-  /* element defects */
-  {
-    double *xscale = work + nw + nF + 2 * (pb->nx + pb->ny);
-    double ymax = 0.0;
-    for (int i = 0; i < pb->nx; ++i)
-      xscale[i] = 0.0;
-    for (int n = 0; n < nn; ++n) {
-      const double *w = sol->w + (size_t)n * nw;
-      for (int i = 0; i < pb->nx; ++i)
-        xscale[i] = fmax(xscale[i], fabs(w[i]));
-      for (int i = 0; i < pb->ny; ++i)
-        ymax = fmax(ymax, fabs(w[pb->nx + i]));
-    }
-    for (int i = 0; i < pb->nx; ++i)
-      xscale[i] += 1.0;
-    double *ework =
-        malloc(sizeof *ework * (size_t)(nw + nF + 2 * (pb->nx + pb->ny) + 1));
-    if (!ework) {
-      rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory for defects");
-      goto fail;
-    }
-    /* nodes per stage count, computed once (not per element) */
-    double gx[64], gw[64];
-    int gl_m = 0;
-    for (int k = 0; k < ne; ++k) {
-      const int m = sol->mesh.stages[k] + 3;
-      if (m != gl_m) {
-        rc_gauss_legendre(m, gx, gw);
-        gl_m = m;
-      }
-      if (element_defect(pb, sol, k, xscale, 1.0 + ymax, ework, gx, gw,
-                         &d->elem_defect[k]) != 0)
-        d->elem_defect[k] = NAN;
-    }
-    free(ework);
+  for (int q = 0; q < nd; ++q) {
+    point_values(pb, d->w_dense + (size_t)q * nw,
+                 d->out_dense + (size_t)q * nout, v);
+    const double *r = d->ref_dense + (size_t)q * nvar;
+    for (int i = 0; i < nvar; ++i)
+      if (!isnan(r[i]))
+        track_max(&d->err_dense[i], fabs(v[i] - r[i]));
   }
-  free(work);
   return RC_OK;
-fail:
+}
+
+/* Largest |h| of the hidden constraints at the nodes and on the dense grid
+ * (a failed evaluation is skipped; on the grid it records NaN).  h: ninv
+ * scratch. */
+static void hidden_constraints(const rc_problem *pb, const rc_solution *sol,
+                               rc_diagnostics *d, double *h) {
+  const int nw = rc_problem_nw(pb), ninv = d->ninv;
+  if (ninv == 0)
+    return;
+  for (int i = 0; i < ninv; ++i)
+    d->inv_nodes[i] = d->inv_dense[i] = 0.0;
+  for (int n = 0; n < d->nnodes; ++n) {
+    if (pb->invariants.eval(pb, sol->t[n], sol->w + (size_t)n * nw, h) != 0)
+      continue;
+    for (int i = 0; i < ninv; ++i)
+      track_max(&d->inv_nodes[i], fabs(h[i]));
+  }
+  for (int q = 0; q < d->ndense; ++q) {
+    double *hq = d->inv_dense_t + (size_t)q * ninv;
+    if (pb->invariants.eval(pb, d->t_dense[q], d->w_dense + (size_t)q * nw,
+                            hq) != 0) {
+      for (int i = 0; i < ninv; ++i)
+        hq[i] = NAN;
+      continue;
+    }
+    for (int i = 0; i < ninv; ++i)
+      track_max(&d->inv_dense[i], fabs(hq[i]));
+  }
+}
+
+/* The defect of every element (element_defect), scaled by 1 + max |x_i|
+ * per state and 1 + max |y|.  xscale: nx scratch. */
+static rc_err element_defects(const rc_problem *pb, const rc_solution *sol,
+                              rc_diagnostics *d, double *xscale,
+                              rc_error *err) {
+  const int nw = rc_problem_nw(pb), nF = rc_problem_nF(pb);
+  double ymax = 0.0;
+  for (int i = 0; i < pb->nx; ++i)
+    xscale[i] = 0.0;
+  for (int n = 0; n < d->nnodes; ++n) {
+    const double *w = sol->w + (size_t)n * nw;
+    for (int i = 0; i < pb->nx; ++i)
+      xscale[i] = fmax(xscale[i], fabs(w[i]));
+    for (int i = 0; i < pb->ny; ++i)
+      ymax = fmax(ymax, fabs(w[pb->nx + i]));
+  }
+  for (int i = 0; i < pb->nx; ++i)
+    xscale[i] += 1.0;
+  double *ework =
+      malloc(sizeof *ework * (size_t)(nw + nF + 2 * (pb->nx + pb->ny) + 1));
+  if (!ework)
+    return rc_error_set(err, RC_ERR_NOMEM, "out of memory for defects");
+  /* nodes per stage count, computed once (not per element) */
+  double gx[64], gw[64];
+  int gl_m = 0;
+  for (int k = 0; k < d->nelem; ++k) {
+    const int m = sol->mesh.stages[k] + 3;
+    if (m != gl_m) {
+      rc_gauss_legendre(m, gx, gw);
+      gl_m = m;
+    }
+    if (element_defect(pb, sol, k, xscale, 1.0 + ymax, ework, gx, gw,
+                       &d->elem_defect[k]) != 0)
+      d->elem_defect[k] = NAN;
+  }
+  free(ework);
+  return RC_OK;
+}
+
+rc_err rc_diagnose(const rc_problem *pb, const rc_solution *sol,
+                   int dense_per_element, rc_diagnostics *d, rc_error *err) {
+  memset(d, 0, sizeof *d);
+  if (dense_per_element < 1)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "dense points per element %d: expected >= 1",
+                        dense_per_element);
+  const int nw = rc_problem_nw(pb), nxyu = pb->nx + pb->ny + pb->nu;
+  const int nvar = nxyu + pb->nout, ninv = pb->ninv;
+  d->nvar = nvar;
+  d->ninv = ninv;
+  d->nnodes = sol->nnodes;
+  d->nelem = sol->mesh.n;
+  d->ndense = d->nelem * dense_per_element + 1;
+  d->has_reference = pb->reference != NULL;
+  const int nF = rc_problem_nF(pb);
+  const size_t nwork =
+      (size_t)(nw + nF + 2 * (pb->nx + pb->ny) + nvar + ninv + 8);
+  double *work = zalloc(nwork, sizeof(double));
+  rc_err rc;
+  if (!diag_alloc(pb, d) || !work)
+    rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory for diagnostics");
+  else if ((rc = dense_and_outputs(pb, sol, dense_per_element, d, err)) ==
+               RC_OK &&
+           (rc = reference_errors(pb, sol, d, work, err)) == RC_OK) {
+    hidden_constraints(pb, sol, d, work);
+    rc = element_defects(pb, sol, d, work + nw + nF + 2 * (pb->nx + pb->ny),
+                         err);
+  }
   free(work);
-  rc_diagnostics_free(d);
+  if (rc != RC_OK)
+    rc_diagnostics_free(d);
   return rc;
 }

@@ -160,20 +160,10 @@ static void summarise(rc_error_estimate *est) {
   }
 }
 
-rc_err rc_estimate_error(const rc_problem *pb, const rc_solution *sol,
-                         const rc_options *opt, rc_estimate_kind kind,
-                         rc_error_estimate *est, rc_error *err) {
-  memset(est, 0, sizeof *est);
-  if (!pb || !sol || !opt || sol->mesh.n < 1 || !sol->w)
-    return rc_error_set(err, RC_ERR_INPUT,
-                        "rc_estimate_error: expected a problem, a solution on "
-                        "a mesh and options");
-  if (kind != RC_ESTIMATE_NONE && kind != RC_ESTIMATE_LOCAL &&
-      kind != RC_ESTIMATE_GLOBAL)
-    return rc_error_set(err, RC_ERR_INPUT,
-                        "estimate kind %d: expected RC_ESTIMATE_NONE (0), "
-                        "RC_ESTIMATE_LOCAL (1) or RC_ESTIMATE_GLOBAL (2)",
-                        (int)kind);
+/* The arrays of est for ne elements, all NaN; the scales 1 + max |w_i| over
+ * the nodes. */
+static rc_err estimate_alloc(const rc_problem *pb, const rc_solution *sol,
+                             rc_error_estimate *est, rc_error *err) {
   const int ne = sol->mesh.n, nv = pb->nx + pb->ny + pb->nu;
   const int nw = rc_problem_nw(pb);
   est->kind = RC_ESTIMATE_NONE;
@@ -185,12 +175,10 @@ rc_err rc_estimate_error(const rc_problem *pb, const rc_solution *sol,
   est->elem = malloc(sizeof(double) * (size_t)ne * (size_t)(nv > 0 ? nv : 1));
   est->elem_max = malloc(sizeof(double) * (size_t)ne);
   est->local = malloc(sizeof(double) * (size_t)ne);
-  if (!est->scale || !est->var || !est->elem || !est->elem_max || !est->local) {
-    rc_error_estimate_free(est);
+  if (!est->scale || !est->var || !est->elem || !est->elem_max || !est->local)
     return rc_error_set(err, RC_ERR_NOMEM,
                         "out of memory for the error estimate of %d elements",
                         ne);
-  }
   for (int i = 0; i < nv; ++i) {
     double m = 1.0;
     for (int n = 0; n < sol->nnodes; ++n)
@@ -202,22 +190,21 @@ rc_err rc_estimate_error(const rc_problem *pb, const rc_solution *sol,
     est->elem[q] = NAN;
   for (int k = 0; k < ne; ++k)
     est->elem_max[k] = est->local[k] = NAN;
-  if (kind == RC_ESTIMATE_NONE) {
-    snprintf(est->note, sizeof est->note, "no error estimate requested");
-    rc_error_clear(err);
-    return RC_OK;
-  }
+  return RC_OK;
+}
 
-  /* Local (always: cheap, and the refinement history records it). */
+/* The local estimate (always: cheap, and the refinement history records
+ * it): PHR per element, 0 for a sampled reference. */
+static rc_err local_estimate(const rc_problem *pb, const rc_solution *sol,
+                             rc_error_estimate *est, rc_error *err) {
+  const int ne = sol->mesh.n;
   if (pb->sampled_reference) {
     for (int k = 0; k < ne; ++k)
       est->local[k] = 0.0;
   } else {
     rc_err rc = rc_refine_estimate(pb, sol, RC_REFINE_PHR, est->local, err);
-    if (rc != RC_OK) {
-      rc_error_estimate_free(est);
+    if (rc != RC_OK)
       return rc;
-    }
   }
   est->local_max = 0.0;
   for (int k = 0; k < ne; ++k) {
@@ -229,18 +216,19 @@ rc_err rc_estimate_error(const rc_problem *pb, const rc_solution *sol,
   snprintf(est->note, sizeof est->note,
            "local Patterson-Hager-Rao element estimate (relative state defect "
            "and algebraic residual; blind to error propagation, y and u)");
-  if (kind == RC_ESTIMATE_LOCAL) {
-    rc_error_clear(err);
-    return RC_OK;
-  }
+  return RC_OK;
+}
 
-  /* Global: the enriched re-solve. */
+/* The global estimate: the enriched re-solve on the split mesh.  When that
+ * solve cannot run or does not converge, est stays local and its note says
+ * why (RC_OK). */
+static rc_err global_estimate(const rc_problem *pb, const rc_solution *sol,
+                              const rc_options *opt, rc_error_estimate *est,
+                              rc_error *err) {
   rc_mesh fine_mesh;
   rc_err rc = split_mesh(&sol->mesh, &fine_mesh, err);
-  if (rc != RC_OK) {
-    rc_error_estimate_free(est);
+  if (rc != RC_OK)
     return rc;
-  }
   rc_options o = *opt;
   o.progress = NULL;
   o.progress_ctx = NULL;
@@ -269,7 +257,6 @@ rc_err rc_estimate_error(const rc_problem *pb, const rc_solution *sol,
              "local estimate only: the enriched solve (every element split in "
              "two) could not run: %.400s",
              ferr.message);
-    rc_error_clear(err);
     return RC_OK;
   }
   est->enriched_status = (int)fst.status;
@@ -285,15 +272,12 @@ rc_err rc_estimate_error(const rc_problem *pb, const rc_solution *sol,
              "two) ended '%s' after %d iterations",
              rc_status_name(fst.status), fst.iterations);
     rc_solution_free(&fine);
-    rc_error_clear(err);
     return RC_OK;
   }
   rc = global_from(pb, sol, &fine, opt->dense_per_element, est, err);
   rc_solution_free(&fine);
-  if (rc != RC_OK) {
-    rc_error_estimate_free(est);
+  if (rc != RC_OK)
     return rc;
-  }
   summarise(est);
   est->kind = RC_ESTIMATE_GLOBAL;
   snprintf(est->note, sizeof est->note,
@@ -301,6 +285,33 @@ rc_err rc_estimate_error(const rc_problem *pb, const rc_solution *sol,
            "against an enriched solve with every element split in two "
            "(%d variables, %d iterations)",
            fst.nvars, fst.iterations);
+  return RC_OK;
+}
+
+rc_err rc_estimate_error(const rc_problem *pb, const rc_solution *sol,
+                         const rc_options *opt, rc_estimate_kind kind,
+                         rc_error_estimate *est, rc_error *err) {
+  memset(est, 0, sizeof *est);
+  if (!pb || !sol || !opt || sol->mesh.n < 1 || !sol->w)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "rc_estimate_error: expected a problem, a solution on "
+                        "a mesh and options");
+  if (kind != RC_ESTIMATE_NONE && kind != RC_ESTIMATE_LOCAL &&
+      kind != RC_ESTIMATE_GLOBAL)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "estimate kind %d: expected RC_ESTIMATE_NONE (0), "
+                        "RC_ESTIMATE_LOCAL (1) or RC_ESTIMATE_GLOBAL (2)",
+                        (int)kind);
+  rc_err rc = estimate_alloc(pb, sol, est, err);
+  if (rc == RC_OK && kind == RC_ESTIMATE_NONE)
+    snprintf(est->note, sizeof est->note, "no error estimate requested");
+  else if (rc == RC_OK && (rc = local_estimate(pb, sol, est, err)) == RC_OK &&
+           kind == RC_ESTIMATE_GLOBAL)
+    rc = global_estimate(pb, sol, opt, est, err);
+  if (rc != RC_OK) {
+    rc_error_estimate_free(est);
+    return rc;
+  }
   rc_error_clear(err);
   return RC_OK;
 }

@@ -25,20 +25,6 @@
 
 #include "radcol/result.h"
 
-static const char *kind_word(rc_var_kind k) {
-  switch (k) {
-  case RC_VAR_DIFFERENTIAL:
-    return "differential";
-  case RC_VAR_ALGEBRAIC:
-    return "algebraic";
-  case RC_VAR_CONTROL:
-    return "control";
-  case RC_VAR_PARAMETER:
-    return "parameter";
-  }
-  return "?";
-}
-
 static rc_var_kind src_kind(const rc_solution *s, int j) {
   if (j < s->nx)
     return RC_VAR_DIFFERENTIAL;
@@ -85,10 +71,11 @@ rc_err rc_solution_map(const rc_problem *pb, const rc_solution *src,
     char item[128];
     if (same_name >= 0)
       snprintf(item, sizeof item, "%s (%s here, %s in the guess)",
-               pb->var_names[i], kind_word(ki),
-               kind_word(src_kind(src, same_name)));
+               pb->var_names[i], rc_var_kind_name(ki),
+               rc_var_kind_name(src_kind(src, same_name)));
     else
-      snprintf(item, sizeof item, "%s (%s)", pb->var_names[i], kind_word(ki));
+      snprintf(item, sizeof item, "%s (%s)", pb->var_names[i],
+               rc_var_kind_name(ki));
     append(missing, sizeof missing, item);
     ++nbad;
   }

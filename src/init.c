@@ -584,6 +584,62 @@ static void finish_report(const init_nlp *n, const rc_init_options *opt,
   rep->objective = obj;
 }
 
+/* A start that already satisfies every row inside its bounds is the
+ * minimiser (objective 0 at a feasible point): no NLP to solve. */
+static int start_is_feasible(init_nlp *n, const rc_init_options *opt,
+                             const double *x, rc_init_report *rep) {
+  int feasible = all_residuals(n, rep) == 0;
+  for (int k = 0; feasible && k < n->ncon; ++k)
+    feasible = fabs(rep->residual[k]) <= opt->feas_tol;
+  for (int i = 0; feasible && i < n->nfree; ++i)
+    feasible = x[i] >= n->x_lo[i] && x[i] <= n->x_hi[i];
+  return feasible;
+}
+
+/* The least-change NLP of n solved by Ipopt from x (x: the solution); its
+ * status into rep, its iterations added to *iterations. */
+static rc_err minimise(init_nlp *n, const rc_init_options *opt, double *x,
+                       rc_init_report *rep, int *iterations, rc_error *err) {
+  const rc_problem *pb = n->pb;
+  if ((need_inv(n) && !pb->invariants.hessian) ||
+      (need_pt(n) && !pb->point.hessian))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "%s/%s: init needs the Hessian of the %s block, "
+                        "which the problem does not supply",
+                        pb->model, pb->formulation,
+                        need_inv(n) && !pb->invariants.hessian ? "invariants"
+                                                               : "point");
+  const rc_ipopt_nlp s = {.n = n->nfree,
+                          .m = n->m,
+                          .nnz_jac = n->nnz_jac,
+                          .nnz_hes = n->nnz_hes,
+                          .x_lo = n->x_lo,
+                          .x_hi = n->x_hi,
+                          .g_lo = n->g_lo,
+                          .g_hi = n->g_hi,
+                          .jac_row = n->jr,
+                          .jac_col = n->jc,
+                          .hes_row = n->hr,
+                          .hes_col = n->hc,
+                          .ctx = n,
+                          .objective = cb_obj,
+                          .gradient = cb_grad,
+                          .constraints = cb_con,
+                          .jacobian = cb_jac,
+                          .hessian = cb_hes};
+  rc_options io;
+  rc_options_default(&io);
+  io.tol = opt->tol;
+  io.max_iter = opt->max_iter;
+  rc_ipopt_outcome out;
+  rc_err rc = rc_ipopt_solve(&s, &io, x, NULL, NULL, NULL, &out, err);
+  if (rc)
+    return rc;
+  rep->status = out.status;
+  *iterations += out.iterations;
+  return RC_OK;
+}
+
 /* One solve without conflict search. */
 static rc_err solve_once(const rc_problem *pb, const rc_init_options *opt,
                          const double *zhat, const int *fixed,
@@ -624,54 +680,11 @@ static rc_err solve_once(const rc_problem *pb, const rc_init_options *opt,
     }
     for (int k = 0; k < n.ncon; ++k)
       rep->kept[k] = n.row_of_con[k] >= 0;
-    /* A start that already satisfies every row inside its bounds is the
-     * minimiser (objective 0 at a feasible point): no NLP to solve. */
-    int feasible = pass == 0 && all_residuals(&n, rep) == 0;
-    for (int k = 0; feasible && k < n.ncon; ++k)
-      feasible = fabs(rep->residual[k]) <= opt->feas_tol;
-    for (int i = 0; feasible && i < n.nfree; ++i)
-      feasible = x[i] >= n.x_lo[i] && x[i] <= n.x_hi[i];
-    if (feasible) {
+    if (pass == 0 && start_is_feasible(&n, opt, x, rep)) {
       rep->status = RC_STATUS_CONVERGED;
     } else if (n.m > 0 && n.nfree > 0) {
-      if ((need_inv(&n) && !pb->invariants.hessian) ||
-          (need_pt(&n) && !pb->point.hessian)) {
-        rc = rc_error_set(err, RC_ERR_INPUT,
-                          "%s/%s: init needs the Hessian of the %s block, "
-                          "which the problem does not supply",
-                          pb->model, pb->formulation,
-                          need_inv(&n) && !pb->invariants.hessian ? "invariants"
-                                                                  : "point");
+      if ((rc = minimise(&n, opt, x, rep, &total_iter, err)) != RC_OK)
         break;
-      }
-      const rc_ipopt_nlp s = {.n = n.nfree,
-                              .m = n.m,
-                              .nnz_jac = n.nnz_jac,
-                              .nnz_hes = n.nnz_hes,
-                              .x_lo = n.x_lo,
-                              .x_hi = n.x_hi,
-                              .g_lo = n.g_lo,
-                              .g_hi = n.g_hi,
-                              .jac_row = n.jr,
-                              .jac_col = n.jc,
-                              .hes_row = n.hr,
-                              .hes_col = n.hc,
-                              .ctx = &n,
-                              .objective = cb_obj,
-                              .gradient = cb_grad,
-                              .constraints = cb_con,
-                              .jacobian = cb_jac,
-                              .hessian = cb_hes};
-      rc_options io;
-      rc_options_default(&io);
-      io.tol = opt->tol;
-      io.max_iter = opt->max_iter;
-      rc_ipopt_outcome out;
-      rc = rc_ipopt_solve(&s, &io, x, NULL, NULL, NULL, &out, err);
-      if (rc)
-        break;
-      rep->status = out.status;
-      total_iter += out.iterations;
     } else {
       /* Nothing to satisfy by moving: the guess (inside its bounds). */
       for (int i = 0; i < n.nfree; ++i)
@@ -711,6 +724,51 @@ static void append(char *buf, size_t size, const char *fmt, const char *s,
     snprintf(buf + used, size - used, fmt, s, v);
 }
 
+/* The message of an inconsistent request: the rows violated by more than
+ * feas_tol with their residuals. */
+static void name_violations(const rc_problem *pb, const rc_init_options *opt,
+                            rc_init_report *rep) {
+  char *msg = rep->message;
+  const size_t ms = sizeof rep->message;
+  snprintf(msg, ms,
+           "%s/%s: no consistent point satisfies the request:", pb->model,
+           pb->formulation);
+  int first = 1;
+  for (int k = 0; k < rep->ncon; ++k)
+    if (!(fabs(rep->residual[k]) <= opt->feas_tol)) {
+      append(msg, ms, first ? " %s residual %.3g" : ", %s residual %.3g",
+             rep->con_names[k], rep->residual[k]);
+      first = 0;
+    }
+  append(msg, ms, " (expected |residual| <= %s%.0e)", "", opt->feas_tol);
+}
+
+/* The fixed values whose release alone makes the request consistent (one
+ * solve per fixed value) into rep->conflict. */
+static rc_err find_conflicts(const rc_problem *pb, const rc_init_options *opt,
+                             const double *zhat, const double *fix_value,
+                             rc_init_report *rep, rc_error *err) {
+  const int nw = rc_problem_nw(pb);
+  int *fx = malloc(sizeof *fx * (size_t)nw);
+  if (!fx)
+    return rc_error_set(err, RC_ERR_NOMEM, "init: out of memory");
+  for (int i = 0; i < nw; ++i) {
+    if (!rep->fixed[i])
+      continue;
+    for (int k = 0; k < nw; ++k)
+      fx[k] = rep->fixed[k] && k != i;
+    rc_init_report r2;
+    rc_error e2 = {RC_OK, ""};
+    if (solve_once(pb, opt, zhat, fx, fix_value, &r2, &e2) == RC_OK) {
+      if (r2.consistent)
+        rep->conflict[rep->nconflict++] = i;
+      rc_init_report_free(&r2);
+    }
+  }
+  free(fx);
+  return RC_OK;
+}
+
 rc_err rc_init_solve(const rc_problem *pb, const rc_init_options *opt,
                      const double *zhat, const int *fixed,
                      const double *fix_value, rc_init_report *rep,
@@ -747,17 +805,7 @@ rc_err rc_init_solve(const rc_problem *pb, const rc_init_options *opt,
   /* Inconsistent: name the violated rows, then look for conflicts. */
   char *msg = rep->message;
   const size_t ms = sizeof rep->message;
-  snprintf(msg, ms,
-           "%s/%s: no consistent point satisfies the request:", pb->model,
-           pb->formulation);
-  int first = 1;
-  for (int k = 0; k < rep->ncon; ++k)
-    if (!(fabs(rep->residual[k]) <= opt->feas_tol)) {
-      append(msg, ms, first ? " %s residual %.3g" : ", %s residual %.3g",
-             rep->con_names[k], rep->residual[k]);
-      first = 0;
-    }
-  append(msg, ms, " (expected |residual| <= %s%.0e)", "", opt->feas_tol);
+  name_violations(pb, opt, rep);
   int nfixed = 0;
   for (int i = 0; i < nw; ++i)
     nfixed += rep->fixed[i];
@@ -770,23 +818,8 @@ rc_err rc_init_solve(const rc_problem *pb, const rc_init_options *opt,
     }
     return RC_OK;
   }
-  int *fx = malloc(sizeof *fx * (size_t)nw);
-  if (!fx)
-    return rc_error_set(err, RC_ERR_NOMEM, "init: out of memory");
-  for (int i = 0; i < nw; ++i) {
-    if (!rep->fixed[i])
-      continue;
-    for (int k = 0; k < nw; ++k)
-      fx[k] = rep->fixed[k] && k != i;
-    rc_init_report r2;
-    rc_error e2 = {RC_OK, ""};
-    if (solve_once(pb, opt, zhat, fx, fix_value, &r2, &e2) == RC_OK) {
-      if (r2.consistent)
-        rep->conflict[rep->nconflict++] = i;
-      rc_init_report_free(&r2);
-    }
-  }
-  free(fx);
+  if ((rc = find_conflicts(pb, opt, zhat, fix_value, rep, err)) != RC_OK)
+    return rc;
   if (rep->nconflict > 0) {
     append(msg, ms, "; conflicting fixed values:%s", "", 0.0);
     for (int c = 0; c < rep->nconflict; ++c) {

@@ -156,20 +156,45 @@ int rc_h5_attr_present(rc_h5_reader *c, const char *obj, const char *name,
   return ex > 0;
 }
 
+/* An open attribute with its type and dataspace (-1: not open). */
+typedef struct h5_attr {
+  hid_t a, t, sp;
+} h5_attr;
+
+/* Open attribute name of obj with its type and space; where (size
+ * 2 RC_IO_NAME_MAX) names it for messages.  0 after an earlier failure or
+ * when it is absent (a failure if required), else 1 (a, t or sp may be -1:
+ * the caller reports it). */
+static int attr_open(rc_h5_reader *c, const char *obj, const char *name,
+                     int required, char *where, h5_attr *h) {
+  snprintf(where, 2 * RC_IO_NAME_MAX, "%s attribute '%s'", obj, name);
+  h->a = h->t = h->sp = -1;
+  if (c->rc != RC_OK || rc_h5_attr_present(c, obj, name, where, required) <= 0)
+    return 0;
+  h->a = H5Aopen_by_name(c->file, obj, name, H5P_DEFAULT, H5P_DEFAULT);
+  h->t = h->a < 0 ? -1 : H5Aget_type(h->a);
+  h->sp = h->a < 0 ? -1 : H5Aget_space(h->a);
+  return 1;
+}
+
+static void attr_close(h5_attr *h) {
+  if (h->sp >= 0)
+    H5Sclose(h->sp);
+  if (h->t >= 0)
+    H5Tclose(h->t);
+  if (h->a >= 0)
+    H5Aclose(h->a);
+}
+
 /* Read a string attribute (fixed or variable length) into buf. */
 rc_err rc_h5_attr_read_str(rc_h5_reader *c, const char *obj, const char *name,
                            char *buf, size_t size, int required) {
   char where[2 * RC_IO_NAME_MAX];
-  snprintf(where, sizeof where, "%s attribute '%s'", obj, name);
+  h5_attr h;
   buf[0] = '\0';
-  if (c->rc != RC_OK)
+  if (!attr_open(c, obj, name, required, where, &h))
     return c->rc;
-  const int present = rc_h5_attr_present(c, obj, name, where, required);
-  if (present <= 0)
-    return c->rc;
-  hid_t a = H5Aopen_by_name(c->file, obj, name, H5P_DEFAULT, H5P_DEFAULT);
-  hid_t t = a < 0 ? -1 : H5Aget_type(a);
-  hid_t sp = a < 0 ? -1 : H5Aget_space(a);
+  const hid_t a = h.a, t = h.t, sp = h.sp;
   int ok = a >= 0 && t >= 0 && sp >= 0 && H5Tget_class(t) == H5T_STRING &&
            H5Sget_simple_extent_npoints(sp) == 1;
   if (!ok) {
@@ -193,12 +218,7 @@ rc_err rc_h5_attr_read_str(rc_h5_reader *c, const char *obj, const char *name,
       H5Tclose(mt);
     free(v);
   }
-  if (sp >= 0)
-    H5Sclose(sp);
-  if (t >= 0)
-    H5Tclose(t);
-  if (a >= 0)
-    H5Aclose(a);
+  attr_close(&h);
   return c->rc;
 }
 
@@ -220,15 +240,10 @@ static int plain_number_type(hid_t t) {
 rc_err rc_h5_attr_read_num(rc_h5_reader *c, const char *obj, const char *name,
                            double *val, int required) {
   char where[2 * RC_IO_NAME_MAX];
-  snprintf(where, sizeof where, "%s attribute '%s'", obj, name);
-  if (c->rc != RC_OK)
+  h5_attr h;
+  if (!attr_open(c, obj, name, required, where, &h))
     return c->rc;
-  const int present = rc_h5_attr_present(c, obj, name, where, required);
-  if (present <= 0)
-    return c->rc;
-  hid_t a = H5Aopen_by_name(c->file, obj, name, H5P_DEFAULT, H5P_DEFAULT);
-  hid_t t = a < 0 ? -1 : H5Aget_type(a);
-  hid_t sp = a < 0 ? -1 : H5Aget_space(a);
+  const hid_t a = h.a, t = h.t, sp = h.sp;
   H5T_class_t cl = t < 0 ? H5T_NO_CLASS : H5Tget_class(t);
   if (a < 0 || t < 0 || sp < 0 || (cl != H5T_INTEGER && cl != H5T_FLOAT) ||
       !plain_number_type(t) || H5Sget_simple_extent_npoints(sp) != 1)
@@ -236,12 +251,7 @@ rc_err rc_h5_attr_read_num(rc_h5_reader *c, const char *obj, const char *name,
                NULL);
   else if (H5Aread(a, H5T_NATIVE_DOUBLE, val) < 0)
     rc_h5_fail(c, RC_ERR_IO, "%s is unreadable%s", where, NULL);
-  if (sp >= 0)
-    H5Sclose(sp);
-  if (t >= 0)
-    H5Tclose(t);
-  if (a >= 0)
-    H5Aclose(a);
+  attr_close(&h);
   return c->rc;
 }
 

@@ -111,6 +111,60 @@ static rc_err check_reals(rc_h5_reader *c, const char *gpath,
   return c->rc;
 }
 
+/* The dimensions from /problem and the horizon (t0 from /problem, tf from
+ * /solution: finite, t0 < tf). */
+static void read_dims(rc_h5_reader *c, rc_solution_dims *dims, double *t0,
+                      double *tf) {
+  const int big = 1 << 20;
+  rc_h5_attr_read_int(c, "/problem", "nx", &dims->nx, 0, big);
+  rc_h5_attr_read_int(c, "/problem", "ny", &dims->ny, 0, big);
+  rc_h5_attr_read_int(c, "/problem", "nu", &dims->nu, 0, big);
+  rc_h5_attr_read_int(c, "/problem", "np", &dims->np, 0, big);
+  rc_h5_attr_read_int(c, "/problem", "nc", &dims->nc, 0, big);
+  rc_h5_attr_read_int(c, "/problem", "nb", &dims->nb, 0, big);
+  rc_h5_attr_read_num(c, "/problem", "t0", t0, 1);
+  rc_h5_attr_read_num(c, "/solution", "tf", tf, 1);
+  const int horizon_ok =
+      fabs(*t0) <= RC_REAL_MAX_ABS && fabs(*tf) <= RC_REAL_MAX_ABS && *tf > *t0;
+  if (c->rc == RC_OK && !horizon_ok)
+    c->rc = rc_error_set(c->err, RC_ERR_INPUT,
+                         "%s: horizon t0 = %g, tf = %g: expected finite t0 < "
+                         "tf of magnitude <= %g",
+                         c->path, *t0, *tf, RC_REAL_MAX_ABS);
+}
+
+/* The multipliers of /multipliers at the nn nodes into sol (named after
+ * the variables). */
+static void read_multipliers(rc_h5_reader *c, const rc_solution_dims *dims,
+                             const char *const *names, long nn,
+                             rc_solution *sol) {
+  const int nw = dims->nx + dims->ny + dims->nu + dims->np;
+  sol->has_duals = 1;
+  for (int j = 0; j < dims->nx; ++j) {
+    read_column(c, "/multipliers", "costate_", names[j], nn, sol->lam_f,
+                dims->nx, j);
+    check_reals(c, "/multipliers", "costate_", names[j], nn, sol->lam_f + j,
+                dims->nx);
+  }
+  for (int j = 0; j < dims->ny; ++j)
+    read_column(c, "/multipliers", "alg_", names[dims->nx + j], nn, sol->lam_g,
+                dims->ny, j);
+  for (int j = 0; j < dims->nc; ++j) {
+    char k[16];
+    snprintf(k, sizeof k, "%d", j);
+    read_column(c, "/multipliers", "path_", k, nn, sol->lam_c, dims->nc, j);
+  }
+  rc_h5_ds_read_real(c, "/multipliers/boundary", dims->nb, sol->lam_b, 1);
+  for (int j = 0; j < nw; ++j) {
+    read_column(c, "/multipliers", "bound_lo_", names[j], nn, sol->z_lo, nw, j);
+    read_column(c, "/multipliers", "bound_hi_", names[j], nn, sol->z_hi, nw, j);
+    check_reals(c, "/multipliers", "bound_lo_", names[j], nn, sol->z_lo + j,
+                nw);
+    check_reals(c, "/multipliers", "bound_hi_", names[j], nn, sol->z_hi + j,
+                nw);
+  }
+}
+
 rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
                         char *formulation, rc_error *err) {
   if (!sol)
@@ -131,25 +185,9 @@ rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
   if (formulation && c.rc == RC_OK)
     snprintf(formulation, 64, "%s", buf);
 
-  /* Dims from /problem. */
   rc_solution_dims dims = {0, 0, 0, 0, 0, 0};
-  const int big = 1 << 20;
-  rc_h5_attr_read_int(&c, "/problem", "nx", &dims.nx, 0, big);
-  rc_h5_attr_read_int(&c, "/problem", "ny", &dims.ny, 0, big);
-  rc_h5_attr_read_int(&c, "/problem", "nu", &dims.nu, 0, big);
-  rc_h5_attr_read_int(&c, "/problem", "np", &dims.np, 0, big);
-  rc_h5_attr_read_int(&c, "/problem", "nc", &dims.nc, 0, big);
-  rc_h5_attr_read_int(&c, "/problem", "nb", &dims.nb, 0, big);
   double t0 = 0, tf = 0;
-  rc_h5_attr_read_num(&c, "/problem", "t0", &t0, 1);
-  rc_h5_attr_read_num(&c, "/solution", "tf", &tf, 1);
-  const int horizon_ok =
-      fabs(t0) <= RC_REAL_MAX_ABS && fabs(tf) <= RC_REAL_MAX_ABS && tf > t0;
-  if (c.rc == RC_OK && !horizon_ok)
-    c.rc = rc_error_set(err, RC_ERR_INPUT,
-                        "%s: horizon t0 = %g, tf = %g: expected finite t0 < tf "
-                        "of magnitude <= %g",
-                        path, t0, tf, RC_REAL_MAX_ABS);
+  read_dims(&c, &dims, &t0, &tf);
   rc_mesh mesh = {0, NULL, NULL};
   read_mesh_open(&c, &mesh);
   int nw = dims.nx + dims.ny + dims.nu + dims.np;
@@ -180,34 +218,8 @@ rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
       check_reals(&c, "/solution", "", names[j], nn, sol->w + j, nw);
     }
   }
-  if (c.rc == RC_OK && has_duals) {
-    sol->has_duals = 1;
-    for (int j = 0; j < dims.nx; ++j) {
-      read_column(&c, "/multipliers", "costate_", names[j], nn, sol->lam_f,
-                  dims.nx, j);
-      check_reals(&c, "/multipliers", "costate_", names[j], nn, sol->lam_f + j,
-                  dims.nx);
-    }
-    for (int j = 0; j < dims.ny; ++j)
-      read_column(&c, "/multipliers", "alg_", names[dims.nx + j], nn,
-                  sol->lam_g, dims.ny, j);
-    for (int j = 0; j < dims.nc; ++j) {
-      char k[16];
-      snprintf(k, sizeof k, "%d", j);
-      read_column(&c, "/multipliers", "path_", k, nn, sol->lam_c, dims.nc, j);
-    }
-    rc_h5_ds_read_real(&c, "/multipliers/boundary", dims.nb, sol->lam_b, 1);
-    for (int j = 0; j < nw; ++j) {
-      read_column(&c, "/multipliers", "bound_lo_", names[j], nn, sol->z_lo, nw,
-                  j);
-      read_column(&c, "/multipliers", "bound_hi_", names[j], nn, sol->z_hi, nw,
-                  j);
-      check_reals(&c, "/multipliers", "bound_lo_", names[j], nn, sol->z_lo + j,
-                  nw);
-      check_reals(&c, "/multipliers", "bound_hi_", names[j], nn, sol->z_hi + j,
-                  nw);
-    }
-  }
+  if (c.rc == RC_OK && has_duals)
+    read_multipliers(&c, &dims, (const char *const *)names, nn, sol);
   rc_h5_free_strs(names, nnames);
   rc_h5_close(&c);
   if (c.rc != RC_OK) {

@@ -285,20 +285,6 @@ static rc_err check_record(const char *path, const rc_result_record *rec,
   return RC_OK;
 }
 
-static const char *kind_name(rc_var_kind k) {
-  switch (k) {
-  case RC_VAR_DIFFERENTIAL:
-    return "differential";
-  case RC_VAR_ALGEBRAIC:
-    return "algebraic";
-  case RC_VAR_CONTROL:
-    return "control";
-  case RC_VAR_PARAMETER:
-    return "parameter";
-  }
-  return "unknown";
-}
-
 static void write_problem(wctx *c, hid_t file, const rc_result_record *rec) {
   const rc_problem *pb = rec->pb;
   const char *gp = "/problem";
@@ -335,7 +321,7 @@ static void write_problem(wctx *c, hid_t file, const rc_result_record *rec) {
   if (!kinds && c->rc == RC_OK)
     c->rc = rc_error_set(c->err, RC_ERR_NOMEM, "%s: out of memory", c->path);
   for (int i = 0; kinds && i < nw; ++i)
-    kinds[i] = kind_name(rc_problem_var_kind(pb, i));
+    kinds[i] = rc_var_kind_name(rc_problem_var_kind(pb, i));
   ds_strs(c, g, gp, "variable_names", nw, (const char *const *)pb->var_names);
   ds_strs(c, g, gp, "variable_kinds", nw, kinds);
   free(kinds);
@@ -800,6 +786,63 @@ static size_t image_estimate(const rc_result_record *rec) {
   return 8 * doubles + (1u << 20);
 }
 
+/* libhdf5 builds the file in memory (the core driver without a backing
+ * store: it never opens a path, so it cannot follow a planted link or fail
+ * half-way on a full disk); the finished image is then written through the
+ * descriptor of a temporary file radcol created exclusively (outfile.c) and
+ * renamed over the target.  The 1.10 file format: version-2 object headers,
+ * B-trees and heaps carry checksums, so libhdf5 refuses damaged metadata on
+ * reading instead of following it (docs/robustness.md); h5py 3 reads it.
+ * Returns the file (or -1 with c->rc set); *fapl for the caller to close. */
+static hid_t create_memory_file(wctx *c, const rc_result_record *rec,
+                                hid_t *fapl) {
+  size_t inc = image_estimate(rec);
+  if (inc > ((size_t)1 << 28))
+    inc = (size_t)1 << 28;
+  *fapl = H5Pcreate(H5P_FILE_ACCESS);
+  if (*fapl < 0 || H5Pset_fapl_core(*fapl, inc, 0) < 0 ||
+      H5Pset_fclose_degree(*fapl, H5F_CLOSE_STRONG) < 0 ||
+      H5Pset_libver_bounds(*fapl, H5F_LIBVER_V110, H5F_LIBVER_V110) < 0) {
+    c->rc = rc_error_set(c->err, RC_ERR_INTERNAL,
+                         "%s: cannot set up libhdf5's in-memory file", c->path);
+    return -1;
+  }
+  /* The name only labels the in-memory file. */
+  hid_t file = H5Fcreate(c->path, H5F_ACC_TRUNC, H5P_DEFAULT, *fapl);
+  if (file < 0)
+    c->rc = rc_error_set(c->err, RC_ERR_NOMEM,
+                         "%s: libhdf5 cannot create the file in memory (out "
+                         "of memory?)",
+                         c->path);
+  return file;
+}
+
+/* The finished in-memory file as an image (malloc'ed, its superblock
+ * checksum fixed; NULL after a failure), and the file closed. */
+static void *take_image(wctx *c, hid_t file, ssize_t *nimage) {
+  void *image = NULL;
+  const char *path = c->path;
+  if (c->rc == RC_OK && H5Fflush(file, H5F_SCOPE_GLOBAL) < 0)
+    c->rc =
+        rc_error_set(c->err, RC_ERR_IO, "%s: flushing the file failed", path);
+  if (c->rc == RC_OK && (*nimage = H5Fget_file_image(file, NULL, 0)) <= 0)
+    c->rc = rc_error_set(c->err, RC_ERR_INTERNAL,
+                         "%s: libhdf5 gave no file image", path);
+  if (c->rc == RC_OK && !(image = malloc((size_t)*nimage)))
+    c->rc = rc_error_set(c->err, RC_ERR_NOMEM,
+                         "%s: out of memory for a file of %zd bytes", path,
+                         *nimage);
+  if (c->rc == RC_OK &&
+      (H5Fget_file_image(file, image, (size_t)*nimage) != *nimage ||
+       !fix_superblock_checksum(image, (size_t)*nimage)))
+    c->rc = rc_error_set(c->err, RC_ERR_INTERNAL,
+                         "%s: libhdf5 could not copy the file image", path);
+  if (H5Fclose(file) < 0 && c->rc == RC_OK)
+    c->rc =
+        rc_error_set(c->err, RC_ERR_IO, "%s: closing the file failed", path);
+  return image;
+}
+
 rc_err rc_write_result(const char *path, const rc_result_record *rec,
                        rc_error *err) {
   if (!path || !path[0] || !rec || !rec->pb || !rec->sol)
@@ -824,33 +867,8 @@ rc_err rc_write_result(const char *path, const rc_result_record *rec,
   c.nbuf = nbuf;
   if (!c.buf)
     return rc_error_set(err, RC_ERR_NOMEM, "%s: out of memory", path);
-  /* libhdf5 builds the file in memory (the core driver without a backing
-   * store: it never opens a path, so it cannot follow a planted link or
-   * fail half-way on a full disk); the finished image is then written
-   * through the descriptor of a temporary file radcol created exclusively
-   * (outfile.c) and renamed over the target.  The 1.10 file format:
-   * version-2 object headers, B-trees and heaps carry checksums, so
-   * libhdf5 refuses damaged metadata on reading instead of following it
-   * (docs/robustness.md); h5py 3 reads it. */
-  size_t inc = image_estimate(rec);
-  if (inc > ((size_t)1 << 28))
-    inc = (size_t)1 << 28;
-  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-  if (fapl < 0 || H5Pset_fapl_core(fapl, inc, 0) < 0 ||
-      H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0 ||
-      H5Pset_libver_bounds(fapl, H5F_LIBVER_V110, H5F_LIBVER_V110) < 0)
-    c.rc = rc_error_set(err, RC_ERR_INTERNAL,
-                        "%s: cannot set up libhdf5's in-memory file", path);
-  hid_t file = -1;
-  if (c.rc == RC_OK) {
-    /* The name only labels the in-memory file. */
-    file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-    if (file < 0)
-      c.rc = rc_error_set(err, RC_ERR_NOMEM,
-                          "%s: libhdf5 cannot create the file in memory (out "
-                          "of memory?)",
-                          path);
-  }
+  hid_t fapl = -1;
+  hid_t file = create_memory_file(&c, rec, &fapl);
   if (c.rc == RC_OK) {
     write_root(&c, file, rec);
     write_problem(&c, file, rec);
@@ -862,26 +880,8 @@ rc_err rc_write_result(const char *path, const rc_result_record *rec,
     write_ipopt_options(&c, file, rec);
     write_refinement(&c, file, rec->nrefine, rec->refine);
   }
-  void *image = NULL;
   ssize_t nimage = 0;
-  if (file >= 0) {
-    if (c.rc == RC_OK && H5Fflush(file, H5F_SCOPE_GLOBAL) < 0)
-      c.rc = rc_error_set(err, RC_ERR_IO, "%s: flushing the file failed", path);
-    if (c.rc == RC_OK && (nimage = H5Fget_file_image(file, NULL, 0)) <= 0)
-      c.rc = rc_error_set(err, RC_ERR_INTERNAL,
-                          "%s: libhdf5 gave no file image", path);
-    if (c.rc == RC_OK && !(image = malloc((size_t)nimage)))
-      c.rc = rc_error_set(err, RC_ERR_NOMEM,
-                          "%s: out of memory for a file of %zd bytes", path,
-                          nimage);
-    if (c.rc == RC_OK &&
-        (H5Fget_file_image(file, image, (size_t)nimage) != nimage ||
-         !fix_superblock_checksum(image, (size_t)nimage)))
-      c.rc = rc_error_set(err, RC_ERR_INTERNAL,
-                          "%s: libhdf5 could not copy the file image", path);
-    if (H5Fclose(file) < 0 && c.rc == RC_OK)
-      c.rc = rc_error_set(err, RC_ERR_IO, "%s: closing the file failed", path);
-  }
+  void *image = file >= 0 ? take_image(&c, file, &nimage) : NULL;
   if (fapl >= 0)
     H5Pclose(fapl);
   free(c.buf);

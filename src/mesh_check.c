@@ -43,6 +43,80 @@ const char *rc_mesh_check_var_name(const rc_problem *pb, int i) {
   return "?";
 }
 
+/* The check grid: per_element (or 8 s_k) equidistant points in each
+ * element from its start, then tf; eg[] the element of each point. */
+static void check_grid(const rc_problem *pb, const rc_mesh *mesh,
+                       int per_element, double *tg, int *eg) {
+  const double T = pb->tf - pb->t0;
+  int g = 0;
+  for (int k = 0; k < mesh->n; ++k) {
+    const int P = per_element > 0 ? per_element : 8 * mesh->stages[k];
+    const double a = mesh->frac[k], b = mesh->frac[k + 1];
+    for (int q = 0; q < P; ++q) {
+      tg[g] = pb->t0 + T * (a + (b - a) * q / P);
+      eg[g++] = k;
+    }
+  }
+  tg[g] = pb->tf;
+  eg[g] = mesh->n - 1;
+}
+
+/* The interpolant's error against the reference ref (ngrid x nvar) at every
+ * grid point: the largest per variable with its time, and per element into
+ * elem_err (ne x nvar).  w: nw, out: nout scratch. */
+static rc_err grid_errors(const rc_problem *pb, const rc_solution *sol,
+                          const double *tg, const int *eg, const double *ref,
+                          double *w, double *out, double *elem_err,
+                          rc_mesh_check *mc, rc_error *err) {
+  const int nv = pb->nx + pb->ny + pb->nu, nvar = mc->nvar;
+  for (int q = 0; q < mc->ngrid; ++q) {
+    rc_err rc = rc_solution_eval(sol, tg[q], w, err);
+    if (rc != RC_OK)
+      return rc;
+    if (pb->nout > 0 && pb->outputs(pb, tg[q], w, out) != 0)
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "%s/%s: derived outputs failed at t = %g", pb->model,
+                          pb->formulation, tg[q]);
+    const double *rq = ref + (size_t)q * (size_t)nvar;
+    for (int i = 0; i < nvar; ++i) {
+      if (!isfinite(rq[i]))
+        continue;
+      const double v = i < nv ? w[i] : out[i - nv];
+      const double e = isfinite(v) ? fabs(v - rq[i]) : HUGE_VAL;
+      if (e > mc->err[i]) {
+        mc->err[i] = e;
+        mc->t_err[i] = tg[q];
+      }
+      double *ee = &elem_err[(size_t)eg[q] * (size_t)nvar + (size_t)i];
+      if (e > *ee)
+        *ee = e;
+    }
+  }
+  return RC_OK;
+}
+
+/* Errors relative to each variable's scale (max |reference|, 1 if zero):
+ * per element, and the worst variable with its time. */
+static void worst_relative(const rc_problem *pb, const double *elem_err,
+                           rc_mesh_check *mc) {
+  const int nvar = mc->nvar;
+  mc->worst_rel = 0.0;
+  mc->worst_var = -1;
+  mc->worst_t = pb->t0;
+  for (int i = 0; i < nvar; ++i) {
+    const double sc = mc->scale[i] > 0.0 ? mc->scale[i] : 1.0;
+    const double r = mc->err[i] / sc;
+    if (mc->worst_var < 0 || r > mc->worst_rel) {
+      mc->worst_rel = r;
+      mc->worst_var = i;
+      mc->worst_t = mc->t_err[i];
+    }
+    for (int k = 0; k < mc->nelem; ++k)
+      mc->elem_rel[(size_t)k * (size_t)nvar + (size_t)i] =
+          elem_err[(size_t)k * (size_t)nvar + (size_t)i] / sc;
+  }
+}
+
 rc_err rc_mesh_check_reference(const rc_problem *pb, const rc_mesh *mesh,
                                int per_element, rc_mesh_check *mc,
                                rc_error *err) {
@@ -105,19 +179,7 @@ rc_err rc_mesh_check_reference(const rc_problem *pb, const rc_mesh *mesh,
     for (int c = nv; c < nw; ++c)
       wi[c] = 0.0;
   }
-  /* the grid */
-  const double T = pb->tf - pb->t0;
-  int g = 0;
-  for (int k = 0; k < ne; ++k) {
-    const int P = per_element > 0 ? per_element : 8 * mesh->stages[k];
-    const double a = mesh->frac[k], b = mesh->frac[k + 1];
-    for (int q = 0; q < P; ++q) {
-      tg[g] = pb->t0 + T * (a + (b - a) * q / P);
-      eg[g++] = k;
-    }
-  }
-  tg[g] = pb->tf;
-  eg[g++] = ne - 1;
+  check_grid(pb, mesh, per_element, tg, eg);
   if (pb->reference(pb, ngrid, tg, ref) != 0) {
     rc = rc_error_set(err, RC_ERR_INPUT,
                       "%s/%s: the reference failed on the check grid",
@@ -130,47 +192,10 @@ rc_err rc_mesh_check_reference(const rc_problem *pb, const rc_mesh *mesh,
       if (isfinite(rq[i]))
         mc->scale[i] = fmax(mc->scale[i], fabs(rq[i]));
   }
-  for (int q = 0; q < ngrid; ++q) {
-    rc = rc_solution_eval(&sol, tg[q], w, err);
-    if (rc != RC_OK)
-      goto done;
-    if (pb->nout > 0 && pb->outputs(pb, tg[q], w, out) != 0) {
-      rc = rc_error_set(err, RC_ERR_INPUT,
-                        "%s/%s: derived outputs failed at t = %g", pb->model,
-                        pb->formulation, tg[q]);
-      goto done;
-    }
-    const double *rq = ref + (size_t)q * (size_t)nvar;
-    for (int i = 0; i < nvar; ++i) {
-      if (!isfinite(rq[i]))
-        continue;
-      const double v = i < nv ? w[i] : out[i - nv];
-      const double e = isfinite(v) ? fabs(v - rq[i]) : HUGE_VAL;
-      if (e > mc->err[i]) {
-        mc->err[i] = e;
-        mc->t_err[i] = tg[q];
-      }
-      double *ee = &elem_err[(size_t)eg[q] * (size_t)nvar + (size_t)i];
-      if (e > *ee)
-        *ee = e;
-    }
-  }
-  mc->worst_rel = 0.0;
-  mc->worst_var = -1;
-  mc->worst_t = pb->t0;
-  for (int i = 0; i < nvar; ++i) {
-    const double sc = mc->scale[i] > 0.0 ? mc->scale[i] : 1.0;
-    const double r = mc->err[i] / sc;
-    if (mc->worst_var < 0 || r > mc->worst_rel) {
-      mc->worst_rel = r;
-      mc->worst_var = i;
-      mc->worst_t = mc->t_err[i];
-    }
-    for (int k = 0; k < ne; ++k)
-      mc->elem_rel[(size_t)k * (size_t)nvar + (size_t)i] =
-          elem_err[(size_t)k * (size_t)nvar + (size_t)i] / sc;
-  }
-  rc = RC_OK;
+  if ((rc = grid_errors(pb, &sol, tg, eg, ref, w, out, elem_err, mc, err)) !=
+      RC_OK)
+    goto done;
+  worst_relative(pb, elem_err, mc);
 done:
   free(ref);
   free(tg);

@@ -64,6 +64,7 @@
 #include "dense_lu.h"
 #include "radau.h"
 #include "timing.h"
+#include "transcription.h"
 
 /* Contraction above which the Jacobian is refreshed at the current iterate
  * (measured on an index-1 formulation, n = 30 and 1000: 0.5 took 33-120 % more
@@ -439,6 +440,153 @@ static int bound_violation(const newton_ctx *c, const rc_solution *sol,
   return -1;
 }
 
+/* The element systems' workspace for the largest stage count of the mesh,
+ * the Radau tables of its stage counts and the fixed parameters. */
+static rc_err ctx_setup(newton_ctx *c, rc_error *err) {
+  const rc_problem *pb = c->pb;
+  const rc_mesh *mesh = c->mesh;
+  const int smax = rc_mesh_max_stages(mesh);
+  const size_t mmax = (size_t)smax * (size_t)c->nq;
+  c->radau = xmalloc(RC_MAX_STAGES + 1, sizeof *c->radau);
+  c->Z = xmalloc(mmax, sizeof(double));
+  c->R = xmalloc(mmax, sizeof(double));
+  c->dZ = xmalloc(mmax, sizeof(double));
+  c->M = xmalloc(mmax * mmax, sizeof(double));
+  c->perm = xmalloc(mmax, sizeof(int));
+  c->Zprev = xmalloc(mmax, sizeof(double));
+  c->xstart = xmalloc((size_t)c->nx, sizeof(double));
+  c->xprev_start = xmalloc((size_t)c->nx, sizeof(double));
+  c->w = xmalloc((size_t)c->nw, sizeof(double));
+  c->F = xmalloc((size_t)rc_problem_nF(pb), sizeof(double));
+  c->jv = xmalloc((size_t)pb->point.jac.nnz, sizeof(double));
+  c->p = xmalloc((size_t)c->np, sizeof(double));
+  if (!c->radau || !c->Z || !c->R || !c->dZ || !c->M || !c->perm || !c->Zprev ||
+      !c->xstart || !c->xprev_start || !c->w || !c->F || !c->jv || !c->p)
+    return rc_error_set(err, RC_ERR_NOMEM,
+                        "out of memory for Newton's element systems (%zu "
+                        "unknowns)",
+                        mmax);
+  for (int k = 0; k < mesh->n; ++k) {
+    const int s = mesh->stages[k];
+    if (c->radau[s].s == 0 && rc_radau_init(s, &c->radau[s]) != 0)
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "stages %d in element %d: expected 1..%d", s, k,
+                          RC_MAX_STAGES);
+  }
+  for (int i = 0; i < c->np; ++i)
+    c->p[i] = pb->w_lo[c->nq + i]; /* fixed: lo == hi */
+  return RC_OK;
+}
+
+/* Node 0 into w0: x0, the parameters, and (y, u) from the guess, solved
+ * for the algebraic equations when they hold at t0.  Returns 0, or -1 with
+ * the reason in why. */
+static int start_node(newton_ctx *c, int t0_alg, double *w0, char *why,
+                      size_t len) {
+  const rc_problem *pb = c->pb;
+  int fail = 0;
+  if (guess_at(c, pb->t0, w0) != 0) {
+    fail = -1;
+    snprintf(why, len, "the guess failed at t0 = %g", pb->t0);
+  }
+  memcpy(w0, pb->x0, sizeof *w0 * (size_t)c->nx);
+  memcpy(w0 + c->nq, c->p, sizeof *c->p * (size_t)c->np);
+  if (!fail && t0_alg && c->nq > c->nx && !node0_newton(c, w0)) {
+    fail = -1;
+    snprintf(why, len,
+             "Newton did not converge on the algebraic equations at t0 = %g "
+             "in %d iterations",
+             pb->t0, c->maxit);
+  }
+  memcpy(c->xstart, pb->x0, sizeof *c->xstart * (size_t)c->nx);
+  return fail;
+}
+
+/* Element by element: predict (extrapolated from the previous element, or
+ * the guess, or constant), Newton, and the other predictors when it fails;
+ * the stage values go into sol.  Returns the first element that did not
+ * converge (why says why), or -1. */
+static int march_elements(newton_ctx *c, rc_solution *sol, char *why,
+                          size_t len) {
+  const rc_problem *pb = c->pb;
+  const rc_mesh *mesh = c->mesh;
+  const double *w0 = sol->w;
+  int sp = 0;
+  double hp = 0.0;
+  for (int k = 0; k < mesh->n; ++k) {
+    const int s = mesh->stages[k];
+    const double h = (pb->tf - pb->t0) * (mesh->frac[k + 1] - mesh->frac[k]);
+    stage_times(c, k, s);
+    /* (y, u) to hold constant: the previous element's last stage, or t0 */
+    const double *ylast =
+        k == 0 ? w0 + c->nx : c->Zprev + (size_t)(sp - 1) * c->nq + c->nx;
+    int ok = 0;
+    if (k > 0)
+      predict_extrapolate(c, s, h, sp, hp, c->xprev_start);
+    else if (predict_guess(c, s) != 0)
+      predict_constant(c, s, c->xstart, ylast);
+    ok = element_newton(c, s, h, c->xstart, 1);
+    if (!ok) {
+      predict_constant(c, s, c->xstart, ylast);
+      ok = element_newton(c, s, h, c->xstart, 0);
+    }
+    if (!ok && k > 0 && predict_guess(c, s) == 0)
+      ok = element_newton(c, s, h, c->xstart, 0);
+    if (!ok) {
+      snprintf(why, len,
+               "Newton did not converge in element %d (t in [%g, %g], %d "
+               "stages) from any predictor in %d iterations each%s",
+               k, c->tj[s - 1] - h, c->tj[s - 1], s, c->maxit,
+               c->eval_status ? " (a problem function failed)" : "");
+      return k;
+    }
+    const int off = sol->elem_off[k];
+    for (int j = 0; j < s; ++j) {
+      double *w = sol->w + (size_t)(1 + off + j) * c->nw;
+      memcpy(w, c->Z + (size_t)j * c->nq, sizeof *w * (size_t)c->nq);
+      memcpy(w + c->nq, c->p, sizeof *w * (size_t)c->np);
+    }
+    memcpy(c->xprev_start, c->xstart, sizeof *c->xstart * (size_t)c->nx);
+    memcpy(c->xstart, c->Z + (size_t)(s - 1) * c->nq,
+           sizeof *c->xstart * (size_t)c->nx);
+    memcpy(c->Zprev, c->Z, sizeof *c->Z * (size_t)s * (size_t)c->nq);
+    sp = s;
+    hp = h;
+  }
+  return -1;
+}
+
+/* The stats of the square path: its Newton counts, the NLP sizes for the
+ * record, and the status with why (fail_elem >= 0: failed there). */
+static void newton_stats(const newton_ctx *c, const rc_nlp_size *sz,
+                         int fail_elem, const char *why, double wall0,
+                         rc_solve_stats *stats) {
+  stats->nvars = sz->nvars > INT_MAX ? INT_MAX : (int)sz->nvars;
+  stats->ncons = sz->ncons > INT_MAX ? INT_MAX : (int)sz->ncons;
+  stats->iterations = c->iters > INT_MAX ? INT_MAX : (int)c->iters;
+  stats->objective = 0.0;
+  stats->constraint_violation = fail_elem < 0 ? c->viol : INFINITY;
+  stats->dual_infeasibility = 0.0;
+  stats->nnz_jac = c->nnz > INT_MAX ? INT_MAX : (int)c->nnz;
+  stats->nnz_hes = 0;
+  stats->eval_s = c->eval_s;
+  stats->wall_s = rc_now_s() - wall0;
+  stats->ipopt_s = stats->wall_s - c->eval_s;
+  stats->solver_status = 0;
+  stats->newton_fallback_element = fail_elem;
+  snprintf(stats->solver, sizeof stats->solver, "newton");
+  if (fail_elem < 0) {
+    stats->status = RC_STATUS_CONVERGED;
+    snprintf(stats->message, sizeof stats->message,
+             "Newton converged in every element: %d elements, %lld "
+             "iterations, %lld Jacobians, max residual %.2e",
+             c->mesh->n, c->iters, c->njac, c->viol);
+  } else {
+    stats->status = RC_STATUS_FAILED;
+    snprintf(stats->message, sizeof stats->message, "%s", why);
+  }
+}
+
 rc_err rc_newton_solve(const rc_problem *pb, const rc_mesh *mesh,
                        const rc_options *opt, const rc_solution *guess,
                        rc_solution *sol, rc_solve_stats *stats, rc_error *err) {
@@ -468,119 +616,23 @@ rc_err rc_newton_solve(const rc_problem *pb, const rc_mesh *mesh,
                           pb->ny, pb->nu, pb->np);
     c.guess = guess;
   }
-  const int smax = rc_mesh_max_stages(mesh);
-  const size_t mmax = (size_t)smax * (size_t)c.nq;
-  c.radau = xmalloc(RC_MAX_STAGES + 1, sizeof *c.radau);
-  c.Z = xmalloc(mmax, sizeof(double));
-  c.R = xmalloc(mmax, sizeof(double));
-  c.dZ = xmalloc(mmax, sizeof(double));
-  c.M = xmalloc(mmax * mmax, sizeof(double));
-  c.perm = xmalloc(mmax, sizeof(int));
-  c.Zprev = xmalloc(mmax, sizeof(double));
-  c.xstart = xmalloc((size_t)c.nx, sizeof(double));
-  c.xprev_start = xmalloc((size_t)c.nx, sizeof(double));
-  c.w = xmalloc((size_t)c.nw, sizeof(double));
-  c.F = xmalloc((size_t)rc_problem_nF(pb), sizeof(double));
-  c.jv = xmalloc((size_t)pb->point.jac.nnz, sizeof(double));
-  c.p = xmalloc((size_t)c.np, sizeof(double));
-  if (!c.radau || !c.Z || !c.R || !c.dZ || !c.M || !c.perm || !c.Zprev ||
-      !c.xstart || !c.xprev_start || !c.w || !c.F || !c.jv || !c.p) {
-    ctx_free(&c);
-    return rc_error_set(err, RC_ERR_NOMEM,
-                        "out of memory for Newton's element systems (%zu "
-                        "unknowns)",
-                        mmax);
-  }
-  for (int k = 0; k < mesh->n; ++k) {
-    const int s = mesh->stages[k];
-    if (c.radau[s].s == 0 && rc_radau_init(s, &c.radau[s]) != 0) {
-      ctx_free(&c);
-      return rc_error_set(err, RC_ERR_INPUT,
-                          "stages %d in element %d: expected 1..%d", s, k,
-                          RC_MAX_STAGES);
-    }
-  }
-  for (int i = 0; i < c.np; ++i)
-    c.p[i] = pb->w_lo[c.nq + i]; /* fixed: lo == hi */
-  rc_err rc = rc_solution_alloc(pb, mesh, pb->t0, pb->tf, 1, sol, err);
-  if (rc != RC_OK) {
+  rc_err rc;
+  if ((rc = ctx_setup(&c, err)) != RC_OK ||
+      (rc = rc_solution_alloc(pb, mesh, pb->t0, pb->tf, 1, sol, err)) !=
+          RC_OK) {
     ctx_free(&c);
     return rc;
   }
-
-  /* NLP sizes, for the record (the transcription's layout). */
+  /* NLP sizes, for the record: the transcription's count (rc_nlp_count)
+   * without the dense-bound rows, which the square path does not impose */
+  rc_nlp_size sz;
+  rc_nlp_count(pb, mesh, 0, &sz);
   const int t0_alg = pb->t0_algebraic && (c.ny + c.nu > 0 || c.nc > 0);
-  const long long nn = sol->nnodes;
-  const long long nvars =
-      c.nx * nn + (long long)(c.ny + c.nu) * (nn - 1 + t0_alg) + c.np;
-  const long long ncons = (long long)(c.ny + c.nc) * t0_alg +
-                          (long long)(c.nx + c.ny + c.nc) * (nn - 1);
-  stats->nvars = nvars > INT_MAX ? INT_MAX : (int)nvars;
-  stats->ncons = ncons > INT_MAX ? INT_MAX : (int)ncons;
-
-  /* Node 0. */
-  int fail_elem = -1;
-  char why[256] = "";
   double *w0 = sol->w;
-  if (guess_at(&c, pb->t0, w0) != 0) {
-    fail_elem = 0;
-    snprintf(why, sizeof why, "the guess failed at t0 = %g", pb->t0);
-  }
-  memcpy(w0, pb->x0, sizeof *w0 * (size_t)c.nx);
-  memcpy(w0 + c.nq, c.p, sizeof *c.p * (size_t)c.np);
-  if (fail_elem < 0 && t0_alg && c.nq > c.nx && !node0_newton(&c, w0)) {
-    fail_elem = 0;
-    snprintf(why, sizeof why,
-             "Newton did not converge on the algebraic equations at t0 = %g "
-             "in %d iterations",
-             pb->t0, c.maxit);
-  }
-  memcpy(c.xstart, pb->x0, sizeof *c.xstart * (size_t)c.nx);
-
-  /* Elements. */
-  int sp = 0;
-  double hp = 0.0;
-  for (int k = 0; fail_elem < 0 && k < mesh->n; ++k) {
-    const int s = mesh->stages[k];
-    const double h = (pb->tf - pb->t0) * (mesh->frac[k + 1] - mesh->frac[k]);
-    stage_times(&c, k, s);
-    /* (y, u) to hold constant: the previous element's last stage, or t0 */
-    const double *ylast =
-        k == 0 ? w0 + c.nx : c.Zprev + (size_t)(sp - 1) * c.nq + c.nx;
-    int ok = 0;
-    if (k > 0)
-      predict_extrapolate(&c, s, h, sp, hp, c.xprev_start);
-    else if (predict_guess(&c, s) != 0)
-      predict_constant(&c, s, c.xstart, ylast);
-    ok = element_newton(&c, s, h, c.xstart, 1);
-    if (!ok) {
-      predict_constant(&c, s, c.xstart, ylast);
-      ok = element_newton(&c, s, h, c.xstart, 0);
-    }
-    if (!ok && k > 0 && predict_guess(&c, s) == 0)
-      ok = element_newton(&c, s, h, c.xstart, 0);
-    if (!ok) {
-      fail_elem = k;
-      snprintf(why, sizeof why,
-               "Newton did not converge in element %d (t in [%g, %g], %d "
-               "stages) from any predictor in %d iterations each%s",
-               k, c.tj[s - 1] - h, c.tj[s - 1], s, c.maxit,
-               c.eval_status ? " (a problem function failed)" : "");
-      break;
-    }
-    const int off = sol->elem_off[k];
-    for (int j = 0; j < s; ++j) {
-      double *w = sol->w + (size_t)(1 + off + j) * c.nw;
-      memcpy(w, c.Z + (size_t)j * c.nq, sizeof *w * (size_t)c.nq);
-      memcpy(w + c.nq, c.p, sizeof *w * (size_t)c.np);
-    }
-    memcpy(c.xprev_start, c.xstart, sizeof *c.xstart * (size_t)c.nx);
-    memcpy(c.xstart, c.Z + (size_t)(s - 1) * c.nq,
-           sizeof *c.xstart * (size_t)c.nx);
-    memcpy(c.Zprev, c.Z, sizeof *c.Z * (size_t)s * (size_t)c.nq);
-    sp = s;
-    hp = h;
-  }
+  char why[256] = "";
+  int fail_elem = start_node(&c, t0_alg, w0, why, sizeof why) == 0
+                      ? march_elements(&c, sol, why, sizeof why)
+                      : 0;
   if (fail_elem >= 0) {
     /* The rest holds the last converged state, so the file is well formed. */
     const int n0 = fail_elem == 0 ? 1 : 1 + sol->elem_off[fail_elem];
@@ -604,29 +656,7 @@ rc_err rc_newton_solve(const rc_problem *pb, const rc_mesh *mesh,
              pb->w_lo[var], pb->w_hi[var], pb->var_names[var], sol->t[nb],
              sol->w[(size_t)nb * c.nw + var]);
   }
-
-  stats->iterations = c.iters > INT_MAX ? INT_MAX : (int)c.iters;
-  stats->objective = 0.0;
-  stats->constraint_violation = fail_elem < 0 ? c.viol : INFINITY;
-  stats->dual_infeasibility = 0.0;
-  stats->nnz_jac = c.nnz > INT_MAX ? INT_MAX : (int)c.nnz;
-  stats->nnz_hes = 0;
-  stats->eval_s = c.eval_s;
-  stats->wall_s = rc_now_s() - wall0;
-  stats->ipopt_s = stats->wall_s - c.eval_s;
-  stats->solver_status = 0;
-  stats->newton_fallback_element = fail_elem;
-  snprintf(stats->solver, sizeof stats->solver, "newton");
-  if (fail_elem < 0) {
-    stats->status = RC_STATUS_CONVERGED;
-    snprintf(stats->message, sizeof stats->message,
-             "Newton converged in every element: %d elements, %lld "
-             "iterations, %lld Jacobians, max residual %.2e",
-             mesh->n, c.iters, c.njac, c.viol);
-  } else {
-    stats->status = RC_STATUS_FAILED;
-    snprintf(stats->message, sizeof stats->message, "%s", why);
-  }
+  newton_stats(&c, &sz, fail_elem, why, wall0, stats);
   ctx_free(&c);
   return RC_OK;
 }

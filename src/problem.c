@@ -22,6 +22,20 @@ rc_var_kind rc_problem_var_kind(const rc_problem *pb, int i) {
   return RC_VAR_PARAMETER;
 }
 
+const char *rc_var_kind_name(rc_var_kind kind) {
+  switch (kind) {
+  case RC_VAR_DIFFERENTIAL:
+    return "differential";
+  case RC_VAR_ALGEBRAIC:
+    return "algebraic";
+  case RC_VAR_CONTROL:
+    return "control";
+  case RC_VAR_PARAMETER:
+    return "parameter";
+  }
+  return "?";
+}
+
 void rc_problem_free(rc_problem **pb) {
   if (!pb || !*pb)
     return;

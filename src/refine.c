@@ -45,8 +45,9 @@
 /* The estimate of an element with s <= RC_MAX_STAGES stages needs the
  * (s + 1)-stage Radau rule: without it every estimate of a 20-stage element
  * was +inf and the loop split forever (issue 17 item 5). */
-_Static_assert(RC_RADAU_MAX_STAGES >= RC_MAX_STAGES + 1,
-               "the PHR estimate needs RC_MAX_STAGES + 1 Radau stages");
+_Static_assert(RC_RADAU_MAX_STAGES == RC_MAX_STAGES + 1,
+               "one stage limit: the Radau tables go one beyond the mesh cap "
+               "(the PHR estimate of an s-stage element uses s + 1 stages)");
 
 void rc_refine_options_default(rc_refine_options *ro) {
   memset(ro, 0, sizeof *ro);
@@ -403,6 +404,298 @@ static int global_estimate(const rc_problem *pb, const rc_solution *cur,
   return *have && g->kind == RC_ESTIMATE_GLOBAL;
 }
 
+/* The state of one refinement run: the row history, the current and next
+ * mesh, the last solution (prev) with its local estimates and marks, the
+ * global estimate (gest, of prev while gest_is_cur) and the solution with
+ * the smallest global estimate so far.  When the loop ends above the
+ * tolerance, refining can have made the answer worse (an undetermined
+ * control at a singular point wanders on finer meshes), so the best verified
+ * solution is returned instead of the last one.  best aliases prev while
+ * best_is_prev (prev is then not freed). */
+typedef struct refine_run {
+  const rc_problem *pb;
+  const rc_options *opt;
+  const rc_refine_options *ro;
+  rc_refine_row *hist;
+  int n; /* rows so far */
+  rc_mesh mesh, next;
+  rc_solution prev;
+  int have_prev;
+  double *est, *mark;
+  /* Local target: ro->tol, tightened when the global estimate of a locally
+   * converged mesh is above ro->tol (errors propagate between elements). */
+  double tol_local;
+  rc_error_estimate gest;
+  int have_gest, gest_is_cur;
+  rc_solution best;
+  rc_error_estimate best_est;
+  rc_solve_stats best_st;
+  int have_best, best_is_prev, best_row;
+  char why[RC_MESSAGE_MAX];
+} refine_run;
+
+/* What one solve's estimates say. */
+typedef struct refine_verdict {
+  int sampled;   /* no NLP: nothing to refine */
+  int local_met; /* max local estimate <= tol_local */
+  int global_ok; /* a global estimate of this solve exists */
+  int dense_ok;  /* dense-grid violation <= tol */
+  int done;      /* the tolerance is met */
+} refine_verdict;
+
+/* Solve on r->mesh (from the last solution, or guess), make it r->prev and
+ * append its row with the local estimates (wall time since t_start). */
+static rc_err solve_and_record(refine_run *r, int it, const rc_solution *guess,
+                               double t_start, rc_solve_stats *st,
+                               rc_error *err) {
+  rc_options o = *r->opt;
+  if (r->have_prev)
+    o.warm_start = r->ro->dual_warm_start;
+  rc_solution cur;
+  rc_err rc = rc_solve(r->pb, &r->mesh, &o, r->have_prev ? &r->prev : guess,
+                       &cur, st, err);
+  if (rc != RC_OK)
+    return rc;
+  if (r->have_prev && !r->best_is_prev)
+    rc_solution_free(&r->prev);
+  r->best_is_prev = 0;
+  r->prev = cur;
+  r->have_prev = 1;
+  r->gest_is_cur = 0;
+  free(r->est);
+  free(r->mark);
+  r->est = malloc(sizeof *r->est * (size_t)cur.mesh.n);
+  r->mark = malloc(sizeof *r->mark * (size_t)cur.mesh.n);
+  if (!r->est || !r->mark)
+    return rc_error_set(err, RC_ERR_NOMEM, "out of memory for %d estimates",
+                        cur.mesh.n);
+  rc_diagnostics d;
+  int have_d =
+      rc_diagnose(r->pb, &cur, r->opt->dense_per_element, &d, NULL) == RC_OK;
+  const int sampled = r->pb->sampled_reference != 0;
+  if (!sampled && (rc = rc_refine_estimate(r->pb, &cur, r->ro->estimator,
+                                           r->est, err)) != RC_OK) {
+    if (have_d)
+      rc_diagnostics_free(&d);
+    return rc;
+  }
+  fill_row(&r->hist[r->n], it, &cur, st, sampled ? NULL : r->est,
+           have_d ? &d : NULL, rc_now_s() - t_start);
+  if (have_d)
+    rc_diagnostics_free(&d);
+  r->n++;
+  return RC_OK;
+}
+
+/* Global estimate once the local one is met (or at the last allowed
+ * solve); the marks are the local estimates in units of ro->tol and,
+ * with a global estimate, its per-element values.  Elements violated
+ * between the nodes by more than ro->tol are marked too (dense_check.h);
+ * the tolerance needs both. */
+static refine_verdict judge(refine_run *r, int it, const rc_solve_stats *st,
+                            rc_refine_row *row) {
+  const rc_refine_options *ro = r->ro;
+  const rc_solution *cur = &r->prev;
+  refine_verdict v = {.sampled = r->pb->sampled_reference != 0};
+  const int ok = !v.sampled && solve_ok(st->status);
+  v.local_met = ok && row->est_error <= r->tol_local;
+  if (ok && ro->global && (v.local_met || it >= ro->max_refinements)) {
+    v.global_ok = global_estimate(r->pb, cur, r->opt, &r->gest, &r->have_gest);
+    r->gest_is_cur = r->have_gest;
+    if (v.global_ok)
+      row->global_error = r->gest.max;
+  }
+  for (int k = 0; ok && k < cur->mesh.n; ++k)
+    r->mark[k] = r->est[k] * (ro->tol / r->tol_local);
+  if (v.global_ok && !(r->gest.max <= ro->tol)) {
+    r->tol_local =
+        fmin(r->tol_local, 0.5 * r->tol_local * ro->tol / r->gest.max);
+    for (int k = 0; k < cur->mesh.n; ++k)
+      r->mark[k] =
+          fmax(r->est[k] * (ro->tol / r->tol_local),
+               isnan(r->gest.elem_max[k]) ? INFINITY : r->gest.elem_max[k]);
+  }
+  if (!v.sampled)
+    row->dense_violation = mark_dense_violations(
+        r->pb, cur, r->opt->dense_per_element, ro->tol, r->mark);
+  v.dense_ok = v.sampled || row->dense_violation <= ro->tol;
+  v.done = v.dense_ok &&
+           (ro->global ? v.global_ok && r->gest.max <= ro->tol : v.local_met);
+  return v;
+}
+
+/* Keep prev as the best solution when its global estimate is the smallest
+ * so far (the estimate moves into best_est). */
+static void keep_if_best(refine_run *r, const rc_solve_stats *st,
+                         const refine_verdict *v) {
+  if (!v->global_ok || (r->have_best && !(r->gest.max < r->best_est.max)))
+    return;
+  if (r->have_best && !r->best_is_prev)
+    rc_solution_free(&r->best);
+  if (r->have_best)
+    rc_error_estimate_free(&r->best_est);
+  r->best = r->prev;
+  r->best_is_prev = 1;
+  r->best_est = r->gest; /* moved: gest is no longer the current estimate */
+  r->best_st = *st;
+  r->best_row = r->n - 1;
+  memset(&r->gest, 0, sizeof r->gest);
+  r->have_gest = r->gest_is_cur = 0;
+  r->have_best = 1;
+}
+
+/* Stop (*stop = 1, r->why says why) or build the next mesh into r->next and
+ * check it against the caps. */
+static rc_err stop_or_next(refine_run *r, int it, const rc_solve_stats *st,
+                           const rc_refine_row *row, const refine_verdict *v,
+                           int *stop, rc_error *err) {
+  const rc_problem *pb = r->pb;
+  const rc_refine_options *ro = r->ro;
+  char *why = r->why;
+  const size_t nwhy = sizeof r->why;
+  rc_nlp_size sz;
+  int nr = 0, ns = 0, nm = 0;
+  rc_err rc = RC_OK;
+  *stop = 1;
+  if (v->sampled) {
+    snprintf(why, nwhy,
+             "%s/%s solves no NLP (sampled reference): nothing to refine",
+             pb->model, pb->formulation);
+  } else if (!solve_ok(st->status)) {
+    snprintf(why, nwhy,
+             "solve %d ended '%s' (%.200s): refinement stopped, max estimate "
+             "%.3g above tolerance %.3g",
+             it, rc_status_name(st->status), st->message, row->est_error,
+             ro->tol);
+  } else if (v->done) {
+    snprintf(why, nwhy,
+             "tolerance %.3g reached after %d solves: global estimate %.3g, "
+             "max local estimate %.3g, dense-grid violation %.3g on %d "
+             "elements",
+             ro->tol, r->n, row->global_error, row->est_error,
+             row->dense_violation, row->elements);
+  } else if (ro->global && v->local_met && !v->global_ok) {
+    snprintf(why, nwhy,
+             "the global estimate failed (%.300s): max local estimate %.3g, "
+             "tolerance %.3g not verified",
+             r->have_gest ? r->gest.note : "no estimate", row->est_error,
+             ro->tol);
+  } else if (it >= ro->max_refinements) {
+    snprintf(why, nwhy,
+             "stopped at the refinement cap (max_refinements = %d): max "
+             "estimate %.3g (global %.3g, dense-grid violation %.3g), "
+             "expected <= tolerance %.3g",
+             ro->max_refinements, row->est_error, row->global_error,
+             row->dense_violation, ro->tol);
+  } else if ((rc = rc_refine_mesh(&r->prev.mesh, r->mark, ro, &r->next, &nr,
+                                  &ns, &nm, err)) != RC_OK) {
+    return rc;
+  } else if (r->next.n > ro->max_elements) {
+    snprintf(why, nwhy,
+             "stopped at the element cap (max_elements = %d): the next "
+             "mesh would have %d; max estimate %.3g (global %.3g), expected "
+             "<= tolerance %.3g",
+             ro->max_elements, r->next.n, row->est_error, row->global_error,
+             ro->tol);
+  } else if (nlp_bytes(pb, &r->next, r->opt, &sz) > ro->max_memory_bytes) {
+    snprintf(why, nwhy,
+             "stopped at the memory cap of %.3g bytes: the next mesh (%d "
+             "elements, %ld variables) needs about %.3g; max estimate %.3g "
+             "(global %.3g), expected <= tolerance %.3g",
+             ro->max_memory_bytes, r->next.n, sz.nvars, sz.bytes,
+             row->est_error, row->global_error, ro->tol);
+  } else if (nr + ns + nm == 0) {
+    snprintf(why, nwhy,
+             "the mesh cannot change any more (degree and split caps): max "
+             "estimate %.3g (global %.3g), expected <= tolerance %.3g",
+             row->est_error, row->global_error, ro->tol);
+  } else {
+    *stop = 0;
+    snprintf(why, nwhy,
+             "next mesh: %d elements (%d raised, %d split, %d merged)",
+             r->next.n, nr, ns, nm);
+  }
+  if (*stop && !v->dense_ok) { /* a cap stopped it before the dense criterion */
+    const size_t len = strlen(why);
+    snprintf(why + len, nwhy - len,
+             "; dense-grid violation between the nodes %.3g, expected <= "
+             "tolerance %.3g",
+             row->dense_violation, ro->tol);
+  }
+  return RC_OK;
+}
+
+/* Replace the estimate of prev in r->gest by the move of best_est. */
+static void gest_from_best(refine_run *r) {
+  if (r->have_gest)
+    rc_error_estimate_free(&r->gest);
+  r->gest = r->best_est;
+  memset(&r->best_est, 0, sizeof r->best_est);
+  r->have_gest = r->gest_is_cur = 1;
+  r->have_best = 0;
+}
+
+/* Above the tolerance: make the best verified solution prev if the last one
+ * is worse (or unverified); then prev's global estimate is r->gest when the
+ * best solution is prev.  Frees what is left of best. */
+static void return_best(refine_run *r, rc_solve_stats *stats) {
+  if (r->have_best && !r->best_is_prev && r->n > 0 &&
+      !rc_refine_row_reached(&r->hist[r->n - 1], r->ro)) {
+    if (!r->gest_is_cur) {
+      if (r->have_gest)
+        rc_error_estimate_free(&r->gest);
+      r->have_gest = r->gest_is_cur =
+          rc_estimate_error(r->pb, &r->prev, r->opt, RC_ESTIMATE_GLOBAL,
+                            &r->gest, NULL) == RC_OK;
+    }
+    const double last = r->have_gest && r->gest.kind == RC_ESTIMATE_GLOBAL
+                            ? r->gest.max
+                            : INFINITY;
+    if (r->best_est.max < last) {
+      char tail[RC_MESSAGE_MAX];
+      snprintf(tail, sizeof tail,
+               "; returned the solution of solve %d (global estimate %.3g, the "
+               "smallest verified) instead of the last one (%.3g)",
+               r->best_row, r->best_est.max, last);
+      strncat(r->why, tail, sizeof r->why - strlen(r->why) - 1);
+      rc_solution_free(&r->prev);
+      r->prev = r->best;
+      r->best_is_prev = 1;
+      *stats = r->best_st;
+      gest_from_best(r);
+    }
+  }
+  if (r->have_best && r->best_is_prev && !r->gest_is_cur)
+    gest_from_best(r); /* prev is the best: its estimate is best_est */
+  if (r->have_best) {
+    if (!r->best_is_prev)
+      rc_solution_free(&r->best);
+    rc_error_estimate_free(&r->best_est);
+  }
+}
+
+/* The estimate of the solution returned into *final_estimate (computed now
+ * if the loop stopped before it needed one). */
+static rc_err final_estimate_of(refine_run *r,
+                                rc_error_estimate *final_estimate,
+                                rc_error *err) {
+  rc_err rc = RC_OK;
+  if (!r->gest_is_cur) {
+    if (r->have_gest)
+      rc_error_estimate_free(&r->gest);
+    r->have_gest = 0;
+    rc = rc_estimate_error(
+        r->pb, &r->prev, r->opt,
+        r->ro->global ? RC_ESTIMATE_GLOBAL : RC_ESTIMATE_LOCAL, &r->gest, err);
+    r->have_gest = rc == RC_OK;
+  }
+  if (r->have_gest) {
+    *final_estimate = r->gest;
+    r->have_gest = 0;
+  }
+  return rc;
+}
+
 rc_err rc_solve_refined_estimated(const rc_problem *pb, const rc_mesh *initial,
                                   const rc_solution *guess,
                                   const rc_options *opt,
@@ -429,280 +722,69 @@ rc_err rc_solve_refined_estimated(const rc_problem *pb, const rc_mesh *initial,
                         "for %ld NLP variables, expected at most the memory "
                         "cap %.3g bytes",
                         initial->n, sz.bytes, sz.nvars, ro->max_memory_bytes);
+  refine_run r;
+  memset(&r, 0, sizeof r);
+  r.pb = pb;
+  r.opt = opt;
+  r.ro = ro;
+  r.tol_local = ro->tol;
+  r.best_row = -1;
   const int cap = ro->max_refinements + 1;
-  rc_refine_row *hist = calloc((size_t)cap, sizeof *hist);
-  if (!hist)
+  r.hist = calloc((size_t)cap, sizeof *r.hist);
+  if (!r.hist)
     return rc_error_set(err, RC_ERR_NOMEM, "out of memory for %d rows", cap);
-  rc_mesh mesh, next;
-  memset(&next, 0, sizeof next);
-  if ((rc = rc_mesh_copy(initial, &mesh, err)) != RC_OK) {
-    free(hist);
+  if ((rc = rc_mesh_copy(initial, &r.mesh, err)) != RC_OK) {
+    free(r.hist);
     return rc;
   }
-  rc_solution prev;
-  memset(&prev, 0, sizeof prev);
-  int have_prev = 0, n = 0;
-  double *est = NULL, *mark = NULL;
-  char why[RC_MESSAGE_MAX] = "";
-  /* Local target: ro->tol, tightened when the global estimate of a locally
-   * converged mesh is above ro->tol (errors propagate between elements). */
-  double tol_local = ro->tol;
-  rc_error_estimate gest;
-  memset(&gest, 0, sizeof gest);
-  int have_gest = 0, gest_is_cur = 0;
-  /* The solution with the smallest global estimate so far: when the loop
-   * ends above the tolerance, refining can have made the answer worse (an
-   * undetermined control at a singular point wanders on finer meshes), so
-   * the best verified solution is returned instead of the last one.  best
-   * aliases prev while best_is_prev (prev is then not freed). */
-  rc_solution best;
-  rc_error_estimate best_est;
-  rc_solve_stats best_st;
-  memset(&best, 0, sizeof best);
-  memset(&best_est, 0, sizeof best_est);
-  memset(&best_st, 0, sizeof best_st);
-  int have_best = 0, best_is_prev = 0, best_row = -1;
   for (int it = 0;; ++it) {
     const double t_start = rc_now_s();
-    rc_options o = *opt;
-    if (have_prev)
-      o.warm_start = ro->dual_warm_start;
-    rc_solution cur;
     rc_solve_stats st;
-    rc = rc_solve(pb, &mesh, &o, have_prev ? &prev : guess, &cur, &st, err);
-    if (rc != RC_OK)
-      break;
-    if (have_prev && !best_is_prev)
-      rc_solution_free(&prev);
-    best_is_prev = 0;
-    prev = cur;
-    have_prev = 1;
+    if ((rc = solve_and_record(&r, it, guess, t_start, &st, err)) != RC_OK)
+      break; /* *stats are cleared below */
     *stats = st;
-    gest_is_cur = 0;
-    free(est);
-    free(mark);
-    est = malloc(sizeof *est * (size_t)cur.mesh.n);
-    mark = malloc(sizeof *mark * (size_t)cur.mesh.n);
-    if (!est || !mark) {
-      rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory for %d estimates",
-                        cur.mesh.n);
+    rc_refine_row *row = &r.hist[r.n - 1];
+    const refine_verdict v = judge(&r, it, &st, row);
+    keep_if_best(&r, &st, &v);
+    int stop;
+    if ((rc = stop_or_next(&r, it, &st, row, &v, &stop, err)) != RC_OK)
       break;
-    }
-    rc_diagnostics d;
-    int have_d =
-        rc_diagnose(pb, &cur, opt->dense_per_element, &d, NULL) == RC_OK;
-    const int sampled = pb->sampled_reference != 0;
-    if (!sampled &&
-        (rc = rc_refine_estimate(pb, &cur, ro->estimator, est, err)) != RC_OK) {
-      if (have_d)
-        rc_diagnostics_free(&d);
-      break;
-    }
-    fill_row(&hist[n], it, &cur, &st, sampled ? NULL : est, have_d ? &d : NULL,
-             rc_now_s() - t_start);
-    if (have_d)
-      rc_diagnostics_free(&d);
-    rc_refine_row *row = &hist[n++];
-
-    /* Global estimate once the local one is met (or at the last allowed
-     * solve); the marks are the local estimates in units of ro->tol and,
-     * with a global estimate, its per-element values. */
-    const int ok = !sampled && solve_ok(st.status);
-    const int local_met = ok && row->est_error <= tol_local;
-    int global_ok = 0;
-    if (ok && ro->global && (local_met || it >= ro->max_refinements)) {
-      global_ok = global_estimate(pb, &cur, opt, &gest, &have_gest);
-      gest_is_cur = have_gest;
-      if (global_ok)
-        row->global_error = gest.max;
-    }
-    for (int k = 0; ok && k < cur.mesh.n; ++k)
-      mark[k] = est[k] * (ro->tol / tol_local);
-    if (global_ok && !(gest.max <= ro->tol)) {
-      tol_local = fmin(tol_local, 0.5 * tol_local * ro->tol / gest.max);
-      for (int k = 0; k < cur.mesh.n; ++k)
-        mark[k] = fmax(est[k] * (ro->tol / tol_local),
-                       isnan(gest.elem_max[k]) ? INFINITY : gest.elem_max[k]);
-    }
-    /* Elements violated between the nodes by more than ro->tol are split
-     * too (dense_check.h); the tolerance needs both. */
-    if (!sampled)
-      row->dense_violation = mark_dense_violations(
-          pb, &cur, opt->dense_per_element, ro->tol, mark);
-    const int dense_ok = sampled || row->dense_violation <= ro->tol;
-    const int done =
-        dense_ok && (ro->global ? global_ok && gest.max <= ro->tol : local_met);
-    if (global_ok && (!have_best || gest.max < best_est.max)) {
-      if (have_best && !best_is_prev)
-        rc_solution_free(&best);
-      if (have_best)
-        rc_error_estimate_free(&best_est);
-      best = prev;
-      best_is_prev = 1;
-      best_est = gest; /* moved: gest is no longer the current estimate */
-      best_st = st;
-      best_row = n - 1;
-      memset(&gest, 0, sizeof gest);
-      have_gest = gest_is_cur = 0;
-      have_best = 1;
-    }
-
-    /* Stop, or build and check the next mesh. */
-    int stop = 1, nr = 0, ns = 0, nm = 0;
-    if (sampled) {
-      snprintf(why, sizeof why,
-               "%s/%s solves no NLP (sampled reference): nothing to refine",
-               pb->model, pb->formulation);
-    } else if (!solve_ok(st.status)) {
-      snprintf(why, sizeof why,
-               "solve %d ended '%s' (%.200s): refinement stopped, max estimate "
-               "%.3g above tolerance %.3g",
-               it, rc_status_name(st.status), st.message, row->est_error,
-               ro->tol);
-    } else if (done) {
-      snprintf(why, sizeof why,
-               "tolerance %.3g reached after %d solves: global estimate %.3g, "
-               "max local estimate %.3g, dense-grid violation %.3g on %d "
-               "elements",
-               ro->tol, n, row->global_error, row->est_error,
-               row->dense_violation, row->elements);
-    } else if (ro->global && local_met && !global_ok) {
-      snprintf(why, sizeof why,
-               "the global estimate failed (%.300s): max local estimate %.3g, "
-               "tolerance %.3g not verified",
-               have_gest ? gest.note : "no estimate", row->est_error, ro->tol);
-    } else if (it >= ro->max_refinements) {
-      snprintf(why, sizeof why,
-               "stopped at the refinement cap (max_refinements = %d): max "
-               "estimate %.3g (global %.3g, dense-grid violation %.3g), "
-               "expected <= tolerance %.3g",
-               ro->max_refinements, row->est_error, row->global_error,
-               row->dense_violation, ro->tol);
-    } else if ((rc = rc_refine_mesh(&cur.mesh, mark, ro, &next, &nr, &ns, &nm,
-                                    err)) != RC_OK) {
-      break;
-    } else if (next.n > ro->max_elements) {
-      snprintf(why, sizeof why,
-               "stopped at the element cap (max_elements = %d): the next "
-               "mesh would have %d; max estimate %.3g (global %.3g), expected "
-               "<= tolerance %.3g",
-               ro->max_elements, next.n, row->est_error, row->global_error,
-               ro->tol);
-    } else if (nlp_bytes(pb, &next, opt, &sz) > ro->max_memory_bytes) {
-      snprintf(why, sizeof why,
-               "stopped at the memory cap of %.3g bytes: the next mesh (%d "
-               "elements, %ld variables) needs about %.3g; max estimate %.3g "
-               "(global %.3g), expected <= tolerance %.3g",
-               ro->max_memory_bytes, next.n, sz.nvars, sz.bytes, row->est_error,
-               row->global_error, ro->tol);
-    } else if (nr + ns + nm == 0) {
-      snprintf(why, sizeof why,
-               "the mesh cannot change any more (degree and split caps): max "
-               "estimate %.3g (global %.3g), expected <= tolerance %.3g",
-               row->est_error, row->global_error, ro->tol);
-    } else {
-      stop = 0;
-      snprintf(why, sizeof why,
-               "next mesh: %d elements (%d raised, %d split, %d merged)",
-               next.n, nr, ns, nm);
-    }
-    if (stop && !dense_ok) { /* a cap stopped it before the dense criterion */
-      const size_t len = strlen(why);
-      snprintf(why + len, sizeof why - len,
-               "; dense-grid violation between the nodes %.3g, expected <= "
-               "tolerance %.3g",
-               row->dense_violation, ro->tol);
-    }
     if (ro->progress)
-      ro->progress(ro->progress_ctx, row, why);
+      ro->progress(ro->progress_ctx, row, r.why);
     if (stop) {
-      rc_mesh_free(&next);
+      rc_mesh_free(&r.next);
       break;
     }
-    rc_mesh_free(&mesh);
-    mesh = next;
-    memset(&next, 0, sizeof next);
+    rc_mesh_free(&r.mesh);
+    r.mesh = r.next;
+    memset(&r.next, 0, sizeof r.next);
   }
-  free(est);
-  free(mark);
-  rc_mesh_free(&mesh);
-  rc_mesh_free(&next);
-  if (rc == RC_OK && have_best && !best_is_prev && n > 0 &&
-      !rc_refine_row_reached(&hist[n - 1], ro)) {
-    /* Above the tolerance: return the best verified solution if the last
-     * one is worse (or unverified). */
-    if (!gest_is_cur) {
-      if (have_gest)
-        rc_error_estimate_free(&gest);
-      have_gest = gest_is_cur =
-          rc_estimate_error(pb, &prev, opt, RC_ESTIMATE_GLOBAL, &gest, NULL) ==
-          RC_OK;
-    }
-    const double last =
-        have_gest && gest.kind == RC_ESTIMATE_GLOBAL ? gest.max : INFINITY;
-    if (best_est.max < last) {
-      char tail[RC_MESSAGE_MAX];
-      snprintf(tail, sizeof tail,
-               "; returned the solution of solve %d (global estimate %.3g, the "
-               "smallest verified) instead of the last one (%.3g)",
-               best_row, best_est.max, last);
-      strncat(why, tail, sizeof why - strlen(why) - 1);
-      rc_solution_free(&prev);
-      prev = best;
-      best_is_prev = 1;
-      *stats = best_st;
-      if (have_gest)
-        rc_error_estimate_free(&gest);
-      gest = best_est;
-      memset(&best_est, 0, sizeof best_est);
-      have_gest = gest_is_cur = 1;
-      have_best = 0;
-    }
+  free(r.est);
+  free(r.mark);
+  rc_mesh_free(&r.mesh);
+  rc_mesh_free(&r.next);
+  if (rc == RC_OK)
+    return_best(&r, stats);
+  else if (r.have_best) { /* as return_best's last step */
+    if (!r.best_is_prev)
+      rc_solution_free(&r.best);
+    rc_error_estimate_free(&r.best_est);
   }
-  if (have_best && best_is_prev && !gest_is_cur) {
-    /* prev is the best: its estimate is best_est. */
-    if (have_gest)
-      rc_error_estimate_free(&gest);
-    gest = best_est;
-    memset(&best_est, 0, sizeof best_est);
-    have_gest = gest_is_cur = 1;
-    have_best = 0;
-  }
-  if (have_best) {
-    if (!best_is_prev)
-      rc_solution_free(&best);
-    rc_error_estimate_free(&best_est);
-  }
-  if (rc == RC_OK && final_estimate && have_prev) {
-    /* The estimate of the solution returned (computed now if the loop
-     * stopped before it needed one). */
-    if (!gest_is_cur) {
-      if (have_gest)
-        rc_error_estimate_free(&gest);
-      have_gest = 0;
-      rc = rc_estimate_error(
-          pb, &prev, opt, ro->global ? RC_ESTIMATE_GLOBAL : RC_ESTIMATE_LOCAL,
-          &gest, err);
-      have_gest = rc == RC_OK;
-    }
-    if (have_gest) {
-      *final_estimate = gest;
-      have_gest = 0;
-    }
-  }
-  if (have_gest)
-    rc_error_estimate_free(&gest);
+  if (rc == RC_OK && final_estimate && r.have_prev)
+    rc = final_estimate_of(&r, final_estimate, err);
+  if (r.have_gest)
+    rc_error_estimate_free(&r.gest);
   if (rc != RC_OK) {
-    if (have_prev)
-      rc_solution_free(&prev);
-    free(hist);
+    if (r.have_prev)
+      rc_solution_free(&r.prev);
+    free(r.hist);
     memset(stats, 0, sizeof *stats);
     return rc;
   }
-  *sol = prev;
-  *rows = hist;
-  *nrows = n;
-  snprintf(stats->message, sizeof stats->message, "refinement: %.480s", why);
+  *sol = r.prev;
+  *rows = r.hist;
+  *nrows = r.n;
+  snprintf(stats->message, sizeof stats->message, "refinement: %.480s", r.why);
   rc_error_clear(err);
   return RC_OK;
 }

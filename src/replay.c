@@ -505,6 +505,208 @@ static void plan_values(ctx *c, double t, double *wp, double *v, int nout) {
       v[nxyu + i] = NAN;
 }
 
+/* The result arrays of r for the nt samples of grid (r->itf: the sample at
+ * tf); the figures start as NaN (no finite bound, no plan value). */
+static rc_err alloc_result(const ctx *c, const rc_replay_options *opt,
+                           double settle, const stop *grid, int nt, int nout,
+                           rc_replay *r, rc_error *err) {
+  const rc_problem *pb = c->pb;
+  const rc_solution *plan = c->plan;
+  const int nx = c->nx, ny = c->ny, nu = c->nu, nw = c->nw;
+  const int nvar = nx + ny + nu + nout;
+  r->nx = nx, r->ny = ny, r->nu = nu, r->np = c->np, r->nout = nout;
+  r->nvar = nvar;
+  r->t0 = plan->t0;
+  r->tf = plan->tf;
+  r->tend = plan->tf + settle;
+  r->hold = opt->hold;
+  r->settle = settle;
+  r->tol = opt->tol;
+  r->nt = nt;
+  r->t = zalloc((size_t)nt, sizeof *r->t);
+  r->w = zalloc((size_t)nt * (size_t)nw, sizeof *r->w);
+  r->out = zalloc((size_t)nt * (size_t)nout, sizeof *r->out);
+  r->plan = zalloc((size_t)nt * (size_t)nvar, sizeof *r->plan);
+  r->max_dev = zalloc((size_t)nvar, sizeof *r->max_dev);
+  r->end_err = zalloc((size_t)nvar, sizeof *r->end_err);
+  r->settle_dev = zalloc((size_t)nvar, sizeof *r->settle_dev);
+  r->u_after = zalloc((size_t)nu, sizeof *r->u_after);
+  r->nc = pb->nc;
+  r->bound_viol = zalloc((size_t)(nx + ny + nu), sizeof *r->bound_viol);
+  r->path_viol = zalloc((size_t)pb->nc, sizeof *r->path_viol);
+  if (!r->t || !r->w || !r->out || !r->plan || !r->max_dev || !r->end_err ||
+      !r->settle_dev || !r->u_after || !r->bound_viol || !r->path_viol)
+    return rc_error_set(err, RC_ERR_NOMEM,
+                        "replay: out of memory for %d samples", nt);
+  r->itf = -1;
+  for (int i = 0; i < nt; ++i) {
+    r->t[i] = grid[i].t;
+    if (grid[i].t == plan->tf)
+      r->itf = i;
+  }
+  if (r->itf < 0)
+    return rc_error_set(err, RC_ERR_INTERNAL, "replay: tf is not a sample");
+  return RC_OK;
+}
+
+/* The start point c->w from the plan at t0: the plan's variables, the
+ * problem's guess (clipped to the bounds) for the others, 0 if non-finite;
+ * at a plan node t0 the plan's own x(t0).  wp: nw scratch. */
+static rc_err initial_point(ctx *c, double *wp, rc_error *err) {
+  const rc_problem *pb = c->pb;
+  const rc_solution *plan = c->plan;
+  rc_err rc = rc_solution_eval(plan, plan->t0, c->pw, err);
+  if (rc != RC_OK)
+    return rc;
+  double *g0 = wp;
+  int have_guess = pb->guess && pb->guess(pb, plan->t0, g0) == 0;
+  for (int i = 0; i < c->nw; ++i) {
+    const int m = c->map[i];
+    double val = m >= 0 ? c->pw[m] : have_guess ? g0[i] : 0.0;
+    if (m < 0 && pb->w_lo && pb->w_hi)
+      val = fmin(fmax(val, pb->w_lo[i]), pb->w_hi[i]);
+    if (!isfinite(val))
+      val = 0.0;
+    c->w[i] = val;
+  }
+  if (plan->t0 == plan->t[0])
+    for (int i = 0; i < c->nx; ++i)
+      c->w[i] = plan->w[c->map[i]]; /* node 0: the plan's own x(t0) */
+  return RC_OK;
+}
+
+/* Sample by sample: the controls of [t_i, t_{i+1}), the point at t_i into
+ * r (y and u right limits, outputs, bound and path violations), then rk8pd
+ * to t_{i+1} (drv is NULL without states). */
+static rc_err integrate(ctx *c, const rc_replay_options *opt,
+                        gsl_odeiv2_driver *drv, double *x, rc_replay *r,
+                        rc_error *err) {
+  const rc_problem *pb = c->pb;
+  const rc_solution *plan = c->plan;
+  const int nt = r->nt, nx = c->nx, nu = c->nu, nw = c->nw, nout = r->nout;
+  rc_err rc;
+  for (int i = 0; i < nt; ++i) {
+    /* controls of the interval [t_i, t_{i+1}) (the last sample: after tf) */
+    const double a = r->t[i], b = i + 1 < nt ? r->t[i + 1] : a;
+    c->seg_a = a;
+    c->seg_b = b > a ? b : nextafter(a, INFINITY);
+    c->dense = 0;
+    if (i >= r->itf) {
+      memcpy(c->ufix, r->u_after, sizeof *c->ufix * (size_t)nu);
+    } else if (opt->hold > 0) {
+      const double k = floor((a - plan->t0) / opt->hold + 1e-9);
+      const double th = fmin(plan->t0 + k * opt->hold, plan->tf);
+      if ((rc = plan_controls(c, th, c->ufix, err)) != RC_OK)
+        return rc;
+    } else {
+      c->dense = 1;
+    }
+    /* record sample i: right limits of y and u (a singular g_y at t0 is
+     * bad input, later it is a failure of the integration) */
+    c->fail = RC_OK;
+    if (solve_point(c, a, x) != 0)
+      return rc_error_set(err, i == 0 ? c->fail : RC_ERR_EVAL,
+                          "replay of %s/%s: %s", pb->model, pb->formulation,
+                          c->why);
+    memcpy(r->w + (size_t)i * nw, c->w, sizeof *c->w * (size_t)nw);
+    limits(pb, c->w, c->F, r);
+    if (nout > 0 && pb->outputs(pb, a, c->w, r->out + (size_t)i * nout) != 0)
+      return rc_error_set(err, RC_ERR_EVAL,
+                          "replay of %s/%s: the derived outputs could not be "
+                          "evaluated at t = %.17g",
+                          pb->model, pb->formulation, a);
+    if (i + 1 == nt || nx == 0)
+      continue;
+    gsl_odeiv2_driver_reset(drv);
+    double tc = a;
+    const int st = gsl_odeiv2_driver_apply(drv, &tc, b, x);
+    r->steps += (long)drv->e->count;
+    r->failed_steps += (long)drv->e->failed_steps;
+    if (st != GSL_SUCCESS) {
+      if (c->fail != RC_OK)
+        return rc_error_set(err, RC_ERR_EVAL, "replay of %s/%s: %s", pb->model,
+                            pb->formulation, c->why);
+      return rc_error_set(err, RC_ERR_EVAL,
+                          "replay of %s/%s: rk8pd stopped at t = %.17g before "
+                          "reaching %.17g: %s",
+                          pb->model, pb->formulation, tc, b, gsl_strerror(st));
+    }
+    for (int k = 0; k < nx; ++k)
+      if (!isfinite(x[k]))
+        return rc_error_set(err, RC_ERR_EVAL,
+                            "replay of %s/%s: state %s became non-finite by "
+                            "t = %.17g",
+                            pb->model, pb->formulation, pb->var_names[k], b);
+  }
+  return RC_OK;
+}
+
+/* The plan's values at every sample up to tf and the figures: the largest
+ * deviation from the plan on [t0, tf], the error at tf, and the largest
+ * deviation from the plan's tf values while settling.  wp: nw, v: nvar
+ * scratch. */
+static void figures(ctx *c, double settle, double *wp, double *v,
+                    rc_replay *r) {
+  const int nt = r->nt, nvar = r->nvar, nw = c->nw, nout = r->nout;
+  const int nxyu = c->nx + c->ny + c->nu;
+  for (int k = 0; k < nvar; ++k)
+    r->max_dev[k] = r->end_err[k] = r->settle_dev[k] = NAN;
+  for (int i = 0; i < nt; ++i) {
+    double *pl = r->plan + (size_t)i * nvar;
+    if (i > r->itf) {
+      for (int k = 0; k < nvar; ++k)
+        pl[k] = NAN;
+    } else {
+      memcpy(c->w, r->w + (size_t)i * nw, sizeof *c->w * (size_t)nw);
+      plan_values(c, r->t[i], wp, pl, nout);
+    }
+    const double *ri = r->w + (size_t)i * nw;
+    for (int k = 0; k < nvar; ++k)
+      v[k] = k < nxyu ? ri[k] : r->out[(size_t)i * nout + k - nxyu];
+    const double *ptf = r->plan + (size_t)r->itf * nvar;
+    for (int k = 0; k < nvar; ++k) {
+      if (i <= r->itf && !isnan(pl[k])) {
+        const double e = fabs(v[k] - pl[k]);
+        if (isnan(r->max_dev[k]) || e > r->max_dev[k])
+          r->max_dev[k] = e;
+        if (i == r->itf)
+          r->end_err[k] = e;
+      }
+      if (i >= r->itf && settle > 0 && i > 0 && !isnan(ptf[k])) {
+        const double e = fabs(v[k] - ptf[k]);
+        if (isnan(r->settle_dev[k]) || e > r->settle_dev[k])
+          r->settle_dev[k] = e;
+      }
+    }
+  }
+}
+
+/* The evaluation vectors of c carved from work (after nw scratch at its
+ * start); returns what follows them. */
+static double *carve_workspace(ctx *c, double *work, int plan_w) {
+  c->w = work + c->nw;
+  c->F = c->w + c->nw;
+  c->jac = c->F + c->nF;
+  c->A = c->jac + c->pb->point.jac.nnz;
+  c->b = c->A + c->ny * c->ny;
+  c->y = c->b + c->ny;
+  c->pw = c->y + c->ny;
+  c->ufix = c->pw + plan_w;
+  return c->ufix + c->nu;
+}
+
+/* GSL's rk8pd driver at tolerance tol (absolute and relative), first step
+ * min(1e-3, the first sample interval); NULL without memory. */
+static gsl_odeiv2_driver *rk8pd_driver(gsl_odeiv2_system *sys,
+                                       const rc_replay *r, double tol) {
+  const double dt = (r->t[1] - r->t[0]);
+  gsl_odeiv2_driver *drv = gsl_odeiv2_driver_alloc_y_new(
+      sys, gsl_odeiv2_step_rk8pd, fmin(1e-3, dt), tol, tol);
+  if (drv)
+    gsl_odeiv2_driver_set_nmax(drv, REPLAY_MAX_STEPS);
+  return drv;
+}
+
 rc_err rc_replay_run(const rc_problem *pb, const rc_solution *plan,
                      const char *const *plan_names, int plan_nw,
                      const rc_replay_options *opt_in, rc_replay *r,
@@ -540,7 +742,7 @@ rc_err rc_replay_run(const rc_problem *pb, const rc_solution *plan,
   int *map = zalloc((size_t)nw, sizeof *map);
   int *perm = zalloc((size_t)(ny + nu), sizeof *perm);
   double *work = zalloc((size_t)(2 * nw + nF + pb->point.jac.nnz + ny * ny +
-                                 2 * ny + plan_w + nu + 2 * nvar + nx),
+                                 2 * ny + plan_w + nu + nvar + nx),
                         sizeof *work);
   stop *grid = NULL;
   int nt = 0;
@@ -559,79 +761,18 @@ rc_err rc_replay_run(const rc_problem *pb, const rc_solution *plan,
   c.nx = nx, c.ny = ny, c.nu = nu, c.np = np, c.nw = nw, c.nF = nF;
   c.map = map;
   c.perm = perm;
-  double *wp = work; /* nw scratch */
-  c.w = wp + nw;
-  c.F = c.w + nw;
-  c.jac = c.F + nF;
-  c.A = c.jac + pb->point.jac.nnz;
-  c.b = c.A + ny * ny;
-  c.y = c.b + ny;
-  c.pw = c.y + ny;
-  c.ufix = c.pw + plan_w;
-  double *v = c.ufix + nu; /* nvar */
-  double *pv = v + nvar;   /* nvar */
-  double *x = pv + nvar;   /* nx */
+  double *wp = work;                             /* nw scratch */
+  double *v = carve_workspace(&c, work, plan_w); /* nvar */
+  double *x = v + nvar;                          /* nx */
 
   nt = make_grid(plan, &opt, settle, nhold, &grid);
   if (nt < 2) {
     rc = rc_error_set(err, RC_ERR_NOMEM, "replay: out of memory for samples");
     goto done;
   }
-  r->nx = nx, r->ny = ny, r->nu = nu, r->np = np, r->nout = nout;
-  r->nvar = nvar;
-  r->t0 = plan->t0;
-  r->tf = plan->tf;
-  r->tend = plan->tf + settle;
-  r->hold = opt.hold;
-  r->settle = settle;
-  r->tol = opt.tol;
-  r->nt = nt;
-  r->t = zalloc((size_t)nt, sizeof *r->t);
-  r->w = zalloc((size_t)nt * (size_t)nw, sizeof *r->w);
-  r->out = zalloc((size_t)nt * (size_t)nout, sizeof *r->out);
-  r->plan = zalloc((size_t)nt * (size_t)nvar, sizeof *r->plan);
-  r->max_dev = zalloc((size_t)nvar, sizeof *r->max_dev);
-  r->end_err = zalloc((size_t)nvar, sizeof *r->end_err);
-  r->settle_dev = zalloc((size_t)nvar, sizeof *r->settle_dev);
-  r->u_after = zalloc((size_t)nu, sizeof *r->u_after);
-  r->nc = pb->nc;
-  r->bound_viol = zalloc((size_t)(nx + ny + nu), sizeof *r->bound_viol);
-  r->path_viol = zalloc((size_t)pb->nc, sizeof *r->path_viol);
-  if (!r->t || !r->w || !r->out || !r->plan || !r->max_dev || !r->end_err ||
-      !r->settle_dev || !r->u_after || !r->bound_viol || !r->path_viol) {
-    rc = rc_error_set(err, RC_ERR_NOMEM, "replay: out of memory for %d samples",
-                      nt);
+  if ((rc = alloc_result(&c, &opt, settle, grid, nt, nout, r, err)) != RC_OK ||
+      (rc = initial_point(&c, wp, err)) != RC_OK)
     goto done;
-  }
-  r->itf = -1;
-  for (int i = 0; i < nt; ++i) {
-    r->t[i] = grid[i].t;
-    if (grid[i].t == plan->tf)
-      r->itf = i;
-  }
-  if (r->itf < 0) {
-    rc = rc_error_set(err, RC_ERR_INTERNAL, "replay: tf is not a sample");
-    goto done;
-  }
-
-  /* initial data from the plan: x(t0), p, a start for y */
-  if ((rc = rc_solution_eval(plan, plan->t0, c.pw, err)) != RC_OK)
-    goto done;
-  {
-    double *g0 = wp;
-    int have_guess = pb->guess && pb->guess(pb, plan->t0, g0) == 0;
-    for (int i = 0; i < nw; ++i) {
-      double val = map[i] >= 0 ? c.pw[map[i]] : have_guess ? g0[i] : 0.0;
-      if (map[i] < 0 && pb->w_lo && pb->w_hi)
-        val = fmin(fmax(val, pb->w_lo[i]), pb->w_hi[i]);
-      if (!isfinite(val))
-        val = 0.0;
-      c.w[i] = val;
-    }
-    if (plan->t0 == plan->t[0])
-      for (int i = 0; i < nx; ++i)
-        c.w[i] = plan->w[map[i]]; /* node 0: the plan's own x(t0) */
-  }
   memcpy(x, c.w, sizeof *x * (size_t)nx);
   memcpy(c.y, c.w + nx, sizeof *c.y * (size_t)ny);
   if ((rc = plan_controls(&c, plan->tf, r->u_after, err)) != RC_OK)
@@ -645,116 +786,18 @@ rc_err rc_replay_run(const rc_problem *pb, const rc_solution *plan,
 
   gsl_odeiv2_system sys = {gsl_rhs, NULL, (size_t)nx, &c};
   old_handler = gsl_set_error_handler_off();
-  if (nx > 0) {
-    const double dt = (r->t[1] - r->t[0]);
-    drv = gsl_odeiv2_driver_alloc_y_new(&sys, gsl_odeiv2_step_rk8pd,
-                                        fmin(1e-3, dt), opt.tol, opt.tol);
-    if (!drv) {
-      rc = rc_error_set(err, RC_ERR_NOMEM,
-                        "replay: GSL could not allocate the rk8pd driver");
-      goto done;
-    }
-    gsl_odeiv2_driver_set_nmax(drv, REPLAY_MAX_STEPS);
+  if (nx > 0 && !(drv = rk8pd_driver(&sys, r, opt.tol))) {
+    rc = rc_error_set(err, RC_ERR_NOMEM,
+                      "replay: GSL could not allocate the rk8pd driver");
+    goto done;
   }
   const double t_start = rc_now_s();
-  for (int i = 0; i < nt; ++i) {
-    /* controls of the interval [t_i, t_{i+1}) (the last sample: after tf) */
-    const double a = r->t[i], b = i + 1 < nt ? r->t[i + 1] : a;
-    c.seg_a = a;
-    c.seg_b = b > a ? b : nextafter(a, INFINITY);
-    c.dense = 0;
-    if (i >= r->itf) {
-      memcpy(c.ufix, r->u_after, sizeof *c.ufix * (size_t)nu);
-    } else if (opt.hold > 0) {
-      const double k = floor((a - plan->t0) / opt.hold + 1e-9);
-      const double th = fmin(plan->t0 + k * opt.hold, plan->tf);
-      if ((rc = plan_controls(&c, th, c.ufix, err)) != RC_OK)
-        goto done;
-    } else {
-      c.dense = 1;
-    }
-    /* record sample i: right limits of y and u (a singular g_y at t0 is
-     * bad input, later it is a failure of the integration) */
-    c.fail = RC_OK;
-    if (solve_point(&c, a, x) != 0) {
-      rc = rc_error_set(err, i == 0 ? c.fail : RC_ERR_EVAL,
-                        "replay of %s/%s: %s", pb->model, pb->formulation,
-                        c.why);
-      goto done;
-    }
-    memcpy(r->w + (size_t)i * nw, c.w, sizeof *c.w * (size_t)nw);
-    limits(pb, c.w, c.F, r);
-    if (nout > 0 && pb->outputs(pb, a, c.w, r->out + (size_t)i * nout) != 0) {
-      rc = rc_error_set(err, RC_ERR_EVAL,
-                        "replay of %s/%s: the derived outputs could not be "
-                        "evaluated at t = %.17g",
-                        pb->model, pb->formulation, a);
-      goto done;
-    }
-    if (i + 1 == nt || nx == 0)
-      continue;
-    gsl_odeiv2_driver_reset(drv);
-    double tc = a;
-    const int st = gsl_odeiv2_driver_apply(drv, &tc, b, x);
-    r->steps += (long)drv->e->count;
-    r->failed_steps += (long)drv->e->failed_steps;
-    if (st != GSL_SUCCESS) {
-      if (c.fail != RC_OK)
-        rc = rc_error_set(err, RC_ERR_EVAL, "replay of %s/%s: %s", pb->model,
-                          pb->formulation, c.why);
-      else
-        rc = rc_error_set(err, RC_ERR_EVAL,
-                          "replay of %s/%s: rk8pd stopped at t = %.17g before "
-                          "reaching %.17g: %s",
-                          pb->model, pb->formulation, tc, b, gsl_strerror(st));
-      goto done;
-    }
-    for (int k = 0; k < nx; ++k)
-      if (!isfinite(x[k])) {
-        rc = rc_error_set(err, RC_ERR_EVAL,
-                          "replay of %s/%s: state %s became non-finite by "
-                          "t = %.17g",
-                          pb->model, pb->formulation, pb->var_names[k], b);
-        goto done;
-      }
-  }
+  if ((rc = integrate(&c, &opt, drv, x, r, err)) != RC_OK)
+    goto done;
   r->wall_s = rc_now_s() - t_start;
   r->rhs_evals = c.rhs_evals;
   r->newton_max = c.newton_max;
-
-  /* figures */
-  for (int k = 0; k < nvar; ++k)
-    r->max_dev[k] = r->end_err[k] = r->settle_dev[k] = NAN;
-  for (int i = 0; i < nt; ++i) {
-    double *pl = r->plan + (size_t)i * nvar;
-    if (i > r->itf) {
-      for (int k = 0; k < nvar; ++k)
-        pl[k] = NAN;
-    } else {
-      memcpy(c.w, r->w + (size_t)i * nw, sizeof *c.w * (size_t)nw);
-      plan_values(&c, r->t[i], wp, pl, nout);
-    }
-    const double *ri = r->w + (size_t)i * nw;
-    for (int k = 0; k < nvar; ++k)
-      v[k] = k < nx + ny + nu ? ri[k]
-                              : r->out[(size_t)i * nout + k - nx - ny - nu];
-    const double *ptf = r->plan + (size_t)r->itf * nvar;
-    for (int k = 0; k < nvar; ++k) {
-      if (i <= r->itf && !isnan(pl[k])) {
-        const double e = fabs(v[k] - pl[k]);
-        if (isnan(r->max_dev[k]) || e > r->max_dev[k])
-          r->max_dev[k] = e;
-        if (i == r->itf)
-          r->end_err[k] = e;
-      }
-      if (i >= r->itf && settle > 0 && i > 0 && !isnan(ptf[k])) {
-        const double e = fabs(v[k] - ptf[k]);
-        if (isnan(r->settle_dev[k]) || e > r->settle_dev[k])
-          r->settle_dev[k] = e;
-      }
-    }
-  }
-  (void)pv;
+  figures(&c, settle, wp, v, r);
   rc = RC_OK;
 
 done:

@@ -359,6 +359,61 @@ static int source_values(const rc_problem *src, double t, const double *w,
   return n;
 }
 
+/* Advance the source from *t to tn in equal substeps <= h (ws: the state,
+ * wn and work scratch). */
+static rc_err advance_to(const rc_problem *src, rc_sim_method m, double h,
+                         double *t, double tn, double *ws, double *wn,
+                         double *work, rc_error *err) {
+  if (!(tn > *t))
+    return RC_OK;
+  const double gap = tn - *t;
+  const double r = gap / h;
+  if (!(r <= (double)RC_SIM_MAX_STEPS))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "guess step %g: needs more than %ld steps", h,
+                        RC_SIM_MAX_STEPS);
+  const long ns = (long)ceil(r - 1e-9);
+  const double hs = gap / (double)(ns > 0 ? ns : 1);
+  for (long q = 0; q < (ns > 0 ? ns : 1); ++q) {
+    rc_err rc = rc_simulate_step(src, m, *t + q * hs, hs, ws, wn, work, err);
+    if (rc)
+      return rc;
+    memcpy(ws, wn, sizeof *ws * (size_t)rc_problem_nw(src));
+  }
+  *t = tn;
+  return RC_OK;
+}
+
+/* The target's point w at tn: its own guess (x0 and zeros without one),
+ * then every variable named like a variable or output of the simulation
+ * (marked in filled), clipped to the bounds.  out: src->nout scratch. */
+static void target_point(const rc_problem *target, const rc_problem *src,
+                         double tn, const double *ws, double *out, double *w,
+                         int *filled) {
+  const int nwt = rc_problem_nw(target);
+  const char *names[SIM_MAX_NAMES];
+  double vals[SIM_MAX_NAMES];
+  for (int i = 0; i < nwt; ++i)
+    w[i] = i < target->nx && target->x0 ? target->x0[i] : 0.0;
+  if (target->guess && target->guess(target, tn, w) != 0)
+    for (int i = 0; i < nwt; ++i)
+      w[i] = i < target->nx && target->x0 ? target->x0[i] : 0.0;
+  const int nv = source_values(src, tn, ws, out, names, vals);
+  const int nxyu = target->nx + target->ny + target->nu;
+  for (int i = 0; i < nxyu; ++i)
+    for (int j = 0; j < nv; ++j)
+      if (target->var_names && strcmp(target->var_names[i], names[j]) == 0) {
+        w[i] = vals[j];
+        filled[i] = 1;
+        break;
+      }
+  for (int i = 0; i < nwt; ++i) {
+    const double lo = target->w_lo ? target->w_lo[i] : -HUGE_VAL;
+    const double hi = target->w_hi ? target->w_hi[i] : HUGE_VAL;
+    w[i] = clip(isfinite(w[i]) ? w[i] : 0.0, lo, hi);
+  }
+}
+
 rc_err rc_simulate_guess(const rc_model *model, const rc_param_values *pv,
                          const rc_problem *target, const rc_mesh *mesh,
                          rc_sim_method m, double h, rc_solution *guess,
@@ -384,8 +439,6 @@ rc_err rc_simulate_guess(const rc_model *model, const rc_param_values *pv,
   double *work = malloc(sizeof *work * (size_t)rc_simulate_work_size(src));
   double *out = malloc(sizeof *out * (size_t)(src->nout + 1));
   int *filled = calloc((size_t)nwt + 1, sizeof *filled);
-  const char *names[SIM_MAX_NAMES];
-  double vals[SIM_MAX_NAMES];
   int matched = 0;
   if (!ws || !wn || !work || !out || !filled) {
     rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory for a simulated guess");
@@ -397,47 +450,10 @@ rc_err rc_simulate_guess(const rc_model *model, const rc_param_values *pv,
   initial_point(src, ws);
   double t = src->t0;
   for (int n = 0; n < guess->nnodes; ++n) {
-    /* advance the source to the node time in equal substeps <= h */
     const double tn = guess->t[n];
-    if (tn > t) {
-      const double gap = tn - t;
-      const double r = gap / h;
-      if (!(r <= (double)RC_SIM_MAX_STEPS)) {
-        rc = rc_error_set(err, RC_ERR_INPUT,
-                          "guess step %g: needs more than %ld steps", h,
-                          RC_SIM_MAX_STEPS);
-        goto fail;
-      }
-      const long ns = (long)ceil(r - 1e-9);
-      const double hs = gap / (double)(ns > 0 ? ns : 1);
-      for (long q = 0; q < (ns > 0 ? ns : 1); ++q) {
-        if ((rc = rc_simulate_step(src, m, t + q * hs, hs, ws, wn, work, err)))
-          goto fail;
-        memcpy(ws, wn, sizeof *ws * (size_t)nws);
-      }
-      t = tn;
-    }
-    /* target point: own guess, then names from the simulation, clipped */
-    double *w = guess->w + (size_t)n * nwt;
-    for (int i = 0; i < nwt; ++i)
-      w[i] = i < target->nx && target->x0 ? target->x0[i] : 0.0;
-    if (target->guess && target->guess(target, tn, w) != 0)
-      for (int i = 0; i < nwt; ++i)
-        w[i] = i < target->nx && target->x0 ? target->x0[i] : 0.0;
-    const int nv = source_values(src, tn, ws, out, names, vals);
-    const int nxyu = target->nx + target->ny + target->nu;
-    for (int i = 0; i < nxyu; ++i)
-      for (int j = 0; j < nv; ++j)
-        if (target->var_names && strcmp(target->var_names[i], names[j]) == 0) {
-          w[i] = vals[j];
-          filled[i] = 1;
-          break;
-        }
-    for (int i = 0; i < nwt; ++i) {
-      const double lo = target->w_lo ? target->w_lo[i] : -HUGE_VAL;
-      const double hi = target->w_hi ? target->w_hi[i] : HUGE_VAL;
-      w[i] = clip(isfinite(w[i]) ? w[i] : 0.0, lo, hi);
-    }
+    if ((rc = advance_to(src, m, h, &t, tn, ws, wn, work, err)))
+      goto fail;
+    target_point(target, src, tn, ws, out, guess->w + (size_t)n * nwt, filled);
   }
   for (int i = 0; i < nwt; ++i)
     matched += filled[i];

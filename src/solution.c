@@ -268,41 +268,40 @@ static void combine(int count, int nb, const double *basis, const double *v,
   }
 }
 
-rc_err rc_solution_eval(const rc_solution *sol, double t, double *w,
-                        rc_error *err) {
+/* The point at t: states from the degree-s polynomial through the element
+ * start and its stages; y, u the same way, or (stage_yu) from the degree
+ * s - 1 polynomial through the stages only; parameters as stored. */
+static rc_err eval_point(const rc_solution *sol, double t, double *w,
+                         int stage_yu, const char *what, rc_error *err) {
   double lx[RC_RADAU_MAX_STAGES + 1], ls[RC_RADAU_MAX_STAGES];
   int off, s;
   if (!w)
-    return rc_error_set(err, RC_ERR_INPUT, "dense output: w is NULL");
-  rc_err rc = locate(sol, t, "dense output", &off, &s, lx, ls, err);
+    return rc_error_set(err, RC_ERR_INPUT, "%s: w is NULL", what);
+  rc_err rc = locate(sol, t, what, &off, &s, lx, ls, err);
   if (rc)
     return rc;
   int nw = sol->nx + sol->ny + sol->nu + sol->np;
   int nyu = sol->ny + sol->nu;
-  combine(sol->nx + nyu, s + 1, lx, sol->w, off, nw, 0, w);
+  if (stage_yu) {
+    combine(sol->nx, s + 1, lx, sol->w, off, nw, 0, w);
+    combine(nyu, s, ls, sol->w, off + 1, nw, sol->nx, w + sol->nx);
+  } else {
+    combine(sol->nx + nyu, s + 1, lx, sol->w, off, nw, 0, w);
+  }
   for (int i = 0; i < sol->np; ++i)
     w[sol->nx + nyu + i] = sol->w[sol->nx + nyu + i];
   rc_error_clear(err);
   return RC_OK;
 }
 
+rc_err rc_solution_eval(const rc_solution *sol, double t, double *w,
+                        rc_error *err) {
+  return eval_point(sol, t, w, 0, "dense output", err);
+}
+
 rc_err rc_solution_eval_stages(const rc_solution *sol, double t, double *w,
                                rc_error *err) {
-  double lx[RC_RADAU_MAX_STAGES + 1], ls[RC_RADAU_MAX_STAGES];
-  int off, s;
-  if (!w)
-    return rc_error_set(err, RC_ERR_INPUT, "stage extrapolation: w is NULL");
-  rc_err rc = locate(sol, t, "stage extrapolation", &off, &s, lx, ls, err);
-  if (rc)
-    return rc;
-  int nw = sol->nx + sol->ny + sol->nu + sol->np;
-  int nyu = sol->ny + sol->nu;
-  combine(sol->nx, s + 1, lx, sol->w, off, nw, 0, w);
-  combine(nyu, s, ls, sol->w, off + 1, nw, sol->nx, w + sol->nx);
-  for (int i = 0; i < sol->np; ++i)
-    w[sol->nx + nyu + i] = sol->w[sol->nx + nyu + i];
-  rc_error_clear(err);
-  return RC_OK;
+  return eval_point(sol, t, w, 1, "stage extrapolation", err);
 }
 
 rc_err rc_solution_eval_duals(const rc_solution *sol, double t, double *out,

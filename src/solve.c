@@ -304,57 +304,51 @@ int rc_square_system(const rc_problem *pb, char *why, size_t len) {
   return 1;
 }
 
-static rc_err solve_nlp(const rc_problem *pb, const rc_mesh *mesh,
-                        const rc_options *opt, const rc_solution *guess,
-                        rc_solution *sol, rc_solve_stats *stats,
-                        rc_error *err) {
-  const double wall0 = rc_now_s();
-  rc_err rc;
-  rc_nlp *nlp = NULL;
-  if ((rc = rc_nlp_create(pb, mesh, opt->dense_bounds, &nlp, err)) != RC_OK)
-    return rc;
-  const size_t nv = (size_t)nlp->nvar, nc = (size_t)nlp->ncon;
-  double *x = calloc(nv ? nv : 1, sizeof *x);
-  double *lam = calloc(nc ? nc : 1, sizeof *lam);
-  double *zl = calloc(nv ? nv : 1, sizeof *zl);
-  double *zu = calloc(nv ? nv : 1, sizeof *zu);
-  double *g = calloc(nc ? nc : 1, sizeof *g);
-  double *lo = calloc(nv ? nv : 1, sizeof *lo),
-         *hi = calloc(nv ? nv : 1, sizeof *hi);
-  double *glo = calloc(nc ? nc : 1, sizeof *glo),
-         *ghi = calloc(nc ? nc : 1, sizeof *ghi);
-  if (!x || !lam || !zl || !zu || !g || !lo || !hi || !glo || !ghi) {
-    rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory for %zu NLP variables",
-                      nv);
-    goto done;
-  }
-  rc_options o = *opt;
-  if (guess) {
-    rc = rc_nlp_from_solution(nlp, guess, x, o.warm_start ? lam : NULL, zl, zu,
-                              err);
-    if (o.warm_start && !guess->has_duals)
-      o.warm_start = 0;
-    scale_duals(objective_scale(pb), nv, nc, lam, zl, zu);
-  } else {
-    rc = rc_nlp_default_guess(nlp, x, err);
-    o.warm_start = 0;
-  }
-  if (rc != RC_OK)
-    goto done;
+/* The vectors of one NLP solve: the point, its multipliers, the
+ * constraint values and the bounds. */
+typedef struct nlp_vectors {
+  double *x, *lam, *zl, *zu, *g, *lo, *hi, *glo, *ghi;
+} nlp_vectors;
 
-  stats->nvars = nlp->nvar;
-  stats->ncons = nlp->ncon;
-  stats->nnz_jac = nlp->nnz_jac;
-  stats->nnz_hes = nlp->nnz_hes;
-  rc_nlp_bounds(nlp, lo, hi, glo, ghi);
+static void vectors_free(nlp_vectors *v) {
+  free(v->x);
+  free(v->lam);
+  free(v->zl);
+  free(v->zu);
+  free(v->g);
+  free(v->lo);
+  free(v->hi);
+  free(v->glo);
+  free(v->ghi);
+}
+
+static int vectors_alloc(nlp_vectors *v, size_t nv, size_t nc) {
+  v->x = calloc(nv ? nv : 1, sizeof *v->x);
+  v->lam = calloc(nc ? nc : 1, sizeof *v->lam);
+  v->zl = calloc(nv ? nv : 1, sizeof *v->zl);
+  v->zu = calloc(nv ? nv : 1, sizeof *v->zu);
+  v->g = calloc(nc ? nc : 1, sizeof *v->g);
+  v->lo = calloc(nv ? nv : 1, sizeof *v->lo);
+  v->hi = calloc(nv ? nv : 1, sizeof *v->hi);
+  v->glo = calloc(nc ? nc : 1, sizeof *v->glo);
+  v->ghi = calloc(nc ? nc : 1, sizeof *v->ghi);
+  return v->x && v->lam && v->zl && v->zu && v->g && v->lo && v->hi && v->glo &&
+         v->ghi;
+}
+
+/* Ipopt on the NLP from v->x (with caching of the node blocks), or, for a
+ * problem proved infeasible, the status without a solve. */
+static rc_err run_ipopt(rc_nlp *nlp, const rc_options *o, nlp_vectors *v,
+                        rc_ipopt_outcome *res, rc_error *err) {
+  const rc_problem *pb = nlp->pb;
   const rc_ipopt_nlp view = {.n = nlp->nvar,
                              .m = nlp->ncon,
                              .nnz_jac = nlp->nnz_jac,
                              .nnz_hes = nlp->nnz_hes,
-                             .x_lo = lo,
-                             .x_hi = hi,
-                             .g_lo = glo,
-                             .g_hi = ghi,
+                             .x_lo = v->lo,
+                             .x_hi = v->hi,
+                             .g_lo = v->glo,
+                             .g_hi = v->ghi,
                              .jac_row = nlp->jac_row,
                              .jac_col = nlp->jac_col,
                              .hes_row = nlp->hes_row,
@@ -366,55 +360,92 @@ static rc_err solve_nlp(const rc_problem *pb, const rc_mesh *mesh,
                              .jacobian = nlp_jacobian,
                              .hessian = nlp_hessian,
                              .new_point = nlp_new_point};
-  rc_ipopt_outcome res;
+  rc_err rc = RC_OK;
   rc_nlp_set_caching(nlp, 1);
   if (pb->infeasible) { /* proved by the problem: no NLP to run */
-    memset(&res, 0, sizeof res);
-    res.status = RC_STATUS_INFEASIBLE;
-    if (nlp_objective(nlp, x, &res.objective) != 0)
-      res.objective = NAN;
-    snprintf(res.message, sizeof res.message,
+    memset(res, 0, sizeof *res);
+    res->status = RC_STATUS_INFEASIBLE;
+    if (nlp_objective(nlp, v->x, &res->objective) != 0)
+      res->objective = NAN;
+    snprintf(res->message, sizeof res->message,
              "not solved, infeasible before solving: %s", pb->infeasible);
   } else {
-    rc = rc_ipopt_solve(&view, &o, x, lam, zl, zu, &res, err);
+    rc = rc_ipopt_solve(&view, o, v->x, v->lam, v->zl, v->zu, res, err);
   }
   rc_nlp_set_caching(nlp, 0);
+  return rc;
+}
+
+/* The outcome in stats, back on the unscaled problem (objective and every
+ * multiplier divided by the objective scale), with the unscaled violation
+ * at the returned point. */
+static void record_outcome(rc_nlp *nlp, const rc_ipopt_outcome *res,
+                           nlp_vectors *v, rc_solve_stats *stats) {
+  const double S = objective_scale(nlp->pb);
+  const size_t nv = (size_t)nlp->nvar, nc = (size_t)nlp->ncon;
+  stats->status = res->status;
+  stats->solver_status = res->app_status;
+  stats->iterations = res->iterations;
+  stats->objective = res->objective / S;
+  stats->objective_scale = S;
+  scale_duals(1.0 / S, nv, nc, v->lam, v->zl, v->zu);
+  stats->eval_s = res->eval_s;
+  stats->ipopt_s = res->solve_s - res->eval_s;
+  memcpy(stats->message, res->message, sizeof stats->message);
+  const int st = rc_nlp_constraints(nlp, v->x, v->g);
+  stats->constraint_violation =
+      st != 0 ? INFINITY
+              : fmax(max_violation(v->g, v->glo, v->ghi, nc),
+                     max_violation(v->x, v->lo, v->hi, nv));
+  stats->dual_infeasibility = res->dual_infeasibility;
+}
+
+static rc_err solve_nlp(const rc_problem *pb, const rc_mesh *mesh,
+                        const rc_options *opt, const rc_solution *guess,
+                        rc_solution *sol, rc_solve_stats *stats,
+                        rc_error *err) {
+  const double wall0 = rc_now_s();
+  rc_err rc;
+  rc_nlp *nlp = NULL;
+  if ((rc = rc_nlp_create(pb, mesh, opt->dense_bounds, &nlp, err)) != RC_OK)
+    return rc;
+  const size_t nv = (size_t)nlp->nvar, nc = (size_t)nlp->ncon;
+  nlp_vectors v;
+  rc_ipopt_outcome res;
+  if (!vectors_alloc(&v, nv, nc)) {
+    rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory for %zu NLP variables",
+                      nv);
+    goto done;
+  }
+  rc_options o = *opt;
+  if (guess) {
+    rc = rc_nlp_from_solution(nlp, guess, v.x, o.warm_start ? v.lam : NULL,
+                              v.zl, v.zu, err);
+    if (o.warm_start && !guess->has_duals)
+      o.warm_start = 0;
+    scale_duals(objective_scale(pb), nv, nc, v.lam, v.zl, v.zu);
+  } else {
+    rc = rc_nlp_default_guess(nlp, v.x, err);
+    o.warm_start = 0;
+  }
   if (rc != RC_OK)
     goto done;
-  stats->status = res.status;
-  stats->solver_status = res.app_status;
-  stats->iterations = res.iterations;
-  /* Back to the unscaled problem: objective and every multiplier / S. */
-  stats->objective = res.objective / objective_scale(pb);
-  stats->objective_scale = objective_scale(pb);
-  scale_duals(1.0 / objective_scale(pb), nv, nc, lam, zl, zu);
-  stats->eval_s = res.eval_s;
-  stats->ipopt_s = res.solve_s - res.eval_s;
-  memcpy(stats->message, res.message, sizeof stats->message);
-
-  /* Unscaled violation at the returned point. */
-  const int st = rc_nlp_constraints(nlp, x, g);
-  stats->constraint_violation = st != 0 ? INFINITY
-                                        : fmax(max_violation(g, glo, ghi, nc),
-                                               max_violation(x, lo, hi, nv));
-  stats->dual_infeasibility = res.dual_infeasibility;
-
-  if ((rc = rc_solution_alloc(pb, mesh, pb->t0, rc_nlp_tf(nlp, x), 1, sol,
+  stats->nvars = nlp->nvar;
+  stats->ncons = nlp->ncon;
+  stats->nnz_jac = nlp->nnz_jac;
+  stats->nnz_hes = nlp->nnz_hes;
+  rc_nlp_bounds(nlp, v.lo, v.hi, v.glo, v.ghi);
+  if ((rc = run_ipopt(nlp, &o, &v, &res, err)) != RC_OK)
+    goto done;
+  record_outcome(nlp, &res, &v, stats);
+  if ((rc = rc_solution_alloc(pb, mesh, pb->t0, rc_nlp_tf(nlp, v.x), 1, sol,
                               err)) != RC_OK)
     goto done;
-  rc_nlp_to_solution(nlp, x, lam, zl, zu, sol);
+  rc_nlp_to_solution(nlp, v.x, v.lam, v.zl, v.zu, sol);
   t0_algebraic_values(pb, sol, opt->dense_bounds);
   stats->wall_s = rc_now_s() - wall0;
 done:
-  free(x);
-  free(lam);
-  free(zl);
-  free(zu);
-  free(g);
-  free(lo);
-  free(hi);
-  free(glo);
-  free(ghi);
+  vectors_free(&v);
   rc_nlp_free(&nlp);
   return rc;
 }

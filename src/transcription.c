@@ -34,21 +34,23 @@
 
 #define RC_INF_BOUND 1e20
 
-enum walk_mode { WALK_COUNT, WALK_RECORD, WALK_VALUES };
+enum walk_mode { WALK_RECORD, WALK_VALUES };
 
 typedef struct walk_sink {
   enum walk_mode mode;
   long long nvar;
-  long long *keys; /* RECORD */
+  long long *keys; /* RECORD: cap entries (rc_nlp_count's count) */
+  long long cap;   /* RECORD */
   const int *slot; /* VALUES */
   double *vals;    /* VALUES */
   long long k;     /* contributions so far */
 } walk_sink;
 
 static inline void sink_add(walk_sink *s, int row, int col, double v) {
-  if (s->mode == WALK_RECORD)
-    s->keys[s->k] = (long long)row * s->nvar + col;
-  else if (s->mode == WALK_VALUES)
+  if (s->mode == WALK_RECORD) {
+    if (s->k < s->cap)
+      s->keys[s->k] = (long long)row * s->nvar + col;
+  } else if (s->mode == WALK_VALUES)
     s->vals[s->slot[s->k]] += v;
   s->k++;
 }
@@ -396,8 +398,10 @@ static void radix_sort(long long n, long long *key, int *idx, long long *tk,
   }
 }
 
-/* Count, record, sort and merge the contributions of one walk into a
- * duplicate-free pattern plus a slot per contribution. */
+/* Record the ncontrib contributions of one walk (rc_nlp_count's count),
+ * sort and merge them into a duplicate-free pattern plus a slot per
+ * contribution.  A walk that does not make exactly ncontrib contributions is
+ * an internal error (the count and the walk disagree), never an overrun. */
 typedef int (*walk_fn)(rc_nlp *nlp, walk_sink *sk);
 
 static int jac_walk_struct(rc_nlp *nlp, walk_sink *sk) {
@@ -407,11 +411,9 @@ static int hes_walk_struct(rc_nlp *nlp, walk_sink *sk) {
   return hes_walk(nlp, NULL, 0.0, NULL, sk);
 }
 
-static rc_err build_pattern(rc_nlp *nlp, walk_fn walk, int *nnz, int **row,
-                            int **col, int **slot, rc_error *err) {
-  walk_sink sk = {.mode = WALK_COUNT, .nvar = nlp->nvar};
-  walk(nlp, &sk);
-  const long long ncontrib = sk.k;
+static rc_err build_pattern(rc_nlp *nlp, walk_fn walk, long long ncontrib,
+                            int *nnz, int **row, int **col, int **slot,
+                            rc_error *err) {
   if (ncontrib > 2000000000LL)
     return rc_error_set(err, RC_ERR_INPUT,
                         "NLP too large: %lld derivative entries (limit 2e9)",
@@ -429,8 +431,19 @@ static rc_err build_pattern(rc_nlp *nlp, walk_fn walk, int *nnz, int **row,
     return rc_error_set(err, RC_ERR_NOMEM,
                         "out of memory for %lld derivative entries", ncontrib);
   }
-  sk = (walk_sink){.mode = WALK_RECORD, .nvar = nlp->nvar, .keys = keys};
+  walk_sink sk = {
+      .mode = WALK_RECORD, .nvar = nlp->nvar, .keys = keys, .cap = ncontrib};
   walk(nlp, &sk);
+  if (sk.k != ncontrib) {
+    free(keys);
+    free(tk);
+    free(idx);
+    free(ti);
+    return rc_error_set(err, RC_ERR_INTERNAL,
+                        "internal: the NLP walk made %lld derivative "
+                        "contributions, rc_nlp_count %lld",
+                        sk.k, ncontrib);
+  }
   /* sort (key, contribution) pairs; equal keys merge into one slot */
   for (long long e = 0; e < ncontrib; ++e)
     idx[e] = (int)e;
@@ -512,9 +525,30 @@ int rc_nlp_dense_bounded(const rc_problem *pb, int i) {
   return (lo > -RC_INF_BOUND || hi < RC_INF_BOUND) && lo < hi;
 }
 
+/* Entries of pattern P in rows lo..hi-1. */
+static long rows_in(const rc_pattern *P, int lo, int hi) {
+  long n = 0;
+  for (int e = 0; e < P->nnz; ++e)
+    n += P->row[e] >= lo && P->row[e] < hi;
+  return n;
+}
+
+/* Entries of the boundary pattern Q (rows below nrow) whose inputs are NLP
+ * variables: the tf input z[2 nx + np] is one only for a free final time. */
+static long boundary_entries(const rc_problem *pb, const rc_pattern *Q,
+                             int nrow, int hessian) {
+  const int tf_in = 2 * pb->nx + pb->np;
+  long n = 0;
+  for (int e = 0; e < Q->nnz; ++e)
+    n += Q->row[e] < nrow &&
+         (pb->free_tf ||
+          (Q->col[e] != tf_in && !(hessian && Q->row[e] == tf_in)));
+  return n;
+}
+
 void rc_nlp_count(const rc_problem *pb, const rc_mesh *mesh, int dense_bounds,
                   rc_nlp_size *size) {
-  const long nx = pb->nx, nyu = pb->ny + pb->nu;
+  const long nx = pb->nx, nyu = pb->ny + pb->nu, nF = rc_problem_nF(pb);
   const long nstage = rc_mesh_nodes(mesh) - 1;
   const long t0 = pb->t0_algebraic && (nyu > 0 || pb->nc > 0) ? 1 : 0;
   long nbx = 0, nbyu = 0;
@@ -534,14 +568,25 @@ void rc_nlp_count(const rc_problem *pb, const rc_mesh *mesh, int dense_bounds,
     const long yu_entries = k == 0 && !t0 ? s : s + 1;
     nnz_bern += (s - 1) * (nbx * (s + 1) + nbyu * yu_entries);
   }
+  /* the walks' contributions, entry for entry (jac_walk, hes_walk) */
+  const rc_pattern *P = &pb->point.jac, *H = &pb->point.hes;
+  const int nrow = pb->nx + pb->ny + pb->nc; /* F rows with NLP rows */
+  const long jac_stage = rows_in(P, 0, nrow), jac_t0 = rows_in(P, pb->nx, nrow);
+  const long tf_cross =
+      rows_in(P, 0, pb->nx) +
+      (pb->has_lagrange ? rows_in(P, (int)nF - 1, (int)nF) : 0);
   size->nvars =
       (nstage + 1) * nx + (nstage + t0) * nyu + pb->np + (pb->free_tf ? 1 : 0);
   size->ncons =
       (nstage + t0) * (pb->ny + pb->nc) + nstage * nx + nbern + pb->nb;
-  size->nnz_jac = nnz_d + (nstage + t0) * (long)pb->point.jac.nnz + nnz_bern +
-                  (long)pb->boundary.jac.nnz + (pb->free_tf ? nstage * nx : 0);
-  size->nnz_hes = (nstage + t0) * (long)pb->point.hes.nnz +
-                  (long)pb->boundary.hes.nnz + size->nvars;
+  size->nnz_jac = nnz_d + nstage * jac_stage + t0 * jac_t0 + nnz_bern +
+                  boundary_entries(pb, &pb->boundary.jac, pb->nb, 0) +
+                  (pb->free_tf ? nstage * nx : 0);
+  size->nnz_hes =
+      (nstage + t0) * (long)H->nnz + (pb->free_tf ? nstage * tf_cross : 0) +
+      (rc_problem_nB(pb) > 0
+           ? boundary_entries(pb, &pb->boundary.hes, rc_problem_nz(pb), 1)
+           : 0);
   const double kkt =
       (double)(size->nnz_jac + size->nnz_hes + size->nvars + size->ncons);
   size->bytes =
@@ -649,37 +694,17 @@ static rc_err dense_bound_setup(rc_nlp *nlp, rc_error *err) {
   return RC_OK;
 }
 
-rc_err rc_nlp_create(const rc_problem *pb, const rc_mesh *mesh,
-                     int dense_bounds, rc_nlp **out, rc_error *err) {
-  *out = NULL;
-  rc_err rc = rc_mesh_validate(mesh, err);
-  if (rc != RC_OK)
-    return rc;
-  rc_nlp *nlp = calloc(1, sizeof *nlp);
-  if (!nlp)
-    return rc_error_set(err, RC_ERR_NOMEM, "out of memory for the NLP");
-  nlp->pb = pb;
-  nlp->mesh = mesh;
-  nlp->nx = pb->nx;
-  nlp->ny = pb->ny;
-  nlp->nu = pb->nu;
-  nlp->np = pb->np;
-  nlp->nw = rc_problem_nw(pb);
-  nlp->nF = rc_problem_nF(pb);
-  nlp->nB = rc_problem_nB(pb);
-  nlp->nz = rc_problem_nz(pb);
-  nlp->t0_alg = pb->t0_algebraic && (pb->ny + pb->nu > 0 || pb->nc > 0);
-  nlp->free_tf = pb->free_tf;
-  nlp->dense_bounds = dense_bounds != 0;
-  nlp->nnodes = rc_mesh_nodes(mesh);
-
+/* The per-node index arrays, the Radau tables and the evaluation workspace
+ * (sizes from pb and the node count); the caches are optional. */
+static rc_err nlp_alloc(rc_nlp *nlp, rc_error *err) {
+  const rc_problem *pb = nlp->pb;
   const size_t nn = (size_t)nlp->nnodes;
   nlp->x_off = xcalloc(nn, sizeof(int));
   nlp->yu_off = xcalloc(nn, sizeof(int));
   nlp->con_off = xcalloc(nn, sizeof(int));
   nlp->node_elem = xcalloc(nn, sizeof(int));
   nlp->node_stage = xcalloc(nn, sizeof(int));
-  nlp->elem_first = xcalloc((size_t)mesh->n, sizeof(int));
+  nlp->elem_first = xcalloc((size_t)nlp->mesh->n, sizeof(int));
   nlp->radau = xcalloc(RC_MAX_STAGES + 1, sizeof(rc_radau));
   const size_t nwork = (size_t)(nlp->nF > nlp->nB ? nlp->nF : nlp->nB);
   nlp->w = xcalloc((size_t)nlp->nw, sizeof(double));
@@ -694,11 +719,9 @@ rc_err rc_nlp_create(const rc_problem *pb, const rc_mesh *mesh,
   if (!nlp->x_off || !nlp->yu_off || !nlp->con_off || !nlp->node_elem ||
       !nlp->node_stage || !nlp->elem_first || !nlp->radau || !nlp->w ||
       !nlp->z || !nlp->F || !nlp->B || !nlp->jF || !nlp->hF || !nlp->jB ||
-      !nlp->hB || !nlp->mu) {
-    rc_nlp_free(&nlp);
+      !nlp->hB || !nlp->mu)
     return rc_error_set(err, RC_ERR_NOMEM, "out of memory for %d nodes",
                         (int)nn);
-  }
   /* Caches are optional: without the memory, evaluation just repeats. */
   nlp->F_gen = calloc(nn, sizeof *nlp->F_gen);
   nlp->J_gen = calloc(nn, sizeof *nlp->J_gen);
@@ -710,22 +733,14 @@ rc_err rc_nlp_create(const rc_problem *pb, const rc_mesh *mesh,
     nlp->F_cache = nlp->J_cache = NULL;
   }
   nlp->gen = 1;
-  for (int k = 0; k < mesh->n; ++k) {
-    const int s = mesh->stages[k];
-    if (nlp->radau[s].s == 0 && rc_radau_init(s, &nlp->radau[s]) != 0) {
-      rc_nlp_free(&nlp);
-      return rc_error_set(err, RC_ERR_INPUT,
-                          "stages %d in element %d: expected 1..%d", s, k,
-                          RC_MAX_STAGES);
-    }
-  }
+  return RC_OK;
+}
 
-  if ((rc = dense_bound_setup(nlp, err)) != RC_OK) {
-    rc_nlp_free(&nlp);
-    return rc;
-  }
-
-  /* variables and constraints, node by node */
+/* Variable and constraint offsets, node by node (the order of
+ * transcription.h); the totals must be rc_nlp_count's. */
+static rc_err nlp_layout(rc_nlp *nlp, const rc_nlp_size *sz, rc_error *err) {
+  const rc_problem *pb = nlp->pb;
+  const rc_mesh *mesh = nlp->mesh;
   const int nyu = nlp->ny + nlp->nu;
   long long v = 0, c = 0;
   nlp->x_off[0] = 0;
@@ -762,28 +777,73 @@ rc_err rc_nlp_create(const rc_problem *pb, const rc_mesh *mesh,
   v += nlp->free_tf ? 1 : 0;
   nlp->b_off = (int)c;
   c += pb->nb;
-  if (v > 1000000000LL || c > 1000000000LL) {
-    rc_nlp_free(&nlp);
-    return rc_error_set(err, RC_ERR_INPUT,
-                        "NLP too large: %lld variables, %lld constraints", v,
-                        c);
-  }
-  rc_nlp_size sz;
-  rc_nlp_count(pb, mesh, nlp->dense_bounds, &sz);
-  if (sz.nvars != v || sz.ncons != c) {
-    rc_nlp_free(&nlp);
-    return rc_error_set(err, RC_ERR_INPUT,
+  if (sz->nvars != v || sz->ncons != c)
+    return rc_error_set(err, RC_ERR_INTERNAL,
                         "internal: NLP layout has %lld variables and %lld "
                         "constraints, rc_nlp_count %ld and %ld",
-                        v, c, sz.nvars, sz.ncons);
-  }
+                        v, c, sz->nvars, sz->ncons);
   nlp->nvar = (int)v;
   nlp->ncon = (int)c;
+  return RC_OK;
+}
 
-  if ((rc = build_pattern(nlp, jac_walk_struct, &nlp->nnz_jac, &nlp->jac_row,
-                          &nlp->jac_col, &nlp->jac_slot, err)) != RC_OK ||
-      (rc = build_pattern(nlp, hes_walk_struct, &nlp->nnz_hes, &nlp->hes_row,
-                          &nlp->hes_col, &nlp->hes_slot, err)) != RC_OK) {
+/* The Radau tables of every stage count in the mesh. */
+static rc_err nlp_radau_tables(rc_nlp *nlp, rc_error *err) {
+  const rc_mesh *mesh = nlp->mesh;
+  for (int k = 0; k < mesh->n; ++k) {
+    const int s = mesh->stages[k];
+    if (nlp->radau[s].s == 0 && rc_radau_init(s, &nlp->radau[s]) != 0)
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "stages %d in element %d: expected 1..%d", s, k,
+                          RC_MAX_STAGES);
+  }
+  return RC_OK;
+}
+
+/* Sizes come once from rc_nlp_count: the limits are checked on them before
+ * anything is allocated, the layout must reproduce nvars and ncons, and the
+ * derivative patterns are recorded into arrays of exactly nnz_jac and
+ * nnz_hes contributions (as HPIPM's memsize and create share one dims). */
+rc_err rc_nlp_create(const rc_problem *pb, const rc_mesh *mesh,
+                     int dense_bounds, rc_nlp **out, rc_error *err) {
+  *out = NULL;
+  rc_err rc = rc_mesh_validate(mesh, err);
+  if (rc != RC_OK)
+    return rc;
+  rc_nlp_size sz;
+  rc_nlp_count(pb, mesh, dense_bounds != 0, &sz);
+  if (sz.nvars > 1000000000L || sz.ncons > 1000000000L)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "NLP too large: %ld variables, %ld constraints, "
+                        "expected at most 1e9 each",
+                        sz.nvars, sz.ncons);
+  rc_nlp *nlp = calloc(1, sizeof *nlp);
+  if (!nlp)
+    return rc_error_set(err, RC_ERR_NOMEM, "out of memory for the NLP");
+  nlp->pb = pb;
+  nlp->mesh = mesh;
+  nlp->nx = pb->nx;
+  nlp->ny = pb->ny;
+  nlp->nu = pb->nu;
+  nlp->np = pb->np;
+  nlp->nw = rc_problem_nw(pb);
+  nlp->nF = rc_problem_nF(pb);
+  nlp->nB = rc_problem_nB(pb);
+  nlp->nz = rc_problem_nz(pb);
+  nlp->t0_alg = pb->t0_algebraic && (pb->ny + pb->nu > 0 || pb->nc > 0);
+  nlp->free_tf = pb->free_tf;
+  nlp->dense_bounds = dense_bounds != 0;
+  nlp->nnodes = rc_mesh_nodes(mesh);
+  if ((rc = nlp_alloc(nlp, err)) != RC_OK ||
+      (rc = nlp_radau_tables(nlp, err)) != RC_OK ||
+      (rc = dense_bound_setup(nlp, err)) != RC_OK ||
+      (rc = nlp_layout(nlp, &sz, err)) != RC_OK ||
+      (rc = build_pattern(nlp, jac_walk_struct, sz.nnz_jac, &nlp->nnz_jac,
+                          &nlp->jac_row, &nlp->jac_col, &nlp->jac_slot, err)) !=
+          RC_OK ||
+      (rc = build_pattern(nlp, hes_walk_struct, sz.nnz_hes, &nlp->nnz_hes,
+                          &nlp->hes_row, &nlp->hes_col, &nlp->hes_slot, err)) !=
+          RC_OK) {
     rc_nlp_free(&nlp);
     return rc;
   }

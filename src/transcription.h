@@ -114,9 +114,11 @@ typedef struct rc_nlp {
 } rc_nlp;
 
 /* Sizes of the NLP of pb on mesh (dense_bounds: with the Bernstein rows).
- * nvars and ncons are exact (rc_nlp_create uses them); nnz_jac and nnz_hes
- * count contributions before duplicates merge (upper bounds), and bytes is
- * the memory estimate of radcol/refine.h.  The one place the NLP is counted. */
+ * The one place the NLP is counted: nvars and ncons are exact, and nnz_jac
+ * and nnz_hes are the exact numbers of derivative contributions the walks
+ * make (before duplicates merge, so upper bounds of the pattern sizes);
+ * rc_nlp_create allocates from them and fails (internal) when the layout or
+ * a walk disagrees.  bytes is the memory estimate of radcol/refine.h. */
 void rc_nlp_count(const rc_problem *pb, const rc_mesh *mesh, int dense_bounds,
                   rc_nlp_size *size);
 

@@ -230,38 +230,22 @@ static rc_problem make_problem(void) {
   pb.t0 = 0.0;
   pb.tf = 2.0;
   pb.x0 = x0;
-  pb.point.n_out = 5;
-  pb.point.jac.nnz = 14 - (g_bug == BUG_JAC_MISSING);
-  pb.point.jac.row = jr;
-  pb.point.jac.col = jc;
-  pb.point.hes.nnz = 8 - (g_bug == BUG_HES_MISSING);
-  pb.point.hes.row = hr;
-  pb.point.hes.col = hc;
-  pb.point.eval = pt_eval;
-  pb.point.jacobian = pt_jac;
-  pb.point.hessian = pt_hes;
-  pb.boundary.n_out = 3;
-  pb.boundary.jac.nnz = 6 - (g_bug == BUG_BND_MISSING);
-  pb.boundary.jac.row = bjr;
-  pb.boundary.jac.col = bjc;
-  pb.boundary.hes.nnz = 3;
-  pb.boundary.hes.row = bhr;
-  pb.boundary.hes.col = bhc;
-  pb.boundary.eval = bd_eval;
-  pb.boundary.jacobian = bd_jac;
-  pb.boundary.hessian = bd_hes;
+  pb.point = (rc_block){5,
+                        {14 - (g_bug == BUG_JAC_MISSING), jr, jc},
+                        {8 - (g_bug == BUG_HES_MISSING), hr, hc},
+                        pt_eval,
+                        pt_jac,
+                        pt_hes};
+  pb.boundary = (rc_block){3,
+                           {6 - (g_bug == BUG_BND_MISSING), bjr, bjc},
+                           {3, bhr, bhc},
+                           bd_eval,
+                           bd_jac,
+                           bd_hes};
   pb.ninv = 1;
   pb.inv_names = inv_names;
-  pb.invariants.n_out = 1;
-  pb.invariants.jac.nnz = 2;
-  pb.invariants.jac.row = ijr;
-  pb.invariants.jac.col = ijc;
-  pb.invariants.hes.nnz = 2;
-  pb.invariants.hes.row = ihr;
-  pb.invariants.hes.col = ihc;
-  pb.invariants.eval = inv_eval;
-  pb.invariants.jacobian = inv_jac;
-  pb.invariants.hessian = inv_hes;
+  pb.invariants =
+      (rc_block){1, {2, ijr, ijc}, {2, ihr, ihc}, inv_eval, inv_jac, inv_hes};
   pb.guess = guess;
   return pb;
 }

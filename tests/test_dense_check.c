@@ -41,36 +41,17 @@
 #include "radcol/refine.h"
 #include "radcol/solve.h"
 
+#include "test_lq.h"
 #include "test_util.h"
 
 #define UMIN (-0.5)
 #define T_END 1.0
 
 /* ---- the LQ problem: w = (x, u), F = (f, L) ------------------------------ */
-static const char *const lq_names[] = {"x", "u"};
 static const double lq_lo[] = {-HUGE_VAL, UMIN}, lq_hi[] = {HUGE_VAL, HUGE_VAL};
 static const double lq_free_lo[] = {-HUGE_VAL, -HUGE_VAL};
 static const double lq_x0[] = {1.0};
 static const int lq_fix[] = {1};
-static const int lq_jr[] = {0, 1, 1}, lq_jc[] = {1, 0, 1};
-static const int lq_hr[] = {0, 1}, lq_hc[] = {0, 1};
-static int lq_F(const rc_problem *pb, double t, const double *w, double *F) {
-  (void)pb, (void)t;
-  F[0] = w[1];
-  F[1] = 0.5 * (w[0] * w[0] + w[1] * w[1]);
-  return 0;
-}
-static int lq_J(const rc_problem *pb, double t, const double *w, double *v) {
-  (void)pb, (void)t;
-  v[0] = 1, v[1] = w[0], v[2] = w[1];
-  return 0;
-}
-static int lq_H(const rc_problem *pb, double t, const double *w,
-                const double *mu, double *v) {
-  (void)pb, (void)t, (void)w;
-  v[0] = mu[1], v[1] = mu[1];
-  return 0;
-}
 static int no_B(const rc_problem *pb, double t, const double *z, double *B) {
   (void)pb, (void)t, (void)z, (void)B;
   return 0;
@@ -117,8 +98,7 @@ static rc_problem lq_problem(int bounded) {
   pb.var_names = lq_names;
   pb.w_lo = bounded ? lq_lo : lq_free_lo, pb.w_hi = lq_hi;
   pb.t0 = 0, pb.tf = T_END, pb.x0 = lq_x0, pb.fix_x0 = lq_fix;
-  pb.point =
-      (rc_block){2, {3, lq_jr, lq_jc}, {2, lq_hr, lq_hc}, lq_F, lq_J, lq_H};
+  pb.point = lq_block();
   pb.boundary =
       (rc_block){0, {0, NULL, NULL}, {0, NULL, NULL}, no_B, NULL, NULL};
   if (!bounded)

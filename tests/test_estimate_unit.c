@@ -25,17 +25,7 @@
 #include "radcol/estimate.h"
 #include "radcol/problem.h"
 #include "radcol/solve.h"
-
-static int failures = 0;
-#define EXPECT(cond, ...)                                                      \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      ++failures;                                                              \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                     \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fputc('\n', stderr);                                                     \
-    }                                                                          \
-  } while (0)
+#include "test_util.h"
 
 #define LAMBDA 50.0
 #define X0 0.5
@@ -103,16 +93,7 @@ static rc_problem problem(void) {
   pb.tf = 2.0;
   pb.fix_x0 = fix;
   pb.x0 = x0v;
-  pb.point.n_out = 2;
-  pb.point.jac.nnz = 3;
-  pb.point.jac.row = jrow;
-  pb.point.jac.col = jcol;
-  pb.point.hes.nnz = 1;
-  pb.point.hes.row = hrow;
-  pb.point.hes.col = hcol;
-  pb.point.eval = eval;
-  pb.point.jacobian = jac;
-  pb.point.hessian = hes;
+  pb.point = (rc_block){2, {3, jrow, jcol}, {1, hrow, hcol}, eval, jac, hes};
   pb.reference = ref;
   return pb;
 }

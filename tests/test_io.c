@@ -29,23 +29,7 @@
 #include <unistd.h>
 
 #include "radcol/io.h"
-
-static int failures = 0;
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
-#define CHECK_MSG(cond, e)                                                     \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: CHECK failed: %s (error: %s)\n", __FILE__,       \
-              __LINE__, #cond, (e).message);                                   \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
+#include "test_util.h"
 
 /* ---- the hand-built record ---------------------------------------------- */
 
@@ -289,21 +273,32 @@ static void expect_read_error(const char *path, rc_err want1, rc_err want2,
   rc_solution sol;
   char pbn[64], fn[64];
   rc_err rc = rc_read_mesh(path, &mesh, &err);
-  CHECK_MSG(mesh_readable ? rc == RC_OK : rc == want1 || rc == want2, err);
-  CHECK_MSG(rc == RC_OK || strstr(err.message, path), err);
+  EXPECT(mesh_readable ? rc == RC_OK : rc == want1 || rc == want2,
+         "expected mesh_readable ? rc == RC_OK : rc == want1 || rc == want2 "
+         "(error: %s)",
+         err.message);
+  EXPECT(rc == RC_OK || strstr(err.message, path),
+         "expected rc == RC_OK || strstr(err.message, path) (error: %s)",
+         err.message);
   if (rc == RC_OK)
     rc_mesh_free(&mesh);
   rc = rc_read_solution(path, &sol, pbn, fn, &err);
-  CHECK_MSG(rc == want1 || rc == want2, err);
-  CHECK_MSG(strstr(err.message, path), err);
-  CHECK_MSG(!object || strstr(err.message, object), err);
+  EXPECT(rc == want1 || rc == want2,
+         "expected rc == want1 || rc == want2 (error: %s)", err.message);
+  EXPECT(strstr(err.message, path),
+         "expected strstr(err.message, path) (error: %s)", err.message);
+  EXPECT(!object || strstr(err.message, object),
+         "expected !object || strstr(err.message, object) (error: %s)",
+         err.message);
   if (rc == RC_OK)
     rc_solution_free(&sol);
   rc_result_summary sum;
   rc = rc_read_result_summary(path, &sum, &err);
   if (rc == RC_OK)
     rc_result_summary_free(&sum);
-  CHECK_MSG(rc == RC_OK || strstr(err.message, path), err);
+  EXPECT(rc == RC_OK || strstr(err.message, path),
+         "expected rc == RC_OK || strstr(err.message, path) (error: %s)",
+         err.message);
 }
 
 /* ---- tests -------------------------------------------------------------- */
@@ -315,43 +310,63 @@ static int same(const void *a, const void *b, size_t n) {
 static void test_roundtrip(const sample *s, const char *path) {
   rc_error err;
   rc_err rc = rc_write_result(path, &s->rec, &err);
-  CHECK_MSG(rc == RC_OK, err);
-  CHECK(count_entries(tmpdir, ".tmp.") == 0);
+  EXPECT(rc == RC_OK, "expected rc == RC_OK (error: %s)", err.message);
+  EXPECT(count_entries(tmpdir, ".tmp.") == 0,
+         "expected count_entries(tmpdir, \".tmp.\") == 0");
 
   rc_mesh mesh;
   rc = rc_read_mesh(path, &mesh, &err);
-  CHECK_MSG(rc == RC_OK, err);
+  EXPECT(rc == RC_OK, "expected rc == RC_OK (error: %s)", err.message);
   if (rc == RC_OK) {
-    CHECK(mesh.n == s->sol.mesh.n);
-    CHECK(same(mesh.frac, s->sol.mesh.frac, sizeof(double) * 4));
-    CHECK(same(mesh.stages, s->sol.mesh.stages, sizeof(int) * 3));
+    EXPECT(mesh.n == s->sol.mesh.n, "expected mesh.n == s->sol.mesh.n");
+    EXPECT(same(mesh.frac, s->sol.mesh.frac, sizeof(double) * 4),
+           "expected same(mesh.frac, s->sol.mesh.frac, sizeof(double) * 4)");
+    EXPECT(same(mesh.stages, s->sol.mesh.stages, sizeof(int) * 3),
+           "expected same(mesh.stages, s->sol.mesh.stages, sizeof(int) * 3)");
     rc_mesh_free(&mesh);
   }
 
   rc_solution r;
   char pbn[64], fn[64];
   rc = rc_read_solution(path, &r, pbn, fn, &err);
-  CHECK_MSG(rc == RC_OK, err);
+  EXPECT(rc == RC_OK, "expected rc == RC_OK (error: %s)", err.message);
   if (rc != RC_OK)
     return;
   const rc_solution *o = &s->sol;
   size_t nn = (size_t)o->nnodes;
-  CHECK(strcmp(pbn, "io_test_model") == 0 && strcmp(fn, "handmade") == 0);
-  CHECK(r.nx == NX && r.ny == NY && r.nu == NU && r.np == NP && r.nc == NC &&
-        r.nb == NB);
-  CHECK(r.nnodes == o->nnodes && r.mesh.n == o->mesh.n);
-  CHECK(same(&r.t0, &o->t0, sizeof r.t0) && same(&r.tf, &o->tf, sizeof r.tf));
-  CHECK(same(r.mesh.frac, o->mesh.frac, sizeof(double) * 4));
-  CHECK(same(r.mesh.stages, o->mesh.stages, sizeof(int) * 3));
-  CHECK(same(r.t, o->t, sizeof(double) * nn));
-  CHECK(same(r.w, o->w, sizeof(double) * nn * NW));
-  CHECK(r.has_duals == 1);
-  CHECK(same(r.lam_f, o->lam_f, sizeof(double) * nn * NX));
-  CHECK(same(r.lam_g, o->lam_g, sizeof(double) * nn * NY));
-  CHECK(same(r.lam_c, o->lam_c, sizeof(double) * nn * NC));
-  CHECK(same(r.lam_b, o->lam_b, sizeof(double) * NB));
-  CHECK(same(r.z_lo, o->z_lo, sizeof(double) * nn * NW));
-  CHECK(same(r.z_hi, o->z_hi, sizeof(double) * nn * NW));
+  EXPECT(strcmp(pbn, "io_test_model") == 0 && strcmp(fn, "handmade") == 0,
+         "expected strcmp(pbn, \"io_test_model\") == 0 && strcmp(fn, "
+         "\"handmade\") == 0");
+  EXPECT(r.nx == NX && r.ny == NY && r.nu == NU && r.np == NP && r.nc == NC &&
+             r.nb == NB,
+         "expected r.nx == NX && r.ny == NY && r.nu == NU && r.np == NP && "
+         "r.nc == NC && r.nb == NB");
+  EXPECT(r.nnodes == o->nnodes && r.mesh.n == o->mesh.n,
+         "expected r.nnodes == o->nnodes && r.mesh.n == o->mesh.n");
+  EXPECT(same(&r.t0, &o->t0, sizeof r.t0) && same(&r.tf, &o->tf, sizeof r.tf),
+         "expected same(&r.t0, &o->t0, sizeof r.t0) && same(&r.tf, &o->tf, "
+         "sizeof r.tf)");
+  EXPECT(same(r.mesh.frac, o->mesh.frac, sizeof(double) * 4),
+         "expected same(r.mesh.frac, o->mesh.frac, sizeof(double) * 4)");
+  EXPECT(same(r.mesh.stages, o->mesh.stages, sizeof(int) * 3),
+         "expected same(r.mesh.stages, o->mesh.stages, sizeof(int) * 3)");
+  EXPECT(same(r.t, o->t, sizeof(double) * nn),
+         "expected same(r.t, o->t, sizeof(double) * nn)");
+  EXPECT(same(r.w, o->w, sizeof(double) * nn * NW),
+         "expected same(r.w, o->w, sizeof(double) * nn * NW)");
+  EXPECT(r.has_duals == 1, "expected r.has_duals == 1");
+  EXPECT(same(r.lam_f, o->lam_f, sizeof(double) * nn * NX),
+         "expected same(r.lam_f, o->lam_f, sizeof(double) * nn * NX)");
+  EXPECT(same(r.lam_g, o->lam_g, sizeof(double) * nn * NY),
+         "expected same(r.lam_g, o->lam_g, sizeof(double) * nn * NY)");
+  EXPECT(same(r.lam_c, o->lam_c, sizeof(double) * nn * NC),
+         "expected same(r.lam_c, o->lam_c, sizeof(double) * nn * NC)");
+  EXPECT(same(r.lam_b, o->lam_b, sizeof(double) * NB),
+         "expected same(r.lam_b, o->lam_b, sizeof(double) * NB)");
+  EXPECT(same(r.z_lo, o->z_lo, sizeof(double) * nn * NW),
+         "expected same(r.z_lo, o->z_lo, sizeof(double) * nn * NW)");
+  EXPECT(same(r.z_hi, o->z_hi, sizeof(double) * nn * NW),
+         "expected same(r.z_hi, o->z_hi, sizeof(double) * nn * NW)");
   rc_solution_free(&r);
 }
 
@@ -361,13 +376,15 @@ static void test_no_duals(sample *s, const char *path) {
   rc_error err;
   rc_err rc = rc_write_result(path, &s->rec, &err);
   s->sol.has_duals = 1;
-  CHECK_MSG(rc == RC_OK, err);
+  EXPECT(rc == RC_OK, "expected rc == RC_OK (error: %s)", err.message);
   rc_solution r;
   rc = rc_read_solution(path, &r, NULL, NULL, &err);
-  CHECK_MSG(rc == RC_OK, err);
+  EXPECT(rc == RC_OK, "expected rc == RC_OK (error: %s)", err.message);
   if (rc == RC_OK) {
-    CHECK(r.has_duals == 0);
-    CHECK(same(r.w, s->sol.w, sizeof(double) * (size_t)r.nnodes * NW));
+    EXPECT(r.has_duals == 0, "expected r.has_duals == 0");
+    EXPECT(
+        same(r.w, s->sol.w, sizeof(double) * (size_t)r.nnodes * NW),
+        "expected same(r.w, s->sol.w, sizeof(double) * (size_t)r.nnodes * NW)");
     rc_solution_free(&r);
   }
 }
@@ -375,50 +392,74 @@ static void test_no_duals(sample *s, const char *path) {
 static void test_info(const sample *s, const char *path) {
   rc_error err;
   rc_result_summary sum;
-  CHECK_MSG(rc_read_result_summary(path, &sum, &err) == RC_OK, err);
+  EXPECT(
+      rc_read_result_summary(path, &sum, &err) == RC_OK,
+      "expected rc_read_result_summary(path, &sum, &err) == RC_OK (error: %s)",
+      err.message);
   if (err.code != RC_OK)
     return;
-  CHECK(strcmp(sum.problem, "io_test_model") == 0);
-  CHECK(strcmp(sum.formulation, "handmade") == 0);
-  CHECK(strcmp(sum.kind, "solve") == 0);
-  CHECK(strcmp(sum.status, "acceptable") == 0);
-  CHECK(sum.elements == 3 && sum.stages_min == 1 && sum.stages_max == 3);
-  CHECK(sum.nodes == 7);
+  EXPECT(strcmp(sum.problem, "io_test_model") == 0,
+         "expected strcmp(sum.problem, \"io_test_model\") == 0");
+  EXPECT(strcmp(sum.formulation, "handmade") == 0,
+         "expected strcmp(sum.formulation, \"handmade\") == 0");
+  EXPECT(strcmp(sum.kind, "solve") == 0,
+         "expected strcmp(sum.kind, \"solve\") == 0");
+  EXPECT(strcmp(sum.status, "acceptable") == 0,
+         "expected strcmp(sum.status, \"acceptable\") == 0");
+  EXPECT(sum.elements == 3 && sum.stages_min == 1 && sum.stages_max == 3,
+         "expected sum.elements == 3 && sum.stages_min == 1 && sum.stages_max "
+         "== 3");
+  EXPECT(sum.nodes == 7, "expected sum.nodes == 7");
   /* iterations: the total over the /refinement rows (12 + 7); the last
    * solve's count (the /diagnostics attribute) beside it. */
-  CHECK(sum.iterations == 19 && sum.iterations_last == 17);
-  CHECK(isnan(sum.error_estimate)); /* the sample has no estimate */
-  CHECK(strstr(sum.command_line, "--set \"g\"=9.80665") != NULL);
+  EXPECT(sum.iterations == 19 && sum.iterations_last == 17,
+         "expected sum.iterations == 19 && sum.iterations_last == 17");
+  EXPECT(isnan(sum.error_estimate),
+         "expected isnan(sum.error_estimate)"); /* the sample has no estimate */
+  EXPECT(
+      strstr(sum.command_line, "--set \"g\"=9.80665") != NULL,
+      "expected strstr(sum.command_line, \"--set \\\"g\\\"=9.80665\") != NULL");
   const rc_result_table *re = &sum.reference_error;
   long iz = -1, it = -1;
   for (long i = 0; i < re->n; ++i) {
     iz = strcmp(re->names[i], "velocityzz") == 0 ? i : iz;
     it = strcmp(re->names[i], "T") == 0 ? i : it;
   }
-  CHECK(iz >= 0 && it >= 0);
-  CHECK(re->v[0] && re->v[1] && it >= 0 && re->v[0][it] == s->err_nodes[2]);
-  CHECK(re->v[1] && it >= 0 && isnan(re->v[1][it]));
-  CHECK(sum.invariants.n == 2 && sum.invariants.v[2] == NULL);
+  EXPECT(iz >= 0 && it >= 0, "expected iz >= 0 && it >= 0");
+  EXPECT(re->v[0] && re->v[1] && it >= 0 && re->v[0][it] == s->err_nodes[2],
+         "expected re->v[0] && re->v[1] && it >= 0 && re->v[0][it] == "
+         "s->err_nodes[2]");
+  EXPECT(re->v[1] && it >= 0 && isnan(re->v[1][it]),
+         "expected re->v[1] && it >= 0 && isnan(re->v[1][it])");
+  EXPECT(sum.invariants.n == 2 && sum.invariants.v[2] == NULL,
+         "expected sum.invariants.n == 2 && sum.invariants.v[2] == NULL");
   rc_result_summary_free(&sum);
 }
 
 static void test_overwrite(sample *s, const char *path) {
   rc_error err;
   s->rec.kind = "init";
-  CHECK_MSG(rc_write_result(path, &s->rec, &err) == RC_OK, err);
+  EXPECT(rc_write_result(path, &s->rec, &err) == RC_OK,
+         "expected rc_write_result(path, &s->rec, &err) == RC_OK (error: %s)",
+         err.message);
   /* Second write with other values replaces the first. */
   s->rec.kind = "solve";
   s->sol.w[0] += 1.0;
-  CHECK_MSG(rc_write_result(path, &s->rec, &err) == RC_OK, err);
+  EXPECT(rc_write_result(path, &s->rec, &err) == RC_OK,
+         "expected rc_write_result(path, &s->rec, &err) == RC_OK (error: %s)",
+         err.message);
   rc_solution r;
   if (rc_read_solution(path, &r, NULL, NULL, &err) == RC_OK) {
-    CHECK(same(r.w, s->sol.w, sizeof(double) * (size_t)r.nnodes * NW));
+    EXPECT(
+        same(r.w, s->sol.w, sizeof(double) * (size_t)r.nnodes * NW),
+        "expected same(r.w, s->sol.w, sizeof(double) * (size_t)r.nnodes * NW)");
     rc_solution_free(&r);
   } else {
-    CHECK_MSG(0, err);
+    EXPECT(0, "expected 0 (error: %s)", err.message);
   }
   s->sol.w[0] -= 1.0;
-  CHECK(count_entries(tmpdir, ".tmp.") == 0);
+  EXPECT(count_entries(tmpdir, ".tmp.") == 0,
+         "expected count_entries(tmpdir, \".tmp.\") == 0");
 
   /* A write failing half way (parameters "tf" and "param_tf" both map to the
    * attribute param_tf) leaves the old file byte-identical. */
@@ -435,12 +476,18 @@ static void test_overwrite(sample *s, const char *path) {
   rc_result_record bad = s->rec;
   bad.model = &m, bad.params = &pv;
   rc_err rc = rc_write_result(path, &bad, &err);
-  CHECK(rc == RC_ERR_IO);
-  CHECK_MSG(strstr(err.message, path) && strstr(err.message, "param_tf"), err);
+  EXPECT(rc == RC_ERR_IO, "expected rc == RC_ERR_IO");
+  EXPECT(strstr(err.message, path) && strstr(err.message, "param_tf"),
+         "expected strstr(err.message, path) && strstr(err.message, "
+         "\"param_tf\") (error: %s)",
+         err.message);
   long na = read_all(path, &after);
-  CHECK(nb > 0 && na == nb && before && after &&
-        same(before, after, (size_t)nb));
-  CHECK(count_entries(tmpdir, ".tmp.") == 0);
+  EXPECT(nb > 0 && na == nb && before && after &&
+             same(before, after, (size_t)nb),
+         "expected nb > 0 && na == nb && before && after && same(before, "
+         "after, (size_t)nb)");
+  EXPECT(count_entries(tmpdir, ".tmp.") == 0,
+         "expected count_entries(tmpdir, \".tmp.\") == 0");
   free(before);
   free(after);
 
@@ -450,12 +497,16 @@ static void test_overwrite(sample *s, const char *path) {
   pb2.var_names = dup;
   bad = s->rec;
   bad.pb = &pb2;
-  CHECK(rc_write_result(path, &bad, &err) == RC_ERR_INPUT);
-  CHECK_MSG(strstr(err.message, "xpos"), err);
+  EXPECT(rc_write_result(path, &bad, &err) == RC_ERR_INPUT,
+         "expected rc_write_result(path, &bad, &err) == RC_ERR_INPUT");
+  EXPECT(strstr(err.message, "xpos"),
+         "expected strstr(err.message, \"xpos\") (error: %s)", err.message);
   const char *slash[NW] = {"xpos", "a/b", "T", "u", "L"};
   pb2.var_names = slash;
-  CHECK(rc_write_result(path, &bad, &err) == RC_ERR_INPUT);
-  CHECK(count_entries(tmpdir, ".tmp.") == 0);
+  EXPECT(rc_write_result(path, &bad, &err) == RC_ERR_INPUT,
+         "expected rc_write_result(path, &bad, &err) == RC_ERR_INPUT");
+  EXPECT(count_entries(tmpdir, ".tmp.") == 0,
+         "expected count_entries(tmpdir, \".tmp.\") == 0");
 }
 
 static void test_unwritable(const sample *s) {
@@ -463,21 +514,26 @@ static void test_unwritable(const sample *s) {
   rc_error err;
   join(dir, sizeof dir, "nonexistent_dir");
   snprintf(path, sizeof path, "%s/out.h5", dir);
-  CHECK(rc_write_result(path, &s->rec, &err) == RC_ERR_IO);
-  CHECK_MSG(strstr(err.message, path), err);
-  CHECK(access(dir, F_OK) != 0);
+  EXPECT(rc_write_result(path, &s->rec, &err) == RC_ERR_IO,
+         "expected rc_write_result(path, &s->rec, &err) == RC_ERR_IO");
+  EXPECT(strstr(err.message, path),
+         "expected strstr(err.message, path) (error: %s)", err.message);
+  EXPECT(access(dir, F_OK) != 0, "expected access(dir, F_OK) != 0");
 
   join(dir, sizeof dir, "readonly_dir");
-  CHECK(mkdir(dir, 0755) == 0);
-  CHECK(chmod(dir, 0555) == 0);
+  EXPECT(mkdir(dir, 0755) == 0, "expected mkdir(dir, 0755) == 0");
+  EXPECT(chmod(dir, 0555) == 0, "expected chmod(dir, 0555) == 0");
   snprintf(path, sizeof path, "%s/out.h5", dir);
   if (access(dir, W_OK) == 0) {
     fprintf(stderr, "note: running with write access to a 0555 directory "
                     "(root?): read-only directory case skipped\n");
   } else {
-    CHECK(rc_write_result(path, &s->rec, &err) == RC_ERR_IO);
-    CHECK_MSG(strstr(err.message, path), err);
-    CHECK(count_entries(dir, NULL) == 0);
+    EXPECT(rc_write_result(path, &s->rec, &err) == RC_ERR_IO,
+           "expected rc_write_result(path, &s->rec, &err) == RC_ERR_IO");
+    EXPECT(strstr(err.message, path),
+           "expected strstr(err.message, path) (error: %s)", err.message);
+    EXPECT(count_entries(dir, NULL) == 0,
+           "expected count_entries(dir, NULL) == 0");
   }
   chmod(dir, 0755);
   rmdir(dir);
@@ -485,23 +541,28 @@ static void test_unwritable(const sample *s) {
   /* A directory component that is a regular file (unwritable even for
    * root): nothing is created next to it. */
   join(dir, sizeof dir, "plainfile");
-  CHECK(write_all(dir, (const unsigned char *)"x", 1) == 0);
+  EXPECT(write_all(dir, (const unsigned char *)"x", 1) == 0,
+         "expected write_all(dir, (const unsigned char *)\"x\", 1) == 0");
   snprintf(path, sizeof path, "%s/out.h5", dir);
-  CHECK(rc_write_result(path, &s->rec, &err) == RC_ERR_IO);
-  CHECK_MSG(strstr(err.message, path), err);
-  CHECK(count_entries(tmpdir, ".tmp.") == 0);
+  EXPECT(rc_write_result(path, &s->rec, &err) == RC_ERR_IO,
+         "expected rc_write_result(path, &s->rec, &err) == RC_ERR_IO");
+  EXPECT(strstr(err.message, path),
+         "expected strstr(err.message, path) (error: %s)", err.message);
+  EXPECT(count_entries(tmpdir, ".tmp.") == 0,
+         "expected count_entries(tmpdir, \".tmp.\") == 0");
   remove(dir);
 
   /* A path naming a directory: refused as bad input (not a file name). */
   snprintf(path, sizeof path, "%s/", tmpdir);
-  CHECK(rc_write_result(path, &s->rec, &err) == RC_ERR_INPUT);
+  EXPECT(rc_write_result(path, &s->rec, &err) == RC_ERR_INPUT,
+         "expected rc_write_result(path, &s->rec, &err) == RC_ERR_INPUT");
 }
 
 static void test_corrupt(const char *good) {
   char path[512];
   unsigned char *buf = NULL;
   long n = read_all(good, &buf);
-  CHECK(n > 2048);
+  EXPECT(n > 2048, "expected n > 2048");
   if (n <= 2048) {
     free(buf);
     return;
@@ -516,7 +577,8 @@ static void test_corrupt(const char *good) {
                        1024, n / 4, n / 2, 3 * n / 4, n - 100, n - 1};
   join(path, sizeof path, "truncated.h5");
   for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; ++i) {
-    CHECK(write_all(path, buf, cuts[i]) == 0);
+    EXPECT(write_all(path, buf, cuts[i]) == 0,
+           "expected write_all(path, buf, cuts[i]) == 0");
     expect_read_error(path, RC_ERR_IO, RC_ERR_INPUT, NULL, 0);
   }
 
@@ -528,10 +590,11 @@ static void test_corrupt(const char *good) {
     rnd[i] = (unsigned char)(st >> 56);
   }
   join(path, sizeof path, "random.h5");
-  CHECK(rnd && write_all(path, rnd, n) == 0);
+  EXPECT(rnd && write_all(path, rnd, n) == 0,
+         "expected rnd && write_all(path, rnd, n) == 0");
   expect_read_error(path, RC_ERR_INPUT, RC_ERR_INPUT, "not an HDF5 file", 0);
   memcpy(rnd, buf, 8);
-  CHECK(write_all(path, rnd, n) == 0);
+  EXPECT(write_all(path, rnd, n) == 0, "expected write_all(path, rnd, n) == 0");
   expect_read_error(path, RC_ERR_IO, RC_ERR_INPUT, NULL, 0);
   free(rnd);
 
@@ -554,20 +617,24 @@ static void test_corrupt(const char *good) {
       fz[(st >> 20) % (unsigned long long)n] ^=
           (unsigned char)(1 + (st >> 56) % 255);
     }
-    CHECK(write_all(path, fz, n) == 0);
+    EXPECT(write_all(path, fz, n) == 0, "expected write_all(path, fz, n) == 0");
     rc_error e;
     rc_mesh m;
     rc_solution so;
     rc_err r1 = rc_read_mesh(path, &m, &e);
-    CHECK_MSG(r1 == RC_OK || ((r1 == RC_ERR_IO || r1 == RC_ERR_INPUT) &&
-                              strstr(e.message, path)),
-              e);
+    EXPECT(r1 == RC_OK || ((r1 == RC_ERR_IO || r1 == RC_ERR_INPUT) &&
+                           strstr(e.message, path)),
+           "expected r1 == RC_OK || ((r1 == RC_ERR_IO || r1 == RC_ERR_INPUT) "
+           "&& strstr(e.message, path)) (error: %s)",
+           e.message);
     if (r1 == RC_OK)
       rc_mesh_free(&m);
     rc_err r2 = rc_read_solution(path, &so, NULL, NULL, &e);
-    CHECK_MSG(r2 == RC_OK || ((r2 == RC_ERR_IO || r2 == RC_ERR_INPUT) &&
-                              strstr(e.message, path)),
-              e);
+    EXPECT(r2 == RC_OK || ((r2 == RC_ERR_IO || r2 == RC_ERR_INPUT) &&
+                           strstr(e.message, path)),
+           "expected r2 == RC_OK || ((r2 == RC_ERR_IO || r2 == RC_ERR_INPUT) "
+           "&& strstr(e.message, path)) (error: %s)",
+           e.message);
     fz_errors += r2 != RC_OK;
     if (r2 == RC_OK)
       rc_solution_free(&so);
@@ -576,7 +643,8 @@ static void test_corrupt(const char *good) {
       rc_result_summary_free(&sum);
   }
   if (ntrials >= 50) {
-    CHECK(fz_errors > 0); /* metadata was hit at least sometimes */
+    EXPECT(fz_errors > 0,
+           "expected fz_errors > 0"); /* metadata was hit at least sometimes */
     printf("fuzz: %d of %d corrupted copies rejected, none crashed\n",
            fz_errors, ntrials);
   }
@@ -591,50 +659,69 @@ static void test_corrupt(const char *good) {
   unsigned char *cp = malloc((size_t)n);
   join(path, sizeof path, "other.h5");
   memcpy(cp, buf, (size_t)n);
-  CHECK(patch(cp, n, "radcol-result", "netcdf-result", 13) == 0);
-  CHECK(write_all(path, cp, n) == 0);
+  EXPECT(
+      patch(cp, n, "radcol-result", "netcdf-result", 13) == 0,
+      "expected patch(cp, n, \"radcol-result\", \"netcdf-result\", 13) == 0");
+  EXPECT(write_all(path, cp, n) == 0, "expected write_all(path, cp, n) == 0");
   expect_read_error(path, RC_ERR_IO, RC_ERR_INPUT, "'format'", 0);
   memcpy(cp, buf, (size_t)n);
-  CHECK(patch(cp, n, "format\0", "formax\0", 7) == 0);
-  CHECK(write_all(path, cp, n) == 0);
+  EXPECT(patch(cp, n, "format\0", "formax\0", 7) == 0,
+         "expected patch(cp, n, \"format\\0\", \"formax\\0\", 7) == 0");
+  EXPECT(write_all(path, cp, n) == 0, "expected write_all(path, cp, n) == 0");
   expect_read_error(path, RC_ERR_IO, RC_ERR_INPUT, "'format'", 0);
 
   /* A variable listed in /problem/variable_names (fixed-length strings of
    * 11 bytes, packed) without its /solution dataset. */
   memcpy(cp, buf, (size_t)n);
-  CHECK(patch(cp, n, "xpos\0\0\0\0\0\0\0velocityzz",
-              "xpos\0\0\0\0\0\0\0velocityzY", 21) == 0);
-  CHECK(write_all(path, cp, n) == 0);
+  EXPECT(patch(cp, n, "xpos\0\0\0\0\0\0\0velocityzz",
+               "xpos\0\0\0\0\0\0\0velocityzY", 21) == 0,
+         "expected patch(cp, n, \"xpos\\0\\0\\0\\0\\0\\0\\0velocityzz\", "
+         "\"xpos\\0\\0\\0\\0\\0\\0\\0velocityzY\", 21) == 0");
+  EXPECT(write_all(path, cp, n) == 0, "expected write_all(path, cp, n) == 0");
   expect_read_error(path, RC_ERR_INPUT, RC_ERR_INPUT, "/solution/velocityzY",
                     1);
 
   /* /mesh/stages {3, 2, 1} -> {3, 3, 1}: the node count no longer matches
    * /solution/time. */
   memcpy(cp, buf, (size_t)n);
-  CHECK(patch(cp, n, "\3\0\0\0\2\0\0\0\1\0\0\0", "\3\0\0\0\3\0\0\0\1\0\0\0",
-              12) == 0);
-  CHECK(write_all(path, cp, n) == 0);
+  EXPECT(patch(cp, n, "\3\0\0\0\2\0\0\0\1\0\0\0", "\3\0\0\0\3\0\0\0\1\0\0\0",
+               12) == 0,
+         "expected patch(cp, n, \"\\3\\0\\0\\0\\2\\0\\0\\0\\1\\0\\0\\0\", "
+         "\"\\3\\0\\0\\0\\3\\0\\0\\0\\1\\0\\0\\0\", 12) == 0");
+  EXPECT(write_all(path, cp, n) == 0, "expected write_all(path, cp, n) == 0");
   rc_mesh mesh;
   rc_error err;
-  CHECK(rc_read_mesh(path, &mesh, &err) ==
-        RC_OK); /* the mesh itself is valid */
+  EXPECT(
+      rc_read_mesh(path, &mesh, &err) == RC_OK,
+      "expected rc_read_mesh(path, &mesh, &err) == RC_OK"); /* the mesh itself
+                                                               is valid */
   if (err.code == RC_OK) {
-    CHECK(mesh.n == 3 && mesh.stages[1] == 3);
+    EXPECT(mesh.n == 3 && mesh.stages[1] == 3,
+           "expected mesh.n == 3 && mesh.stages[1] == 3");
     rc_mesh_free(&mesh);
   }
   rc_solution sol;
-  CHECK(rc_read_solution(path, &sol, NULL, NULL, &err) == RC_ERR_INPUT);
-  CHECK_MSG(strstr(err.message, "/solution/time") &&
-                strstr(err.message, "expected 8"),
-            err);
+  EXPECT(rc_read_solution(path, &sol, NULL, NULL, &err) == RC_ERR_INPUT,
+         "expected rc_read_solution(path, &sol, NULL, NULL, &err) == "
+         "RC_ERR_INPUT");
+  EXPECT(strstr(err.message, "/solution/time") &&
+             strstr(err.message, "expected 8"),
+         "expected strstr(err.message, \"/solution/time\") && "
+         "strstr(err.message, \"expected 8\") (error: %s)",
+         err.message);
 
   /* Fractions that are not increasing: rejected by the mesh validation. */
   double f1 = 0.25, f1bad = 0.75;
   memcpy(cp, buf, (size_t)n);
-  CHECK(patch(cp, n, &f1, &f1bad, sizeof f1) == 0);
-  CHECK(write_all(path, cp, n) == 0);
-  CHECK(rc_read_mesh(path, &mesh, &err) == RC_ERR_INPUT);
-  CHECK_MSG(strstr(err.message, path) && strstr(err.message, "/mesh"), err);
+  EXPECT(patch(cp, n, &f1, &f1bad, sizeof f1) == 0,
+         "expected patch(cp, n, &f1, &f1bad, sizeof f1) == 0");
+  EXPECT(write_all(path, cp, n) == 0, "expected write_all(path, cp, n) == 0");
+  EXPECT(rc_read_mesh(path, &mesh, &err) == RC_ERR_INPUT,
+         "expected rc_read_mesh(path, &mesh, &err) == RC_ERR_INPUT");
+  EXPECT(strstr(err.message, path) && strstr(err.message, "/mesh"),
+         "expected strstr(err.message, path) && strstr(err.message, \"/mesh\") "
+         "(error: %s)",
+         err.message);
   free(cp);
   free(buf);
 }
@@ -666,7 +753,9 @@ int main(int argc, char **argv) {
     char keep[1024];
     rc_error err;
     snprintf(keep, sizeof keep, "%s.h5", sample_base);
-    CHECK_MSG(rc_write_result(keep, &s->rec, &err) == RC_OK, err);
+    EXPECT(rc_write_result(keep, &s->rec, &err) == RC_OK,
+           "expected rc_write_result(keep, &s->rec, &err) == RC_OK (error: %s)",
+           err.message);
   }
 
   /* Clean the temporary directory. */
@@ -675,7 +764,8 @@ int main(int argc, char **argv) {
     join(path, sizeof path, names[i]);
     remove(path);
   }
-  CHECK(count_entries(tmpdir, NULL) == 0);
+  EXPECT(count_entries(tmpdir, NULL) == 0,
+         "expected count_entries(tmpdir, NULL) == 0");
   rmdir(tmpdir);
   free_sample(s);
   free(s);

@@ -11,15 +11,7 @@
 
 #include "parse.h"
 #include "radcol/params.h"
-
-static int failures;
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
+#include "test_util.h"
 
 static const rc_param_def defs[] = {
     {"g", RC_PARAM_REAL, 9.81, NULL, "gravity (m/s^2)"},
@@ -35,28 +27,34 @@ static void refused(rc_param_values *pv, const char *assignment,
                     const char *fragment) {
   rc_error err = {RC_OK, ""};
   double before = pv->real[0];
-  CHECK(rc_params_set(&model, pv, assignment, &err) == RC_ERR_INPUT);
-  CHECK(err.code == RC_ERR_INPUT);
+  EXPECT(
+      rc_params_set(&model, pv, assignment, &err) == RC_ERR_INPUT,
+      "expected rc_params_set(&model, pv, assignment, &err) == RC_ERR_INPUT");
+  EXPECT(err.code == RC_ERR_INPUT, "expected err.code == RC_ERR_INPUT");
   if (!strstr(err.message, fragment)) {
     fprintf(stderr, "message for '%s' is '%s', expected it to contain '%s'\n",
             assignment, err.message, fragment);
     ++failures;
   }
-  CHECK(pv->real[0] == before);
-  CHECK(pv->is_set[0] == 0);
+  EXPECT(pv->real[0] == before, "expected pv->real[0] == before");
+  EXPECT(pv->is_set[0] == 0, "expected pv->is_set[0] == 0");
 }
 
 int main(void) {
   rc_param_values pv;
   rc_error err = {RC_OK, ""};
-  CHECK(rc_params_init_defaults(&model, &pv, &err) == RC_OK);
-  CHECK(pv.n == 4);
-  CHECK(pv.real[0] == 9.81 && pv.real[1] == 5.0);
-  CHECK(pv.text[2] && strcmp(pv.text[2], "default.csv") == 0);
-  CHECK(pv.text[2] != defs[2].default_text); /* an owned copy */
-  CHECK(pv.text[3] == NULL);
+  EXPECT(rc_params_init_defaults(&model, &pv, &err) == RC_OK,
+         "expected rc_params_init_defaults(&model, &pv, &err) == RC_OK");
+  EXPECT(pv.n == 4, "expected pv.n == 4");
+  EXPECT(pv.real[0] == 9.81 && pv.real[1] == 5.0,
+         "expected pv.real[0] == 9.81 && pv.real[1] == 5.0");
+  EXPECT(pv.text[2] && strcmp(pv.text[2], "default.csv") == 0,
+         "expected pv.text[2] && strcmp(pv.text[2], \"default.csv\") == 0");
+  EXPECT(pv.text[2] != defs[2].default_text,
+         "expected pv.text[2] != defs[2].default_text"); /* an owned copy */
+  EXPECT(pv.text[3] == NULL, "expected pv.text[3] == NULL");
   for (int i = 0; i < 4; ++i)
-    CHECK(pv.is_set[i] == 0);
+    EXPECT(pv.is_set[i] == 0, "expected pv.is_set[i] == 0");
 
   /* Refusals name the assignment and what was expected. */
   refused(&pv, "g=nan", "g=nan: expected a finite number for g");
@@ -83,38 +81,66 @@ int main(void) {
   refused(&pv, "foo=1", "foo=1: toy has no parameter 'foo'");
 
   /* Accepted values, applied in order (the last one wins). */
-  CHECK(rc_params_set(&model, &pv, "g=1.5", &err) == RC_OK);
-  CHECK(rc_params_set(&model, &pv, "g=-2.5e-3", &err) == RC_OK);
-  CHECK(pv.real[0] == -2.5e-3 && pv.is_set[0] == 1 && pv.is_set[1] == 0);
-  CHECK(rc_params_set(&model, &pv, "tf=8.", &err) == RC_OK);
-  CHECK(pv.real[1] == 8.0);
-  CHECK(rc_params_set(&model, &pv, "tf=1e150", &err) == RC_OK);
-  CHECK(pv.real[1] == 1e150);
-  CHECK(rc_params_set(&model, &pv, "tf=.5", &err) == RC_OK);
-  CHECK(pv.real[1] == 0.5);
-  CHECK(rc_params_set(&model, &pv, "path=a=b.csv", &err) == RC_OK);
-  CHECK(strcmp(pv.text[2], "a=b.csv") == 0 && pv.is_set[2] == 1);
-  CHECK(rc_params_set(&model, &pv, "label=", &err) == RC_OK);
-  CHECK(pv.text[3] && pv.text[3][0] == '\0');
+  EXPECT(rc_params_set(&model, &pv, "g=1.5", &err) == RC_OK,
+         "expected rc_params_set(&model, &pv, \"g=1.5\", &err) == RC_OK");
+  EXPECT(rc_params_set(&model, &pv, "g=-2.5e-3", &err) == RC_OK,
+         "expected rc_params_set(&model, &pv, \"g=-2.5e-3\", &err) == RC_OK");
+  EXPECT(pv.real[0] == -2.5e-3 && pv.is_set[0] == 1 && pv.is_set[1] == 0,
+         "expected pv.real[0] == -2.5e-3 && pv.is_set[0] == 1 && pv.is_set[1] "
+         "== 0");
+  EXPECT(rc_params_set(&model, &pv, "tf=8.", &err) == RC_OK,
+         "expected rc_params_set(&model, &pv, \"tf=8.\", &err) == RC_OK");
+  EXPECT(pv.real[1] == 8.0, "expected pv.real[1] == 8.0");
+  EXPECT(rc_params_set(&model, &pv, "tf=1e150", &err) == RC_OK,
+         "expected rc_params_set(&model, &pv, \"tf=1e150\", &err) == RC_OK");
+  EXPECT(pv.real[1] == 1e150, "expected pv.real[1] == 1e150");
+  EXPECT(rc_params_set(&model, &pv, "tf=.5", &err) == RC_OK,
+         "expected rc_params_set(&model, &pv, \"tf=.5\", &err) == RC_OK");
+  EXPECT(pv.real[1] == 0.5, "expected pv.real[1] == 0.5");
+  EXPECT(
+      rc_params_set(&model, &pv, "path=a=b.csv", &err) == RC_OK,
+      "expected rc_params_set(&model, &pv, \"path=a=b.csv\", &err) == RC_OK");
+  EXPECT(strcmp(pv.text[2], "a=b.csv") == 0 && pv.is_set[2] == 1,
+         "expected strcmp(pv.text[2], \"a=b.csv\") == 0 && pv.is_set[2] == 1");
+  EXPECT(rc_params_set(&model, &pv, "label=", &err) == RC_OK,
+         "expected rc_params_set(&model, &pv, \"label=\", &err) == RC_OK");
+  EXPECT(pv.text[3] && pv.text[3][0] == '\0',
+         "expected pv.text[3] && pv.text[3][0] == '\\0'");
 
   /* Strict integers. */
   long v = 0;
-  CHECK(rc_parse_int("40", 1, 20, &v) == 0);
-  CHECK(rc_parse_int("0", 1, 20, &v) == 0);
-  CHECK(rc_parse_int("3x", 1, 20, &v) == 0);
-  CHECK(rc_parse_int("99999999999999999999999", 1, 1L << 30, &v) == 0);
-  CHECK(rc_parse_int("", 1, 20, &v) == 0);
-  CHECK(rc_parse_int("20", 1, 20, &v) == 1 && v == 20);
-  CHECK(rc_parse_int("0x10", 1, 20, &v) == 0);
-  CHECK(rc_parse_int(" 5", 1, 20, &v) == 0);
-  CHECK(rc_parse_int("+5", 1, 20, &v) == 1 && v == 5);
-  CHECK(rc_parse_int("-", -5, 20, &v) == 0);
+  EXPECT(rc_parse_int("40", 1, 20, &v) == 0,
+         "expected rc_parse_int(\"40\", 1, 20, &v) == 0");
+  EXPECT(rc_parse_int("0", 1, 20, &v) == 0,
+         "expected rc_parse_int(\"0\", 1, 20, &v) == 0");
+  EXPECT(rc_parse_int("3x", 1, 20, &v) == 0,
+         "expected rc_parse_int(\"3x\", 1, 20, &v) == 0");
+  EXPECT(rc_parse_int("99999999999999999999999", 1, 1L << 30, &v) == 0,
+         "expected rc_parse_int(\"99999999999999999999999\", 1, 1L << 30, &v) "
+         "== 0");
+  EXPECT(rc_parse_int("", 1, 20, &v) == 0,
+         "expected rc_parse_int(\"\", 1, 20, &v) == 0");
+  EXPECT(rc_parse_int("20", 1, 20, &v) == 1 && v == 20,
+         "expected rc_parse_int(\"20\", 1, 20, &v) == 1 && v == 20");
+  EXPECT(rc_parse_int("0x10", 1, 20, &v) == 0,
+         "expected rc_parse_int(\"0x10\", 1, 20, &v) == 0");
+  EXPECT(rc_parse_int(" 5", 1, 20, &v) == 0,
+         "expected rc_parse_int(\" 5\", 1, 20, &v) == 0");
+  EXPECT(rc_parse_int("+5", 1, 20, &v) == 1 && v == 5,
+         "expected rc_parse_int(\"+5\", 1, 20, &v) == 1 && v == 5");
+  EXPECT(rc_parse_int("-", -5, 20, &v) == 0,
+         "expected rc_parse_int(\"-\", -5, 20, &v) == 0");
   double r = 0;
-  CHECK(rc_parse_real("0x10", &r) == 0 && r == 0);
-  CHECK(rc_parse_real("1e-400", &r) == 1 && r == 0); /* underflow accepted */
+  EXPECT(rc_parse_real("0x10", &r) == 0 && r == 0,
+         "expected rc_parse_real(\"0x10\", &r) == 0 && r == 0");
+  EXPECT(
+      rc_parse_real("1e-400", &r) == 1 && r == 0,
+      "expected rc_parse_real(\"1e-400\", &r) == 1 && r == 0"); /* underflow
+                                                                   accepted */
 
   rc_params_free(&pv);
-  CHECK(pv.n == 0 && pv.real == NULL && pv.text == NULL);
+  EXPECT(pv.n == 0 && pv.real == NULL && pv.text == NULL,
+         "expected pv.n == 0 && pv.real == NULL && pv.text == NULL");
   rc_params_free(&pv); /* safe twice */
   if (failures)
     fprintf(stderr, "test_params: %d failures\n", failures);

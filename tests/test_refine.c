@@ -24,17 +24,7 @@
 #include "radcol/problem.h"
 #include "radcol/refine.h"
 #include "radcol/solve.h"
-
-static int failures = 0;
-#define EXPECT(cond, ...)                                                      \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      ++failures;                                                              \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                     \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fputc('\n', stderr);                                                     \
-    }                                                                          \
-  } while (0)
+#include "test_util.h"
 
 /* ---- the boundary-layer problem ------------------------------------------ */
 
@@ -92,13 +82,8 @@ static rc_problem boundary_layer(void) {
   pb.tf = 2.0;
   pb.fix_x0 = bl_fix;
   pb.x0 = bl_x0;
-  pb.point.n_out = 1;
-  pb.point.jac.nnz = 1;
-  pb.point.jac.row = zero_i;
-  pb.point.jac.col = zero_i;
-  pb.point.eval = bl_eval;
-  pb.point.jacobian = bl_jac;
-  pb.point.hessian = bl_hes;
+  pb.point = (rc_block){
+      1, {1, zero_i, zero_i}, {0, NULL, NULL}, bl_eval, bl_jac, bl_hes};
   pb.reference = bl_ref;
   return pb;
 }

@@ -31,6 +31,7 @@
 #include "radcol/solve.h"
 #include "transcription.h"
 
+#include "test_lq.h"
 #include "test_util.h"
 
 /* ---- toy problem -------------------------------------------------------- */
@@ -166,8 +167,9 @@ static rc_problem toy_problem(int t0_alg, int free_tf) {
  * variables: the last stage value) are the Bernstein coefficients of the
  * dense output, so sum_m beta_m B_m(theta) equals rc_solution_eval at
  * t = tau_k + theta h_k.  Also: the row count matches
- * rc_nlp_count, and every row of element k lies after the rows of its last
- * stage and before the rows of element k + 1 (time order). */
+ * rc_nlp_count (its nnz bound the pattern's), and every row of element k lies
+ * after the rows of its last stage and before the rows of element k + 1 (time
+ * order). */
 static void check_bernstein_rows(const rc_problem *pb, rc_nlp *nlp,
                                  const double *x, int dense_bounds) {
   rc_error err;
@@ -176,6 +178,12 @@ static void check_bernstein_rows(const rc_problem *pb, rc_nlp *nlp,
   EXPECT(sz.nvars == nlp->nvar && sz.ncons == nlp->ncon,
          "rc_nlp_count %ld x %ld, NLP %d x %d", sz.nvars, sz.ncons, nlp->nvar,
          nlp->ncon);
+  /* nnz: contributions before duplicates merge (rc_nlp_create allocates
+   * exactly these), never fewer than the merged pattern entries */
+  EXPECT(sz.nnz_jac >= nlp->nnz_jac && sz.nnz_hes >= nlp->nnz_hes &&
+             nlp->nnz_jac > 0,
+         "rc_nlp_count nnz %ld / %ld, NLP pattern %d / %d", sz.nnz_jac,
+         sz.nnz_hes, nlp->nnz_jac, nlp->nnz_hes);
   EXPECT(nlp->nbnd == (dense_bounds ? 3 : 0), "bounded entries %d", nlp->nbnd);
   if (!dense_bounds)
     return;
@@ -490,28 +498,8 @@ static double decay_error(int n, int s) {
 
 /* ---- LQ optimal control ---------------------------------------------------
  */
-static const char *const lq_names[] = {"x", "u"};
-static const int lq_jr[] = {0, 1, 1}, lq_jc[] = {1, 0, 1};
-static const int lq_hr[] = {0, 1}, lq_hc[] = {0, 1};
 static const double lq_lo[] = {-HUGE_VAL, -HUGE_VAL},
                     lq_hi[] = {HUGE_VAL, HUGE_VAL};
-static int lq_F(const rc_problem *pb, double t, const double *w, double *F) {
-  (void)pb, (void)t;
-  F[0] = w[1];
-  F[1] = 0.5 * (w[0] * w[0] + w[1] * w[1]);
-  return 0;
-}
-static int lq_J(const rc_problem *pb, double t, const double *w, double *v) {
-  (void)pb, (void)t;
-  v[0] = 1, v[1] = w[0], v[2] = w[1];
-  return 0;
-}
-static int lq_H(const rc_problem *pb, double t, const double *w,
-                const double *mu, double *v) {
-  (void)pb, (void)t, (void)w;
-  v[0] = mu[1], v[1] = mu[1];
-  return 0;
-}
 
 static void check_lq(void) {
   rc_problem pb;
@@ -520,8 +508,7 @@ static void check_lq(void) {
   pb.nx = 1, pb.nu = 1, pb.has_lagrange = 1, pb.autonomous = 1;
   pb.var_names = lq_names, pb.w_lo = lq_lo, pb.w_hi = lq_hi;
   pb.t0 = 0, pb.tf = 1, pb.x0 = decay_x0, pb.fix_x0 = decay_fix;
-  pb.point =
-      (rc_block){2, {3, lq_jr, lq_jc}, {2, lq_hr, lq_hc}, lq_F, lq_J, lq_H};
+  pb.point = lq_block();
   pb.boundary =
       (rc_block){0, {0, NULL, NULL}, {0, NULL, NULL}, no_B, NULL, NULL};
   rc_mesh mesh;

@@ -231,6 +231,8 @@ static inline int rc_problem_nB(const rc_problem *pb) {
 
 /* Kind of point-vector entry i (0 <= i < nw). */
 rc_var_kind rc_problem_var_kind(const rc_problem *pb, int i);
+/* "differential", "algebraic", "control", "parameter" ("?" otherwise). */
+const char *rc_var_kind_name(rc_var_kind kind);
 
 /* Frees *pb through its destroy function and sets *pb = NULL. */
 void rc_problem_free(rc_problem **pb);

@@ -62,19 +62,6 @@ static const char usage[] =
     "Output: a random temporary file next to -o, renamed over it when\n"
     "complete; an existing -o that is not a regular file is refused.\n";
 
-static const char *kind_name(rc_var_kind k) {
-  switch (k) {
-  case RC_VAR_DIFFERENTIAL:
-    return "differential";
-  case RC_VAR_ALGEBRAIC:
-    return "algebraic";
-  case RC_VAR_CONTROL:
-    return "control";
-  default:
-    return "parameter";
-  }
-}
-
 typedef struct init_args {
   const char *problem, *formulation, *output;
   int json, unit_weights;
@@ -117,7 +104,8 @@ static void print_text(const rc_problem *pb, const rc_init_report *r,
       snprintf(note, sizeof note, "moved by %+.6g%s", r->z[i] - r->zhat[i],
                user_guess[i] ? " (your --guess)" : "");
     printf("  %-10s %-13s %-22.15g %-22.15g %s\n", pb->var_names[i],
-           kind_name(rc_problem_var_kind(pb, i)), r->zhat[i], r->z[i], note);
+           rc_var_kind_name(rc_problem_var_kind(pb, i)), r->zhat[i], r->z[i],
+           note);
   }
   printf("  %-10s %-22s %s\n", "constraint", "residual", "");
   for (int k = 0; k < r->ncon; ++k)
@@ -163,7 +151,7 @@ static void print_json(const rc_problem *pb, const rc_init_report *r,
   rc_json_begin_object(&j, "point");
   for (int i = 0; i < r->nw; ++i) {
     rc_json_begin_object(&j, pb->var_names[i]);
-    rc_json_string(&j, "kind", kind_name(rc_problem_var_kind(pb, i)));
+    rc_json_string(&j, "kind", rc_var_kind_name(rc_problem_var_kind(pb, i)));
     rc_json_number(&j, "value", r->z[i]);
     rc_json_number(&j, "guess", r->zhat[i]);
     rc_json_bool(&j, "fixed", r->fixed[i]);

@@ -152,6 +152,47 @@ static int same_file(const char *a, const char *b) {
          sa.st_ino == sb.st_ino;
 }
 
+/* Is every control of a a control of b, and the other way round? */
+static int same_controls(const rc_problem *a, const rc_problem *b) {
+  if (a->nu != b->nu)
+    return 0;
+  for (int i = 0; i < a->nu; ++i) {
+    const char *name = a->var_names[a->nx + a->ny + i];
+    int found = 0;
+    for (int j = 0; j < b->nu && !found; ++j)
+      found = strcmp(name, b->var_names[b->nx + b->ny + j]) == 0;
+    if (!found)
+      return 0;
+  }
+  return 1;
+}
+
+/* The formulation a plan of this model replays on without -f: its own when
+ * the same controls drive it as the model's default formulation (the same
+ * inputs to the same machine); otherwise the default formulation, the
+ * model's own dynamics.  A plan in a time-scaled path coordinate is driven
+ * by the path's highest derivative and keeps the physical controls among
+ * its variables (docs/export-replay.md): it replays on the default. */
+static const char *replay_formulation(const rc_cli_plan *p,
+                                      const rc_model *model) {
+  rc_param_values pv;
+  char why[256];
+  rc_problem *own = rc_cli_plan_problem(p, &pv, why, sizeof why);
+  if (!own)
+    return p->formulation; /* the set-up below says what is wrong */
+  const char *form = p->formulation;
+  rc_problem *deflt = NULL;
+  rc_error err = {RC_OK, ""};
+  if (model->create(model, model->default_formulation, &pv, &deflt, &err) ==
+          RC_OK &&
+      !same_controls(own, deflt))
+    form = model->formulations[model->default_formulation].name;
+  rc_problem_free(&deflt);
+  rc_problem_free(&own);
+  rc_params_free(&pv);
+  return form;
+}
+
 /* --hold, --settle and --after into opt. */
 static int replay_options(const char *cmd, const rc_cli_replay_args *a,
                           rc_replay_options *opt) {
@@ -180,8 +221,8 @@ static int replay_options(const char *cmd, const rc_cli_replay_args *a,
 
 /* The problem that replays plan p: the model named on the command line;
  * its parameters the plan's recorded values when the plan is of the same
- * model, then --set; its formulation -f, else the plan's when the model is
- * the same, else the model's default.  *same_model says which. */
+ * model, then --set; its formulation -f, else replay_formulation when the
+ * model is the same, else the model's default.  *same_model says which. */
 static int replay_problem(const char *cmd, const rc_cli_replay_args *a,
                           const rc_cli_plan *p, const rc_model **model,
                           rc_param_values *pv, rc_problem **pb,
@@ -207,11 +248,8 @@ static int replay_problem(const char *cmd, const rc_cli_replay_args *a,
     sets[k] = assign[k];
   for (int k = 0; k < a->nsets; ++k)
     sets[nassign + k] = a->sets[k];
-  /* a pathtime plan holds the model's states and controls as variables
-   * of its own: it replays on the model's default formulation */
-  const int own_form = *same_model && strcmp(p->formulation, "pathtime") != 0;
   const char *form = a->formulation ? a->formulation
-                     : own_form     ? p->formulation
+                     : *same_model  ? replay_formulation(p, *model)
                                     : NULL;
   status = rc_cli_setup_problem(cmd, (*model)->name, form, NULL,
                                 nassign + a->nsets, sets, model, &f, pv, pb);
