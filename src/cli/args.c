@@ -622,10 +622,9 @@ char *rc_cli_command_line(void) {
 }
 
 int rc_cli_setup_problem(const char *cmd, const char *problem,
-                         const char *formulation, const char *tf_value,
-                         int nsets, const char *const *sets,
-                         const rc_model **model, int *f, rc_param_values *pv,
-                         rc_problem **pb) {
+                         const char *formulation, int nsets,
+                         const char *const *sets, const rc_model **model,
+                         int *f, rc_param_values *pv, rc_problem **pb) {
   int status;
   if ((status = rc_cli_find_model(cmd, problem, model)))
     return status;
@@ -641,7 +640,6 @@ int rc_cli_setup_problem(const char *cmd, const char *problem,
       return RC_CLI_BAD_INPUT;
     }
   }
-  (void)tf_value; /* --tf T is --set tf=T: a parameter of every problem */
   return rc_cli_make_problem(cmd, *model, *f, nsets, sets, pv, pb);
 }
 

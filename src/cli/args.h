@@ -171,13 +171,12 @@ int rc_cli_make_problem(const char *cmd, const rc_model *model, int formulation,
 
 /* The whole setup shared by solve, simulate and init: the model (built-in or
  * plugin), the formulation (NULL: the model's default), then
- * rc_cli_make_problem (--tf T is among sets as "tf=T", RC_CLI_TF;
- * tf_value is unused: pass NULL).  Messages printed. */
+ * rc_cli_make_problem (--tf T is among sets as "tf=T", RC_CLI_TF).
+ * Messages printed. */
 int rc_cli_setup_problem(const char *cmd, const char *problem,
-                         const char *formulation, const char *tf_value,
-                         int nsets, const char *const *sets,
-                         const rc_model **model, int *f, rc_param_values *pv,
-                         rc_problem **pb);
+                         const char *formulation, int nsets,
+                         const char *const *sets, const rc_model **model,
+                         int *f, rc_param_values *pv, rc_problem **pb);
 
 /* An input file (--mesh, --guess, info): missing or unreadable -> 3, not a
  * regular file or no HDF5 signature -> 2, else 0.  Messages name opt and

@@ -360,9 +360,8 @@ static int run_init(int argc, char **argv) {
 
   int status = parse_args(cmd, argc, argv, &a);
   if (status ||
-      (status =
-           rc_cli_setup_problem(cmd, a.problem, a.formulation, NULL, a.sets.n,
-                                a.sets.v, &model, &f, &pv, &pb)) ||
+      (status = rc_cli_setup_problem(cmd, a.problem, a.formulation, a.sets.n,
+                                     a.sets.v, &model, &f, &pv, &pb)) ||
       (status = make_request(cmd, pb, &a, &q)) ||
       (a.output && (status = rc_cli_check_output(cmd, a.output, 0))))
     goto done;

@@ -251,8 +251,8 @@ static int replay_problem(const char *cmd, const rc_cli_replay_args *a,
   const char *form = a->formulation ? a->formulation
                      : *same_model  ? replay_formulation(p, *model)
                                     : NULL;
-  status = rc_cli_setup_problem(cmd, (*model)->name, form, NULL,
-                                nassign + a->nsets, sets, model, &f, pv, pb);
+  status = rc_cli_setup_problem(cmd, (*model)->name, form, nassign + a->nsets,
+                                sets, model, &f, pv, pb);
   rc_free_strings(assign, nassign);
   free(sets);
   return status;

@@ -265,9 +265,8 @@ static int prepare(const char *cmd, const sim_args *a, sim_job *j) {
     return RC_CLI_BAD_INPUT;
   }
   if ((status = rc_cli_real(cmd, "--step", a->step, 1, &j->h)) ||
-      (status = rc_cli_setup_problem(cmd, a->problem, a->formulation, NULL,
-                                     a->sets.n, a->sets.v, &j->model, &f,
-                                     &j->pv, &j->pb)))
+      (status = rc_cli_setup_problem(cmd, a->problem, a->formulation, a->sets.n,
+                                     a->sets.v, &j->model, &f, &j->pv, &j->pb)))
     return status;
   if (rc_simulate_check(j->pb, &err) != RC_OK)
     return err.code == RC_ERR_INPUT

@@ -836,9 +836,9 @@ static int solve_steps(solve_job *j, int argc, char **argv) {
   solve_args *a = &j->a;
   int status;
   if ((status = parse_args(j->cmd, argc, argv, a)) ||
-      (status = rc_cli_setup_problem(j->cmd, a->problem, a->formulation, NULL,
-                                     a->sets.n, a->sets.v, &j->model, &j->f,
-                                     &j->pv, &j->pb)))
+      (status =
+           rc_cli_setup_problem(j->cmd, a->problem, a->formulation, a->sets.n,
+                                a->sets.v, &j->model, &j->f, &j->pv, &j->pb)))
     return status;
   /* Inconsistent initial values: start from the nearest consistent point
    * (radcol init's machinery), with a warning naming what moved. */
