@@ -84,8 +84,12 @@ int rc_cli_is_help(const char *arg) {
   return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
 }
 
-int rc_cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name,
-               const char **value, int *status) {
+/* Option matching: 1 when argv[*i] is `name` or (long options)
+ * `name=VALUE`; *value gets the value (from the same argument or the next
+ * one, advancing *i).  A missing value prints an error and sets *status to
+ * RC_CLI_BAD_INPUT. */
+static int opt_value(const char *cmd, int argc, char **argv, int *i,
+                     const char *name, const char **value, int *status) {
   const char *a = argv[*i];
   size_t len = strlen(name);
   if (strncmp(a, name, len) != 0)
@@ -131,6 +135,161 @@ int rc_cli_real(const char *cmd, const char *opt, const char *s, int positive,
                  "%s %s: expected a finite number%s (decimal, magnitude <= "
                  "%g)",
                  opt, s, positive ? " > 0" : "", RC_REAL_MAX_ABS);
+    return RC_CLI_BAD_INPUT;
+  }
+  return RC_CLI_OK;
+}
+
+void rc_cli_list_free(rc_cli_list *l) {
+  for (int k = 0; k < l->nowned; ++k)
+    free(l->owned[k]);
+  free(l->owned);
+  free(l->v);
+  memset(l, 0, sizeof *l);
+}
+
+/* Room for every value argv can hold, in each list of the table. */
+static int alloc_lists(const rc_cli_option *o, int argc) {
+  for (; o->name; ++o) {
+    rc_cli_list *l = o->dest;
+    if (o->type != RC_CLI_LIST && o->type != RC_CLI_KEYVAL &&
+        o->type != RC_CLI_TF)
+      continue;
+    if (!l->v && !(l->v = calloc((size_t)argc, sizeof *l->v)))
+      return 0;
+    if (o->type == RC_CLI_TF && !l->owned &&
+        !(l->owned = calloc((size_t)argc, sizeof *l->owned)))
+      return 0;
+  }
+  return 1;
+}
+
+/* "expected a, b or c" for the words of a RC_CLI_CHOICE row. */
+static int refuse_choice(const char *cmd, const rc_cli_option *o,
+                         const char *value) {
+  char words[RC_MESSAGE_MAX] = "";
+  size_t used = 0;
+  for (int k = 0; o->choices[k]; ++k) {
+    const char *sep = k == 0 ? "" : o->choices[k + 1] ? ", " : " or ";
+    int w =
+        snprintf(words + used, sizeof words - used, "%s%s", sep, o->choices[k]);
+    if (w < 0 || (size_t)w >= sizeof words - used)
+      break;
+    used += (size_t)w;
+  }
+  rc_cli_error(cmd, "%s %s: expected %s", o->name, value, words);
+  return RC_CLI_BAD_INPUT;
+}
+
+/* --tf T: T must be a number; then it is --set tf=T, in command-line order
+ * (a parameter of every problem, rc_cli_make_problem). */
+static int take_tf(const char *cmd, const char *value, rc_cli_list *sets) {
+  double tf;
+  int st = rc_cli_real(cmd, "--tf", value, 0, &tf);
+  if (st)
+    return st;
+  const size_t len = strlen(value) + 4;
+  char *s = malloc(len);
+  if (!s) {
+    rc_cli_error(cmd, "out of memory");
+    return RC_CLI_NO_MEMORY;
+  }
+  snprintf(s, len, "tf=%s", value);
+  sets->owned[sets->nowned++] = s;
+  sets->v[sets->n++] = s;
+  return RC_CLI_OK;
+}
+
+/* Checks and stores the value of option o. */
+static int take_value(const char *cmd, const rc_cli_option *o,
+                      const char *value) {
+  rc_cli_list *list = o->dest;
+  switch (o->type) {
+  case RC_CLI_FLAG:
+    *(int *)o->dest = 1;
+    return RC_CLI_OK;
+  case RC_CLI_TEXT:
+    *(const char **)o->dest = value;
+    return RC_CLI_OK;
+  case RC_CLI_KEYVAL:
+    if (!strchr(value, '=') || value[0] == '=') {
+      rc_cli_error(cmd, "%s %s: expected KEY=VALUE (%s)", o->name, value,
+                   o->what);
+      return RC_CLI_BAD_INPUT;
+    }
+    /* fall through */
+  case RC_CLI_LIST:
+    list->v[list->n++] = value;
+    return RC_CLI_OK;
+  case RC_CLI_INT:
+    return rc_cli_int(cmd, o->name, value, o->lo, o->hi, o->what, o->dest);
+  case RC_CLI_POSITIVE:
+    return rc_cli_real(cmd, o->name, value, 1, o->dest);
+  case RC_CLI_CHOICE:
+    for (int k = 0; o->choices[k]; ++k)
+      if (strcmp(value, o->choices[k]) == 0) {
+        *(int *)o->dest = o->values[k];
+        return RC_CLI_OK;
+      }
+    return refuse_choice(cmd, o, value);
+  case RC_CLI_TF:
+    return take_tf(cmd, value, list);
+  }
+  return RC_CLI_INTERNAL;
+}
+
+/* The row argv[*i] names (its value taken, *i advanced past it), or NULL;
+ * *status is set when the value is missing. */
+static const rc_cli_option *match(const char *cmd, int argc, char **argv,
+                                  int *i, const rc_cli_option *o,
+                                  const char **value, int *status) {
+  for (; o->name; ++o) {
+    if (o->type == RC_CLI_FLAG) {
+      if (strcmp(argv[*i], o->name) == 0 ||
+          (o->alias && strcmp(argv[*i], o->alias) == 0))
+        return o;
+    } else if (opt_value(cmd, argc, argv, i, o->name, value, status) ||
+               (o->alias &&
+                opt_value(cmd, argc, argv, i, o->alias, value, status))) {
+      return o;
+    }
+  }
+  return NULL;
+}
+
+int rc_cli_parse(const char *cmd, int argc, char **argv,
+                 const rc_cli_syntax *s) {
+  if (!alloc_lists(s->options, argc)) {
+    rc_cli_error(cmd, "out of memory");
+    return RC_CLI_NO_MEMORY;
+  }
+  for (int i = 1; i < argc; ++i) {
+    const char *arg = argv[i], *value = NULL;
+    int st = RC_CLI_OK;
+    if (rc_cli_is_help(arg)) {
+      fputs(s->usage, stdout);
+      return -1;
+    }
+    const rc_cli_option *o =
+        match(cmd, argc, argv, &i, s->options, &value, &st);
+    if (o && !st) {
+      if (o->seen)
+        *o->seen = 1;
+      if (o->text)
+        *o->text = value;
+      st = take_value(cmd, o, value);
+    } else if (!o && arg[0] == '-' && arg[1] != '\0') {
+      st = rc_cli_unknown(cmd, arg);
+    } else if (!o && s->operand && !*s->operand) {
+      *s->operand = arg;
+    } else if (!o) {
+      st = rc_cli_unknown(cmd, arg);
+    }
+    if (st)
+      return st;
+  }
+  if (s->operand && !*s->operand) {
+    rc_cli_error(cmd, "%s", s->missing);
     return RC_CLI_BAD_INPUT;
   }
   return RC_CLI_OK;
@@ -463,10 +622,9 @@ char *rc_cli_command_line(void) {
 }
 
 int rc_cli_setup_problem(const char *cmd, const char *problem,
-                         const char *formulation, const char *tf_value,
-                         int nsets, const char *const *sets,
-                         const rc_model **model, int *f, rc_param_values *pv,
-                         rc_problem **pb) {
+                         const char *formulation, int nsets,
+                         const char *const *sets, const rc_model **model,
+                         int *f, rc_param_values *pv, rc_problem **pb) {
   int status;
   if ((status = rc_cli_find_model(cmd, problem, model)))
     return status;
@@ -482,7 +640,6 @@ int rc_cli_setup_problem(const char *cmd, const char *problem,
       return RC_CLI_BAD_INPUT;
     }
   }
-  (void)tf_value; /* --tf T is --set tf=T: a parameter of every problem */
   return rc_cli_make_problem(cmd, *model, *f, nsets, sets, pv, pb);
 }
 
@@ -500,24 +657,4 @@ const rc_model *const *rc_cli_models(void) {
     all[n++] = *m;
   all[n] = NULL;
   return all;
-}
-
-int rc_cli_tf_option(const char *cmd, const char *value, char **owned,
-                     int *nowned, const char **sets, int *nsets,
-                     const char **tf_value) {
-  double tf;
-  int st = rc_cli_real(cmd, "--tf", value, 0, &tf);
-  if (st)
-    return st;
-  const size_t len = strlen(value) + 4;
-  char *s = malloc(len);
-  if (!s) {
-    rc_cli_error(cmd, "out of memory");
-    return RC_CLI_NO_MEMORY;
-  }
-  snprintf(s, len, "tf=%s", value);
-  owned[(*nowned)++] = s;
-  sets[(*nsets)++] = s;
-  *tf_value = value;
-  return RC_CLI_OK;
 }

@@ -64,13 +64,68 @@ int rc_cli_fail(const char *cmd, const rc_error *err);
 
 /* 1 when arg is -h or --help. */
 int rc_cli_is_help(const char *arg);
-/* Option matching: 1 when argv[*i] is `name` or `name=VALUE`; *value gets the
- * value (from the same argument or the next one, advancing *i).  A missing
- * value prints an error and sets *status to RC_CLI_BAD_INPUT. */
-int rc_cli_opt(const char *cmd, int argc, char **argv, int *i, const char *name,
-               const char **value, int *status);
 /* Complain about an unknown option or extra argument (returns 2). */
 int rc_cli_unknown(const char *cmd, const char *arg);
+
+/* ---- The option loop every command shares (rc_cli_parse) ----
+ *
+ * A command describes its options in a table, one row per option, and
+ * rc_cli_parse walks argv once: -h/--help prints the usage, each option is
+ * matched (exactly, or --long=VALUE) and its value checked and stored, one
+ * operand (PROBLEM or FILE.h5) is taken, anything else is refused.  The
+ * first refusal is printed and ends the walk. */
+
+/* A repeatable option's values in command-line order (--set, --ipopt). */
+typedef struct rc_cli_list {
+  int n;
+  const char **v; /* argc entries, allocated by rc_cli_parse */
+  char **owned;   /* values the parser built (--tf's "tf=T") */
+  int nowned;
+} rc_cli_list;
+void rc_cli_list_free(rc_cli_list *l);
+
+typedef enum rc_cli_opt_type {
+  RC_CLI_FLAG,     /* no value: *(int *)dest = 1 */
+  RC_CLI_TEXT,     /* *(const char **)dest = the value, checked later */
+  RC_CLI_LIST,     /* the value appended to *(rc_cli_list *)dest */
+  RC_CLI_KEYVAL,   /* as RC_CLI_LIST, the value must be KEY=VALUE */
+  RC_CLI_INT,      /* *(long *)dest, in lo..hi (`what` words the range) */
+  RC_CLI_POSITIVE, /* *(double *)dest, a finite number > 0 */
+  RC_CLI_CHOICE,   /* *(int *)dest = values[k] for the word choices[k] */
+  RC_CLI_TF        /* --tf T: "tf=T" appended to the --set list at dest */
+} rc_cli_opt_type;
+
+typedef struct rc_cli_option {
+  const char *name;  /* "-n"; messages about the value name it */
+  const char *alias; /* "--elements", or NULL */
+  rc_cli_opt_type type;
+  void *dest;
+  int *seen;         /* set to 1 when the option is given, or NULL */
+  const char **text; /* the value as given, or NULL */
+  long lo, hi;       /* RC_CLI_INT */
+  const char *what;  /* RC_CLI_INT: "an integer >= 1"; RC_CLI_KEYVAL: what
+                        KEY=VALUE is ("an Ipopt option") */
+  const char *const *choices; /* RC_CLI_CHOICE: NULL-terminated */
+  const int *values;          /* RC_CLI_CHOICE: one per word */
+} rc_cli_option;
+
+/* A command's whole command line: usage (printed for -h/--help), the
+ * options (ended by a row whose name is NULL), the one operand (NULL: the
+ * command takes none) and the message when it is missing. */
+typedef struct rc_cli_syntax {
+  const char *usage;
+  const rc_cli_option *options;
+  const char **operand;
+  const char *missing;
+} rc_cli_syntax;
+
+/* Walks argv[1..argc-1] (argv[0] = the command name) against s.  Returns 0,
+ * -1 after printing the usage (--help: the command exits 0), or the exit
+ * status after printing why (2 bad input, 4 out of memory).  The lists of
+ * the table are allocated here, also on failure: free them with
+ * rc_cli_list_free. */
+int rc_cli_parse(const char *cmd, int argc, char **argv,
+                 const rc_cli_syntax *s);
 
 /* Strict parsing (see radcol/params.h); `what` describes the range, e.g.
  * "an integer >= 1" or "an integer in 1..20". */
@@ -114,22 +169,14 @@ int rc_cli_make_problem(const char *cmd, const rc_model *model, int formulation,
                         int nsets, const char *const *sets, rc_param_values *pv,
                         rc_problem **pb);
 
-/* --tf T: checks T is a finite number, then appends an owned "tf=T" to sets
- * (as --set tf=T, in command-line order) and to owned (freed by the caller),
- * and records T in *tf_value. */
-int rc_cli_tf_option(const char *cmd, const char *value, char **owned,
-                     int *nowned, const char **sets, int *nsets,
-                     const char **tf_value);
-
 /* The whole setup shared by solve, simulate and init: the model (built-in or
  * plugin), the formulation (NULL: the model's default), then
- * rc_cli_make_problem (the caller has put --tf's "tf=..." among sets;
- * tf_value is unused).  Messages printed. */
+ * rc_cli_make_problem (--tf T is among sets as "tf=T", RC_CLI_TF).
+ * Messages printed. */
 int rc_cli_setup_problem(const char *cmd, const char *problem,
-                         const char *formulation, const char *tf_value,
-                         int nsets, const char *const *sets,
-                         const rc_model **model, int *f, rc_param_values *pv,
-                         rc_problem **pb);
+                         const char *formulation, int nsets,
+                         const char *const *sets, const rc_model **model,
+                         int *f, rc_param_values *pv, rc_problem **pb);
 
 /* An input file (--mesh, --guess, info): missing or unreadable -> 3, not a
  * regular file or no HDF5 signature -> 2, else 0.  Messages name opt and

@@ -147,48 +147,11 @@ static int check_one(const char *cmd, const rc_model *model, int f,
   return pass ? RC_CLI_OK : RC_CLI_NOT_CONVERGED;
 }
 
-static int run_check(int argc, char **argv) {
-  const char *cmd = "check", *problem = NULL, *form = NULL, *v;
-  int json = 0, st = RC_CLI_OK, nsets = 0;
-  rc_check_options co;
-  rc_check_options_default(&co);
-  const char *sets[argc > 0 ? argc : 1];
-  for (int i = 1; i < argc; ++i) {
-    const char *arg = argv[i];
-    long x;
-#define OPT(name) rc_cli_opt(cmd, argc, argv, &i, name, &v, &st)
-    if (rc_cli_is_help(arg)) {
-      fputs(usage, stdout);
-      return RC_CLI_OK;
-    } else if (strcmp(arg, "--json") == 0) {
-      json = 1;
-    } else if (OPT("-f") || OPT("--formulation")) {
-      form = v;
-    } else if (OPT("--points")) {
-      if (!st && !(st = rc_cli_int(cmd, "--points", v, 1, 100000,
-                                   "an integer in 1..100000", &x)))
-        co.npoints = (int)x;
-    } else if (OPT("--seed")) {
-      if (!st && !(st = rc_cli_int(cmd, "--seed", v, 0, 4294967295L,
-                                   "an integer in 0..4294967295", &x)))
-        co.seed = (unsigned)x;
-    } else if (OPT("--set")) {
-      sets[nsets++] = v;
-    } else if (arg[0] == '-' && arg[1] != '\0') {
-      return rc_cli_unknown(cmd, arg);
-    } else if (!problem) {
-      problem = arg;
-    } else {
-      return rc_cli_unknown(cmd, arg);
-    }
-#undef OPT
-    if (st)
-      return st;
-  }
-  if (!problem) {
-    rc_cli_error(cmd, "missing PROBLEM (see radcol list)");
-    return RC_CLI_BAD_INPUT;
-  }
+/* Checks one formulation of problem, or all (form NULL). */
+static int check_all(const char *cmd, const char *problem, const char *form,
+                     const rc_check_options *co, const rc_cli_list *sets,
+                     int json) {
+  int st;
   const rc_model *model;
   int f = -1;
   if ((st = rc_cli_find_model(cmd, problem, &model)))
@@ -206,7 +169,7 @@ static int run_check(int argc, char **argv) {
   int worst = RC_CLI_OK;
   for (int k = f >= 0 ? f : 0; k < (f >= 0 ? f + 1 : model->nformulations);
        ++k) {
-    int s = check_one(cmd, model, k, &co, nsets, sets, jp);
+    int s = check_one(cmd, model, k, co, sets->n, sets->v, jp);
     worst = s > worst ? s : worst;
   }
   if (json) {
@@ -216,6 +179,39 @@ static int run_check(int argc, char **argv) {
     rc_json_finish(jp);
   }
   return worst;
+}
+
+static int run_check(int argc, char **argv) {
+  const char *cmd = "check", *problem = NULL, *form = NULL;
+  int json = 0;
+  long npoints = 0, seed = 0;
+  int have_points = 0, have_seed = 0;
+  rc_cli_list sets = {0, NULL, NULL, 0};
+  const rc_cli_option opts[] = {
+      {"--json", NULL, RC_CLI_FLAG, .dest = &json},
+      {"-f", "--formulation", RC_CLI_TEXT, .dest = &form},
+      {"--points", NULL, RC_CLI_INT, .dest = &npoints, .seen = &have_points,
+       .lo = 1, .hi = 100000, .what = "an integer in 1..100000"},
+      {"--seed", NULL, RC_CLI_INT, .dest = &seed, .seen = &have_seed, .lo = 0,
+       .hi = 4294967295L, .what = "an integer in 0..4294967295"},
+      {"--set", NULL, RC_CLI_LIST, .dest = &sets},
+      {NULL}};
+  const rc_cli_syntax syntax = {usage, opts, &problem,
+                                "missing PROBLEM (see radcol list)"};
+  int st = rc_cli_parse(cmd, argc, argv, &syntax);
+  if (st) {
+    rc_cli_list_free(&sets);
+    return st < 0 ? RC_CLI_OK : st;
+  }
+  rc_check_options co;
+  rc_check_options_default(&co);
+  if (have_points)
+    co.npoints = (int)npoints;
+  if (have_seed)
+    co.seed = (unsigned)seed;
+  st = check_all(cmd, problem, form, &co, &sets, json);
+  rc_cli_list_free(&sets);
+  return st;
 }
 
 const rc_cli_command rc_cli_cmd_check = {

@@ -85,37 +85,16 @@ typedef struct export_args {
 } export_args;
 
 static int parse_args(const char *cmd, int argc, char **argv, export_args *a) {
-  const char *v;
-  int st = RC_CLI_OK;
-  for (int i = 1; i < argc; ++i) {
-    const char *arg = argv[i];
-#define OPT(name) rc_cli_opt(cmd, argc, argv, &i, name, &v, &st)
-    if (rc_cli_is_help(arg)) {
-      fputs(usage, stdout);
-      return -1;
-    } else if (OPT("--step")) {
-      a->step = v;
-    } else if (OPT("--vars")) {
-      a->vars = v;
-    } else if (OPT("-o") || OPT("--output")) {
-      a->output = v;
-    } else if (arg[0] == '-' && arg[1] != '\0') {
-      return rc_cli_unknown(cmd, arg);
-    } else if (!a->file) {
-      a->file = arg;
-    } else {
-      return rc_cli_unknown(cmd, arg);
-    }
-#undef OPT
-    if (st)
-      return st;
-  }
-  if (!a->file) {
-    rc_cli_error(cmd, "missing FILE.h5 (a result file of radcol solve, init "
-                      "or simulate; see radcol export --help)");
-    return RC_CLI_BAD_INPUT;
-  }
-  return RC_CLI_OK;
+  const rc_cli_option opts[] = {
+      {"--step", NULL, RC_CLI_TEXT, .dest = &a->step},
+      {"--vars", NULL, RC_CLI_TEXT, .dest = &a->vars},
+      {"-o", "--output", RC_CLI_TEXT, .dest = &a->output},
+      {NULL}};
+  const rc_cli_syntax syntax = {
+      usage, opts, &a->file,
+      "missing FILE.h5 (a result file of radcol solve, init or simulate; see "
+      "radcol export --help)"};
+  return rc_cli_parse(cmd, argc, argv, &syntax);
 }
 
 /* Columns: index into w (0..nw-1) or nw + output index. */

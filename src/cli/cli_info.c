@@ -138,26 +138,14 @@ static void print_text(FILE *f, const char *path, const rc_result_summary *s) {
 static int run_info(int argc, char **argv) {
   const char *cmd = "info", *path = NULL;
   int json = 0;
-  for (int i = 1; i < argc; ++i) {
-    if (rc_cli_is_help(argv[i])) {
-      fputs(usage, stdout);
-      return RC_CLI_OK;
-    } else if (strcmp(argv[i], "--json") == 0) {
-      json = 1;
-    } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-      return rc_cli_unknown(cmd, argv[i]);
-    } else if (!path) {
-      path = argv[i];
-    } else {
-      return rc_cli_unknown(cmd, argv[i]);
-    }
-  }
-  if (!path) {
-    rc_cli_error(cmd, "missing FILE.h5 (see radcol info --help)");
-    return RC_CLI_BAD_INPUT;
-  }
-  int status = rc_cli_check_input(cmd, NULL, path);
+  const rc_cli_option opts[] = {{"--json", NULL, RC_CLI_FLAG, .dest = &json},
+                                {NULL}};
+  const rc_cli_syntax syntax = {usage, opts, &path,
+                                "missing FILE.h5 (see radcol info --help)"};
+  int status = rc_cli_parse(cmd, argc, argv, &syntax);
   if (status)
+    return status < 0 ? RC_CLI_OK : status;
+  if ((status = rc_cli_check_input(cmd, NULL, path)))
     return status;
   rc_error err = {RC_OK, ""};
   rc_result_summary s;

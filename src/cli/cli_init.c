@@ -24,6 +24,7 @@
 #include "cli/args.h"
 #include "cli/cli_init.h"
 #include "cli/json.h"
+#include "cli/report.h"
 #include "parse.h"
 #include "radcol/init.h"
 #include "radcol/io.h"
@@ -61,77 +62,30 @@ static const char usage[] =
     "Output: a random temporary file next to -o, renamed over it when\n"
     "complete; an existing -o that is not a regular file is refused.\n";
 
-static const char *kind_name(rc_var_kind k) {
-  switch (k) {
-  case RC_VAR_DIFFERENTIAL:
-    return "differential";
-  case RC_VAR_ALGEBRAIC:
-    return "algebraic";
-  case RC_VAR_CONTROL:
-    return "control";
-  default:
-    return "parameter";
-  }
-}
-
 typedef struct init_args {
-  const char *problem, *formulation, *output, *weights;
-  int json;
-  int nsets, nfix, nguess;
-  const char **sets, **fix, **guess;
+  const char *problem, *formulation, *output;
+  int json, unit_weights;
+  rc_cli_list sets, fix, guess;
 } init_args;
 
+static const char *const weight_words[] = {"relative", "unit", NULL};
+static const int weight_values[] = {0, 1};
+
 static int parse_args(const char *cmd, int argc, char **argv, init_args *a) {
-  const char *v;
-  int st = RC_CLI_OK;
-  a->sets = calloc((size_t)argc, sizeof *a->sets);
-  a->fix = calloc((size_t)argc, sizeof *a->fix);
-  a->guess = calloc((size_t)argc, sizeof *a->guess);
-  if (!a->sets || !a->fix || !a->guess) {
-    rc_cli_error(cmd, "out of memory");
-    return RC_CLI_NO_MEMORY;
-  }
-  for (int i = 1; i < argc; ++i) {
-    const char *arg = argv[i];
-#define OPT(name) rc_cli_opt(cmd, argc, argv, &i, name, &v, &st)
-    if (rc_cli_is_help(arg)) {
-      fputs(usage, stdout);
-      return -1;
-    } else if (strcmp(arg, "--json") == 0) {
-      a->json = 1;
-    } else if (OPT("-f") || OPT("--formulation")) {
-      a->formulation = v;
-    } else if (OPT("--set")) {
-      a->sets[a->nsets++] = v;
-    } else if (OPT("--fix")) {
-      a->fix[a->nfix++] = v;
-    } else if (OPT("--guess")) {
-      a->guess[a->nguess++] = v;
-    } else if (OPT("--weights")) {
-      if (!st && strcmp(v, "relative") != 0 && strcmp(v, "unit") != 0) {
-        rc_cli_error(cmd, "--weights %s: expected relative or unit", v);
-        st = RC_CLI_BAD_INPUT;
-      }
-      a->weights = v;
-    } else if (OPT("-o") || OPT("--output")) {
-      a->output = v;
-    } else if (arg[0] == '-' && arg[1] != '\0') {
-      return rc_cli_unknown(cmd, arg);
-    } else if (!a->problem) {
-      a->problem = arg;
-    } else {
-      return rc_cli_unknown(cmd, arg);
-    }
-#undef OPT
-    if (st)
-      return st;
-  }
-  if (!a->problem) {
-    rc_cli_error(cmd, "missing PROBLEM (see radcol list and radcol init "
-                      "--help)");
-    return RC_CLI_BAD_INPUT;
-  }
-  return RC_CLI_OK;
+  const rc_cli_option opts[] = {
+      {"--json", NULL, RC_CLI_FLAG, .dest = &a->json},
+      {"-f", "--formulation", RC_CLI_TEXT, .dest = &a->formulation},
+      {"--set", NULL, RC_CLI_LIST, .dest = &a->sets},
+      {"--fix", NULL, RC_CLI_LIST, .dest = &a->fix},
+      {"--guess", NULL, RC_CLI_LIST, .dest = &a->guess},
+      {"--weights", NULL, RC_CLI_CHOICE, .dest = &a->unit_weights,
+       .choices = weight_words, .values = weight_values},
+      {"-o", "--output", RC_CLI_TEXT, .dest = &a->output},
+      {NULL}};
+  const rc_cli_syntax syntax = {
+      usage, opts, &a->problem,
+      "missing PROBLEM (see radcol list and radcol init --help)"};
+  return rc_cli_parse(cmd, argc, argv, &syntax);
 }
 
 static void print_text(const rc_problem *pb, const rc_init_report *r,
@@ -150,7 +104,8 @@ static void print_text(const rc_problem *pb, const rc_init_report *r,
       snprintf(note, sizeof note, "moved by %+.6g%s", r->z[i] - r->zhat[i],
                user_guess[i] ? " (your --guess)" : "");
     printf("  %-10s %-13s %-22.15g %-22.15g %s\n", pb->var_names[i],
-           kind_name(rc_problem_var_kind(pb, i)), r->zhat[i], r->z[i], note);
+           rc_var_kind_name(rc_problem_var_kind(pb, i)), r->zhat[i], r->z[i],
+           note);
   }
   printf("  %-10s %-22s %s\n", "constraint", "residual", "");
   for (int k = 0; k < r->ncon; ++k)
@@ -196,7 +151,7 @@ static void print_json(const rc_problem *pb, const rc_init_report *r,
   rc_json_begin_object(&j, "point");
   for (int i = 0; i < r->nw; ++i) {
     rc_json_begin_object(&j, pb->var_names[i]);
-    rc_json_string(&j, "kind", kind_name(rc_problem_var_kind(pb, i)));
+    rc_json_string(&j, "kind", rc_var_kind_name(rc_problem_var_kind(pb, i)));
     rc_json_number(&j, "value", r->z[i]);
     rc_json_number(&j, "guess", r->zhat[i]);
     rc_json_bool(&j, "fixed", r->fixed[i]);
@@ -268,25 +223,123 @@ static int write_file(const char *cmd, const char *path, const rc_model *model,
   d.ninv = pb->ninv;
   d.inv_nodes = r->residual; /* the invariants come first */
   d.nnodes = sol.nnodes;
-  char *cmdline = rc_cli_command_line();
-  rc_result_record rec;
-  memset(&rec, 0, sizeof rec);
-  rec.model = model;
-  rec.params = pv;
-  rec.pb = pb;
-  rec.sol = &sol;
-  rec.stats = &st;
+  rc_result_record rec = rc_cli_record("init", model, pv, pb, &sol, &st);
   rec.diag = pb->ninv > 0 ? &d : NULL;
-  rec.command_line = cmdline ? cmdline : "radcol init";
-  rec.kind = "init";
-  int status = RC_CLI_OK;
-  if (rc_write_result(path, &rec, &err) != RC_OK) {
-    status = rc_cli_fail(cmd, &err); /* 2, 3 or 4: nothing written */
-  }
-  free(cmdline);
+  const int status = rc_cli_write(cmd, path, &rec);
   rc_solution_free(&sol);
   rc_mesh_free(&mesh);
   return status;
+}
+
+/* What rc_init_solve is asked: the guess zhat (x0 for the states, the
+ * problem's guess at t0 else, then --guess), the fixed values (--fix) and
+ * which guesses the user gave. */
+typedef struct init_request {
+  double *zhat, *fixv;
+  int *fixed, *user_guess;
+  int nfixed;
+} init_request;
+
+static void free_request(init_request *q) {
+  free(q->zhat);
+  free(q->fixv);
+  free(q->fixed);
+  free(q->user_guess);
+}
+
+/* --guess NAME=VALUE, in order. */
+static int apply_guesses(const char *cmd, const rc_problem *pb,
+                         const rc_cli_list *guess, init_request *q) {
+  rc_error err = {RC_OK, ""};
+  for (int k = 0; k < guess->n; ++k) {
+    int i;
+    double v;
+    if (rc_init_parse_assignment(pb, "--guess", guess->v[k], &i, &v, &err))
+      return rc_cli_fail(cmd, &err);
+    q->zhat[i] = v;
+    q->user_guess[i] = 1;
+  }
+  return RC_CLI_OK;
+}
+
+/* --fix NAME=VALUE, or NAME alone (fixed at its guess), in order; a fixed
+ * value is also the guess. */
+static int apply_fixes(const char *cmd, const rc_problem *pb,
+                       const rc_cli_list *fix, init_request *q) {
+  rc_error err = {RC_OK, ""};
+  for (int k = 0; k < fix->n; ++k) {
+    const char *s = fix->v[k];
+    int i;
+    double v;
+    if (!strchr(s, '=')) {
+      i = rc_init_var_index(pb, s);
+      if (i < 0) {
+        rc_error_set(&err, RC_ERR_INPUT,
+                     "--fix %s: %s/%s has no variable '%s' (see radcol "
+                     "init %s -f %s --json for the names)",
+                     s, pb->model, pb->formulation, s, pb->model,
+                     pb->formulation);
+        return rc_cli_fail(cmd, &err);
+      }
+      v = q->zhat[i];
+    } else if (rc_init_parse_assignment(pb, "--fix", s, &i, &v, &err)) {
+      return rc_cli_fail(cmd, &err);
+    }
+    q->nfixed += !q->fixed[i];
+    q->fixed[i] = 1;
+    q->fixv[i] = v;
+    q->zhat[i] = v;
+  }
+  return RC_CLI_OK;
+}
+
+static int make_request(const char *cmd, const rc_problem *pb,
+                        const init_args *a, init_request *q) {
+  const size_t nw = (size_t)rc_problem_nw(pb);
+  rc_error err = {RC_OK, ""};
+  q->zhat = calloc(nw ? nw : 1, sizeof *q->zhat);
+  q->fixv = calloc(nw ? nw : 1, sizeof *q->fixv);
+  q->fixed = calloc(nw ? nw : 1, sizeof *q->fixed);
+  q->user_guess = calloc(nw ? nw : 1, sizeof *q->user_guess);
+  if (!q->zhat || !q->fixv || !q->fixed || !q->user_guess) {
+    rc_cli_error(cmd, "out of memory");
+    return RC_CLI_NO_MEMORY;
+  }
+  if (rc_init_default_guess(pb, q->zhat, &err) != RC_OK)
+    return rc_cli_fail(cmd, &err);
+  int status = apply_guesses(cmd, pb, &a->guess, q);
+  return status ? status : apply_fixes(cmd, pb, &a->fix, q);
+}
+
+static void print_report(const init_args *a, const rc_problem *pb,
+                         const rc_init_report *rep, const init_request *q,
+                         const char *output) {
+  if (a->json)
+    print_json(pb, rep, q->user_guess, output);
+  else
+    print_text(pb, rep, q->user_guess, output);
+}
+
+/* No consistent point: the report, then exit 2 when fixed values conflict,
+ * else 1 (exit 1 promises a file: with -o the point reached, marked
+ * failed; without -o none was asked for). */
+static int finish_inconsistent(const char *cmd, const init_args *a,
+                               const rc_model *model, const rc_param_values *pv,
+                               const rc_problem *pb, const rc_init_report *rep,
+                               const init_request *q) {
+  print_report(a, pb, rep, q, NULL);
+  if (q->nfixed > 0 || !a->output) {
+    rc_cli_error(cmd, "%s; nothing written", rep->message);
+    return q->nfixed > 0 ? RC_CLI_BAD_INPUT : RC_CLI_NOT_CONVERGED;
+  }
+  int status = write_file(cmd, a->output, model, pv, pb, rep);
+  if (status)
+    return status;
+  rc_cli_error(
+      cmd, "%s; the point reached is in %s (status %s)", rep->message,
+      a->output,
+      rc_status_name(rep->status < 0 ? rep->status : RC_STATUS_FAILED));
+  return RC_CLI_NOT_CONVERGED;
 }
 
 static int run_init(int argc, char **argv) {
@@ -298,124 +351,47 @@ static int run_init(int argc, char **argv) {
   rc_problem *pb = NULL;
   rc_init_report rep;
   memset(&rep, 0, sizeof rep);
+  init_request q;
+  memset(&q, 0, sizeof q);
   rc_error err = {RC_OK, ""};
-  double *zhat = NULL, *fixv = NULL;
-  int *fixed = NULL, *user_guess = NULL, have_rep = 0;
+  int have_rep = 0;
   const rc_model *model = NULL;
   int f = -1;
 
   int status = parse_args(cmd, argc, argv, &a);
-  if (status)
-    goto done;
-  if ((status = rc_cli_setup_problem(cmd, a.problem, a.formulation, NULL,
-                                     a.nsets, a.sets, &model, &f, &pv, &pb)))
-    goto done;
-  const int nw = rc_problem_nw(pb);
-  zhat = calloc((size_t)(nw ? nw : 1), sizeof *zhat);
-  fixv = calloc((size_t)(nw ? nw : 1), sizeof *fixv);
-  fixed = calloc((size_t)(nw ? nw : 1), sizeof *fixed);
-  user_guess = calloc((size_t)(nw ? nw : 1), sizeof *user_guess);
-  if (!zhat || !fixv || !fixed || !user_guess) {
-    rc_cli_error(cmd, "out of memory");
-    status = RC_CLI_NO_MEMORY;
-    goto done;
-  }
-  if (rc_init_default_guess(pb, zhat, &err) != RC_OK) {
-    status = rc_cli_fail(cmd, &err);
-    goto done;
-  }
-  for (int k = 0; k < a.nguess; ++k) {
-    int i;
-    double v;
-    if (rc_init_parse_assignment(pb, "--guess", a.guess[k], &i, &v, &err)) {
-      status = rc_cli_fail(cmd, &err);
-      goto done;
-    }
-    zhat[i] = v;
-    user_guess[i] = 1;
-  }
-  for (int k = 0; k < a.nfix; ++k) {
-    int i;
-    double v;
-    if (!strchr(a.fix[k], '=')) {
-      i = rc_init_var_index(pb, a.fix[k]);
-      if (i < 0) {
-        rc_error_set(&err, RC_ERR_INPUT,
-                     "--fix %s: %s/%s has no variable '%s' (see radcol "
-                     "init %s -f %s --json for the names)",
-                     a.fix[k], pb->model, pb->formulation, a.fix[k], pb->model,
-                     pb->formulation);
-        status = rc_cli_fail(cmd, &err);
-        goto done;
-      }
-      v = zhat[i];
-    } else if (rc_init_parse_assignment(pb, "--fix", a.fix[k], &i, &v, &err)) {
-      status = rc_cli_fail(cmd, &err);
-      goto done;
-    }
-    fixed[i] = 1;
-    fixv[i] = v;
-    zhat[i] = v; /* the fixed value is also the guess */
-  }
-  if (a.output && (status = rc_cli_check_output(cmd, a.output, 0)))
+  if (status ||
+      (status = rc_cli_setup_problem(cmd, a.problem, a.formulation, a.sets.n,
+                                     a.sets.v, &model, &f, &pv, &pb)) ||
+      (status = make_request(cmd, pb, &a, &q)) ||
+      (a.output && (status = rc_cli_check_output(cmd, a.output, 0))))
     goto done;
 
   rc_init_options opt;
   rc_init_options_default(&opt);
-  if (a.weights && strcmp(a.weights, "unit") == 0)
+  if (a.unit_weights)
     opt.weights = RC_INIT_WEIGHTS_UNIT;
-  if (rc_init_solve(pb, &opt, zhat, fixed, fixv, &rep, &err) != RC_OK) {
+  if (rc_init_solve(pb, &opt, q.zhat, q.fixed, q.fixv, &rep, &err) != RC_OK) {
     status = rc_cli_fail(cmd, &err);
     goto done;
   }
   have_rep = 1;
-  int nfixed = 0;
-  for (int i = 0; i < nw; ++i)
-    nfixed += fixed[i];
-  if (!rep.consistent) {
-    if (a.json)
-      print_json(pb, &rep, user_guess, NULL);
-    else
-      print_text(pb, &rep, user_guess, NULL);
-    if (nfixed > 0 || !a.output) {
-      /* conflicting fixed values are bad input; without -o no file was
-       * asked for */
-      rc_cli_error(cmd, "%s; nothing written", rep.message);
-      status = nfixed > 0 ? RC_CLI_BAD_INPUT : RC_CLI_NOT_CONVERGED;
-      goto done;
-    }
-    /* Exit 1 promises a file: the point reached, marked failed. */
-    if ((status = write_file(cmd, a.output, model, &pv, pb, &rep)))
-      goto done;
-    rc_cli_error(
-        cmd, "%s; the point reached is in %s (status %s)", rep.message,
-        a.output,
-        rc_status_name(rep.status < 0 ? rep.status : RC_STATUS_FAILED));
-    status = RC_CLI_NOT_CONVERGED;
-    goto done;
-  }
-  if (a.output && (status = write_file(cmd, a.output, model, &pv, pb, &rep)))
-    goto done;
-  if (a.json)
-    print_json(pb, &rep, user_guess, a.output);
-  else
-    print_text(pb, &rep, user_guess, a.output);
-  status = RC_CLI_OK;
+  if (!rep.consistent)
+    status = finish_inconsistent(cmd, &a, model, &pv, pb, &rep, &q);
+  else if (!a.output ||
+           !(status = write_file(cmd, a.output, model, &pv, pb, &rep)))
+    print_report(&a, pb, &rep, &q, a.output);
 
 done:
   if (status < 0)
     status = RC_CLI_OK; /* --help */
   if (have_rep)
     rc_init_report_free(&rep);
-  free(zhat);
-  free(fixv);
-  free(fixed);
-  free(user_guess);
+  free_request(&q);
   rc_problem_free(&pb);
   rc_params_free(&pv);
-  free(a.sets);
-  free(a.fix);
-  free(a.guess);
+  rc_cli_list_free(&a.sets);
+  rc_cli_list_free(&a.fix);
+  rc_cli_list_free(&a.guess);
   return status;
 }
 

@@ -113,22 +113,16 @@ static void list_params_json(const rc_model *m) {
 }
 
 static int run_list(int argc, char **argv) {
-  const char *cmd = "list", *problem = NULL, *v;
-  int json = 0, status = RC_CLI_OK;
-  for (int i = 1; i < argc; ++i) {
-    if (rc_cli_is_help(argv[i])) {
-      fputs(usage, stdout);
-      return RC_CLI_OK;
-    } else if (strcmp(argv[i], "--json") == 0) {
-      json = 1;
-    } else if (rc_cli_opt(cmd, argc, argv, &i, "--params", &v, &status)) {
-      if (status)
-        return status;
-      problem = v;
-    } else {
-      return rc_cli_unknown(cmd, argv[i]);
-    }
-  }
+  const char *cmd = "list", *problem = NULL;
+  int json = 0;
+  const rc_cli_option opts[] = {
+      {"--json", NULL, RC_CLI_FLAG, .dest = &json},
+      {"--params", NULL, RC_CLI_TEXT, .dest = &problem},
+      {NULL}};
+  const rc_cli_syntax syntax = {usage, opts, NULL, NULL};
+  int status = rc_cli_parse(cmd, argc, argv, &syntax);
+  if (status)
+    return status < 0 ? RC_CLI_OK : status;
   if (problem) {
     const rc_model *m;
     if ((status = rc_cli_find_model(cmd, problem, &m)))

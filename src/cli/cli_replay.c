@@ -193,6 +193,89 @@ static const char *replay_formulation(const rc_cli_plan *p,
   return form;
 }
 
+/* --hold, --settle and --after into opt. */
+static int replay_options(const char *cmd, const rc_cli_replay_args *a,
+                          rc_replay_options *opt) {
+  int status;
+  rc_replay_options_default(opt);
+  if (a->hold && (status = rc_cli_real(cmd, "--hold", a->hold, 1, &opt->hold)))
+    return status;
+  if (a->settle) {
+    if ((status = rc_cli_real(cmd, "--settle", a->settle, 0, &opt->settle)))
+      return status;
+    if (!(opt->settle >= 0)) {
+      rc_cli_error(cmd, "--settle %s: expected a time >= 0 (seconds after tf)",
+                   a->settle);
+      return RC_CLI_BAD_INPUT;
+    }
+  }
+  if (a->after && strcmp(a->after, "plan") != 0) {
+    if (strcmp(a->after, "rest") != 0) {
+      rc_cli_error(cmd, "--after %s: expected plan or rest", a->after);
+      return RC_CLI_BAD_INPUT;
+    }
+    opt->after_rest = 1;
+  }
+  return RC_CLI_OK;
+}
+
+/* The problem that replays plan p: the model named on the command line;
+ * its parameters the plan's recorded values when the plan is of the same
+ * model, then --set; its formulation -f, else replay_formulation when the
+ * model is the same, else the model's default.  *same_model says which. */
+static int replay_problem(const char *cmd, const rc_cli_replay_args *a,
+                          const rc_cli_plan *p, const rc_model **model,
+                          rc_param_values *pv, rc_problem **pb,
+                          int *same_model) {
+  char **assign = NULL;
+  int nassign = 0, f = -1;
+  int status = rc_cli_find_model(cmd, a->problem, model);
+  if (status)
+    return status;
+  *same_model = strcmp(p->problem, (*model)->name) == 0;
+  if (*same_model &&
+      (status = rc_cli_plan_params(cmd, p, *model, &assign, &nassign))) {
+    rc_free_strings(assign, nassign);
+    return status;
+  }
+  const char **sets = malloc(sizeof *sets * (size_t)(nassign + a->nsets + 1));
+  if (!sets) {
+    rc_cli_error(cmd, "out of memory");
+    rc_free_strings(assign, nassign);
+    return RC_CLI_NO_MEMORY;
+  }
+  for (int k = 0; k < nassign; ++k)
+    sets[k] = assign[k];
+  for (int k = 0; k < a->nsets; ++k)
+    sets[nassign + k] = a->sets[k];
+  const char *form = a->formulation ? a->formulation
+                     : *same_model  ? replay_formulation(p, *model)
+                                    : NULL;
+  status = rc_cli_setup_problem(cmd, (*model)->name, form, nassign + a->nsets,
+                                sets, model, &f, pv, pb);
+  rc_free_strings(assign, nassign);
+  free(sets);
+  return status;
+}
+
+/* The statistics the file records for a replay (no NLP). */
+static void replay_stats(const rc_replay *r, rc_solve_stats *st) {
+  memset(st, 0, sizeof *st);
+  st->status = RC_STATUS_NOT_RUN;
+  st->eval_s = r->wall_s;
+  st->wall_s = rc_cli_elapsed();
+  if (r->hold > 0)
+    snprintf(st->message, sizeof st->message,
+             "replay of %s: controls held every %g s, rk8pd tol %g, %ld "
+             "steps (no NLP)",
+             r->source, r->hold, r->tol, r->steps);
+  else
+    snprintf(st->message, sizeof st->message,
+             "replay of %s: controls from the dense output, rk8pd tol %g, "
+             "%ld steps (no NLP)",
+             r->source, r->tol, r->steps);
+}
+
 int rc_cli_replay(const char *cmd, const rc_cli_replay_args *a) {
   rc_cli_plan p;
   memset(&p, 0, sizeof p);
@@ -203,78 +286,22 @@ int rc_cli_replay(const char *cmd, const rc_cli_replay_args *a) {
   memset(&r, 0, sizeof r);
   rc_solution sol;
   memset(&sol, 0, sizeof sol);
-  int have_sol = 0;
-  char **assign = NULL, *output = NULL, *cmdline = NULL;
-  const char **sets = NULL;
-  int nassign = 0, status = RC_CLI_OK, f = -1;
+  int have_sol = 0, same_model = 0;
+  char *output = NULL;
   rc_error err = {RC_OK, ""};
   const rc_model *model = NULL;
   rc_replay_options opt;
-  rc_replay_options_default(&opt);
 
-  if (a->hold && (status = rc_cli_real(cmd, "--hold", a->hold, 1, &opt.hold)))
-    goto done;
-  if (a->settle) {
-    if ((status = rc_cli_real(cmd, "--settle", a->settle, 0, &opt.settle)))
-      goto done;
-    if (!(opt.settle >= 0)) {
-      rc_cli_error(cmd, "--settle %s: expected a time >= 0 (seconds after tf)",
-                   a->settle);
-      status = RC_CLI_BAD_INPUT;
-      goto done;
-    }
-  }
-  if (a->after && strcmp(a->after, "plan") != 0) {
-    if (strcmp(a->after, "rest") != 0) {
-      rc_cli_error(cmd, "--after %s: expected plan or rest", a->after);
-      status = RC_CLI_BAD_INPUT;
-      goto done;
-    }
-    opt.after_rest = 1;
-  }
-  if ((status = rc_cli_plan_read(cmd, "--controls", a->controls, &p)))
-    goto done;
-  if ((status = rc_cli_find_model(cmd, a->problem, &model)))
-    goto done;
-  const int same_model = strcmp(p.problem, model->name) == 0;
-  if (same_model &&
-      (status = rc_cli_plan_params(cmd, &p, model, &assign, &nassign)))
-    goto done;
-  sets = malloc(sizeof *sets * (size_t)(nassign + a->nsets + 1));
-  if (!sets) {
-    rc_cli_error(cmd, "out of memory");
-    status = RC_CLI_IO;
-    goto done;
-  }
-  for (int k = 0; k < nassign; ++k)
-    sets[k] = assign[k];
-  for (int k = 0; k < a->nsets; ++k)
-    sets[nassign + k] = a->sets[k];
-  const char *form = a->formulation ? a->formulation
-                     : same_model   ? replay_formulation(&p, model)
-                                    : NULL;
-  if ((status = rc_cli_setup_problem(cmd, model->name, form, NULL,
-                                     nassign + a->nsets, sets, &model, &f, &pv,
-                                     &pb)))
+  int status = replay_options(cmd, a, &opt);
+  if (status ||
+      (status = rc_cli_plan_read(cmd, "--controls", a->controls, &p)) ||
+      (status = replay_problem(cmd, a, &p, &model, &pv, &pb, &same_model)))
     goto done;
   if (rc_replay_check(pb, &err) != RC_OK) {
     status = rc_cli_fail(cmd, &err);
     goto done;
   }
-  if (a->output) {
-    output = strdup(a->output);
-  } else {
-    size_t len = strlen(pb->model) + strlen(pb->formulation) + 32;
-    if ((output = malloc(len)))
-      snprintf(output, len, "results/%s-%s-replay.h5", pb->model,
-               pb->formulation);
-  }
-  if (!output) {
-    rc_cli_error(cmd, "out of memory");
-    status = RC_CLI_IO;
-    goto done;
-  }
-  if ((status = rc_cli_check_output(cmd, output, a->output == NULL)))
+  if ((status = rc_cli_output_path(cmd, a->output, pb, "-replay", &output)))
     goto done;
   if (same_file(output, a->controls)) {
     rc_cli_error(cmd, "-o %s: is the --controls file: expected another file",
@@ -305,42 +332,16 @@ int rc_cli_replay(const char *cmd, const rc_cli_replay_args *a) {
   d.nnodes = r.nt;
   d.out_nodes = r.nout > 0 ? r.out : NULL;
   rc_solve_stats st;
-  memset(&st, 0, sizeof st);
-  st.status = RC_STATUS_NOT_RUN;
-  st.eval_s = r.wall_s;
-  st.wall_s = rc_cli_elapsed();
-  if (r.hold > 0)
-    snprintf(st.message, sizeof st.message,
-             "replay of %s: controls held every %g s, rk8pd tol %g, %ld "
-             "steps (no NLP)",
-             r.source, r.hold, r.tol, r.steps);
-  else
-    snprintf(st.message, sizeof st.message,
-             "replay of %s: controls from the dense output, rk8pd tol %g, "
-             "%ld steps (no NLP)",
-             r.source, r.tol, r.steps);
-  cmdline = rc_cli_command_line();
-  rc_result_record rec;
-  memset(&rec, 0, sizeof rec);
-  rec.model = model;
-  rec.params = &pv;
-  rec.pb = pb;
-  rec.sol = &sol;
-  rec.stats = &st;
+  replay_stats(&r, &st);
+  rc_result_record rec = rc_cli_record("replay", model, &pv, pb, &sol, &st);
   rec.diag = &d;
-  rec.command_line = cmdline ? cmdline : "radcol simulate";
-  rec.kind = "replay";
   rec.replay = &r;
-  if (rc_write_result(output, &rec, &err) != RC_OK) {
-    rc_cli_fail(cmd, &err);
-    status = RC_CLI_IO;
+  if ((status = rc_cli_write(cmd, output, &rec)))
     goto done;
-  }
   if (a->json)
     print_json(pb, &r, &p, output);
   else
     print_text(pb, &r, output);
-  status = RC_CLI_OK;
 
 done:
   if (have_sol)
@@ -349,9 +350,6 @@ done:
   rc_problem_free(&pb);
   rc_params_free(&pv);
   rc_cli_plan_free(&p);
-  rc_free_strings(assign, nassign);
-  free(sets);
   free(output);
-  free(cmdline);
   return status;
 }

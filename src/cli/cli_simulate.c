@@ -91,67 +91,30 @@ typedef struct sim_args {
   const char *controls, *hold, *settle; /* replay (cli_replay.c) */
   const char *after;                    /* replay: --after plan|rest */
   int json;
-  int nsets;
-  const char **sets; /* argc entries */
-  char **owned;      /* "tf=..." strings built for --tf */
-  int nowned;
+  rc_cli_list sets; /* --set and --tf, in order */
 } sim_args;
 
+/* The options (rc_cli_parse), then what they exclude and require. */
 static int parse_args(const char *cmd, int argc, char **argv, sim_args *a) {
-  const char *v;
-  int st = RC_CLI_OK;
-  a->sets = calloc((size_t)argc, sizeof *a->sets);
-  a->owned = calloc((size_t)argc, sizeof *a->owned);
-  if (!a->sets || !a->owned) {
-    rc_cli_error(cmd, "out of memory");
-    return RC_CLI_NO_MEMORY;
-  }
-  for (int i = 1; i < argc; ++i) {
-    const char *arg = argv[i];
-#define OPT(name) rc_cli_opt(cmd, argc, argv, &i, name, &v, &st)
-    if (rc_cli_is_help(arg)) {
-      fputs(usage, stdout);
-      return -1;
-    } else if (strcmp(arg, "--json") == 0) {
-      a->json = 1;
-    } else if (OPT("-f") || OPT("--formulation")) {
-      a->formulation = v;
-    } else if (OPT("--method")) {
-      a->method = v;
-    } else if (OPT("--step")) {
-      a->step = v;
-    } else if (OPT("--controls")) {
-      a->controls = v;
-    } else if (OPT("--hold")) {
-      a->hold = v;
-    } else if (OPT("--settle")) {
-      a->settle = v;
-    } else if (OPT("--after")) {
-      a->after = v;
-    } else if (OPT("--tf")) {
-      if (!st)
-        st = rc_cli_tf_option(cmd, v, a->owned, &a->nowned, a->sets, &a->nsets,
-                              &a->tf_value);
-    } else if (OPT("--set")) {
-      a->sets[a->nsets++] = v;
-    } else if (OPT("-o") || OPT("--output")) {
-      a->output = v;
-    } else if (arg[0] == '-' && arg[1] != '\0') {
-      return rc_cli_unknown(cmd, arg);
-    } else if (!a->problem) {
-      a->problem = arg;
-    } else {
-      return rc_cli_unknown(cmd, arg);
-    }
-#undef OPT
-    if (st)
-      return st;
-  }
-  if (!a->problem) {
-    rc_cli_error(cmd, "missing PROBLEM (see radcol list and radcol simulate "
-                      "--help)");
-    return RC_CLI_BAD_INPUT;
-  }
+  const rc_cli_option opts[] = {
+      {"--json", NULL, RC_CLI_FLAG, .dest = &a->json},
+      {"-f", "--formulation", RC_CLI_TEXT, .dest = &a->formulation},
+      {"--method", NULL, RC_CLI_TEXT, .dest = &a->method},
+      {"--step", NULL, RC_CLI_TEXT, .dest = &a->step},
+      {"--controls", NULL, RC_CLI_TEXT, .dest = &a->controls},
+      {"--hold", NULL, RC_CLI_TEXT, .dest = &a->hold},
+      {"--settle", NULL, RC_CLI_TEXT, .dest = &a->settle},
+      {"--after", NULL, RC_CLI_TEXT, .dest = &a->after},
+      {"--tf", NULL, RC_CLI_TF, .dest = &a->sets, .text = &a->tf_value},
+      {"--set", NULL, RC_CLI_LIST, .dest = &a->sets},
+      {"-o", "--output", RC_CLI_TEXT, .dest = &a->output},
+      {NULL}};
+  const rc_cli_syntax syntax = {
+      usage, opts, &a->problem,
+      "missing PROBLEM (see radcol list and radcol simulate --help)"};
+  int st = rc_cli_parse(cmd, argc, argv, &syntax);
+  if (st)
+    return st;
   if (a->controls && (a->method || a->step || a->tf_value)) {
     rc_cli_error(cmd,
                  "%s with --controls: a replay integrates by rk8pd over "
@@ -260,135 +223,106 @@ static void print_text(const rc_problem *pb, const rc_solution *sol,
   printf("  output      %s\n", output);
 }
 
+/* The replay of a plan (--controls FILE.h5, cli_replay.c). */
+static int replay(const char *cmd, const sim_args *a) {
+  const rc_cli_replay_args ra = {
+      a->problem, a->formulation, a->controls, a->hold,   a->settle,
+      a->output,  a->json,        a->sets.n,   a->sets.v, a->after};
+  return rc_cli_replay(cmd, &ra);
+}
+
+/* What one integration holds (free_sim releases it). */
+typedef struct sim_job {
+  const rc_model *model;
+  rc_param_values pv;
+  rc_problem *pb;
+  rc_sim_method method;
+  double h;    /* --step */
+  long nsteps; /* steps over the horizon (rc_simulate_plan) */
+  char *output;
+  rc_solution sol;
+  int have_sol;
+  rc_solve_stats st;
+  rc_cli_diag diag;
+} sim_job;
+
+static void free_sim(sim_job *j) {
+  rc_cli_diag_free(&j->diag);
+  if (j->have_sol)
+    rc_solution_free(&j->sol);
+  rc_problem_free(&j->pb);
+  rc_params_free(&j->pv);
+  free(j->output);
+}
+
+/* --method and --step, the problem (one that can be simulated), the number
+ * of steps and the output path: every refusal before the integration. */
+static int prepare(const char *cmd, const sim_args *a, sim_job *j) {
+  rc_error err = {RC_OK, ""};
+  int f = -1, status;
+  if (rc_sim_method_parse(a->method, &j->method, &err) != RC_OK) {
+    rc_cli_error(cmd, "--method %s: expected rk4 or collatz", a->method);
+    return RC_CLI_BAD_INPUT;
+  }
+  if ((status = rc_cli_real(cmd, "--step", a->step, 1, &j->h)) ||
+      (status = rc_cli_setup_problem(cmd, a->problem, a->formulation, a->sets.n,
+                                     a->sets.v, &j->model, &f, &j->pv, &j->pb)))
+    return status;
+  if (rc_simulate_check(j->pb, &err) != RC_OK)
+    return err.code == RC_ERR_INPUT
+               ? refuse_formulation(cmd, j->model, &j->pv, &err)
+               : rc_cli_fail(cmd, &err);
+  int uniform = 1;
+  if (rc_simulate_plan(j->pb->t0, j->pb->tf, j->h, &j->nsteps, &uniform,
+                       &err) != RC_OK) {
+    rc_cli_error(cmd, "--step %s: %s", a->step, err.message);
+    return RC_CLI_BAD_INPUT;
+  }
+  char suffix[32];
+  snprintf(suffix, sizeof suffix, "-%s", rc_sim_method_name(j->method));
+  return rc_cli_output_path(cmd, a->output, j->pb, suffix, &j->output);
+}
+
+/* Integrate, diagnose, write, print. */
+static int integrate(const char *cmd, const sim_args *a, sim_job *j) {
+  const rc_problem *pb = j->pb;
+  rc_error err = {RC_OK, ""};
+  if (pb->note)
+    fprintf(stderr, "warning: %s/%s: %s\n", pb->model, pb->formulation,
+            pb->note);
+  if (rc_simulate(pb, j->method, j->h, &j->sol, &j->st, &err) != RC_OK)
+    return rc_cli_fail(cmd, &err);
+  j->have_sol = 1;
+  rc_cli_diagnose(cmd, pb, &j->sol, j->nsteps > RC_SIM_CLI_DENSE_MAX ? 1 : 2, 0,
+                  &j->diag);
+  rc_result_record rec =
+      rc_cli_record("simulate", j->model, &j->pv, pb, &j->sol, &j->st);
+  rec.diag = j->diag.have_diag ? &j->diag.diag : NULL;
+  int status = rc_cli_write(cmd, j->output, &rec);
+  if (status)
+    return status;
+  if (a->json)
+    print_json(pb, rc_sim_method_name(j->method), j->nsteps, &j->sol, &j->st,
+               rec.diag, j->output);
+  else
+    print_text(pb, &j->sol, &j->st, rec.diag, j->output);
+  return RC_CLI_OK;
+}
+
 static int run_simulate(int argc, char **argv) {
   const char *cmd = "simulate";
   sim_args a;
   memset(&a, 0, sizeof a);
-  rc_param_values pv;
-  memset(&pv, 0, sizeof pv);
-  rc_problem *pb = NULL;
-  rc_solution sol;
-  memset(&sol, 0, sizeof sol);
-  rc_diagnostics diag;
-  memset(&diag, 0, sizeof diag);
-  int have_sol = 0, have_diag = 0;
-  rc_error err = {RC_OK, ""};
-  char *output = NULL, *cmdline = NULL;
-  const rc_model *model = NULL;
-  int f = -1;
-  rc_sim_method method = RC_SIM_RK4;
-  double h = 0.0;
-  long nsteps = 0;
-  int uniform = 1;
-
+  sim_job j;
+  memset(&j, 0, sizeof j);
   int status = parse_args(cmd, argc, argv, &a);
-  if (status)
-    goto done;
-  if (a.controls) {
-    const rc_cli_replay_args ra = {
-        a.problem, a.formulation, a.controls, a.hold, a.settle,
-        a.output,  a.json,        a.nsets,    a.sets, a.after};
-    status = rc_cli_replay(cmd, &ra);
-    goto done;
-  }
-  if (rc_sim_method_parse(a.method, &method, &err) != RC_OK) {
-    rc_cli_error(cmd, "--method %s: expected rk4 or collatz", a.method);
-    status = RC_CLI_BAD_INPUT;
-    goto done;
-  }
-  if ((status = rc_cli_real(cmd, "--step", a.step, 1, &h)))
-    goto done;
-
-  if ((status = rc_cli_setup_problem(cmd, a.problem, a.formulation, a.tf_value,
-                                     a.nsets, a.sets, &model, &f, &pv, &pb)))
-    goto done;
-  if (rc_simulate_check(pb, &err) != RC_OK) {
-    status = err.code == RC_ERR_INPUT
-                 ? refuse_formulation(cmd, model, &pv, &err)
-                 : rc_cli_fail(cmd, &err);
-    goto done;
-  }
-  if (rc_simulate_plan(pb->t0, pb->tf, h, &nsteps, &uniform, &err) != RC_OK) {
-    rc_cli_error(cmd, "--step %s: %s", a.step, err.message);
-    status = RC_CLI_BAD_INPUT;
-    goto done;
-  }
-
-  /* Output path (the last check before integrating). */
-  if (a.output) {
-    output = malloc(strlen(a.output) + 1);
-    if (output)
-      strcpy(output, a.output);
-  } else {
-    size_t len = strlen(pb->model) + strlen(pb->formulation) + 32;
-    output = malloc(len);
-    if (output)
-      snprintf(output, len, "results/%s-%s-%s.h5", pb->model, pb->formulation,
-               rc_sim_method_name(method));
-  }
-  if (!output) {
-    rc_cli_error(cmd, "out of memory");
-    status = RC_CLI_NO_MEMORY;
-    goto done;
-  }
-  if ((status = rc_cli_check_output(cmd, output, a.output == NULL)))
-    goto done;
-
-  if (pb->note)
-    fprintf(stderr, "warning: %s/%s: %s\n", pb->model, pb->formulation,
-            pb->note);
-  rc_solve_stats st;
-  if (rc_simulate(pb, method, h, &sol, &st, &err) != RC_OK) {
-    status = rc_cli_fail(cmd, &err);
-    goto done;
-  }
-  have_sol = 1;
-  const int dense = nsteps > RC_SIM_CLI_DENSE_MAX ? 1 : 2;
-  if (rc_diagnose(pb, &sol, dense, &diag, &err) == RC_OK) {
-    have_diag = 1;
-  } else {
-    fprintf(stderr, "warning: radcol simulate: diagnostics failed: %s\n",
-            err.message);
-    rc_error_clear(&err);
-  }
-  cmdline = rc_cli_command_line();
-  rc_result_record rec;
-  memset(&rec, 0, sizeof rec);
-  rec.model = model;
-  rec.params = &pv;
-  rec.pb = pb;
-  rec.sol = &sol;
-  rec.stats = &st;
-  rec.diag = have_diag ? &diag : NULL;
-  rec.command_line = cmdline ? cmdline : "radcol simulate";
-  rec.kind = "simulate";
-  if (rc_write_result(output, &rec, &err) != RC_OK) {
-    status = rc_cli_fail(cmd, &err); /* 2, 3 or 4: nothing written */
-    goto done;
-  }
-  if (a.json)
-    print_json(pb, rc_sim_method_name(method), nsteps, &sol, &st,
-               have_diag ? &diag : NULL, output);
-  else
-    print_text(pb, &sol, &st, have_diag ? &diag : NULL, output);
-  status = RC_CLI_OK;
-
-done:
-  if (status < 0)
-    status = RC_CLI_OK; /* --help */
-  if (have_diag)
-    rc_diagnostics_free(&diag);
-  if (have_sol)
-    rc_solution_free(&sol);
-  rc_problem_free(&pb);
-  rc_params_free(&pv);
-  free(output);
-  free(cmdline);
-  for (int k = 0; k < a.nowned; ++k)
-    free(a.owned[k]);
-  free(a.owned);
-  free(a.sets);
-  return status;
+  if (!status && a.controls)
+    status = replay(cmd, &a);
+  else if (!status && !(status = prepare(cmd, &a, &j)))
+    status = integrate(cmd, &a, &j);
+  free_sim(&j);
+  rc_cli_list_free(&a.sets);
+  return status < 0 ? RC_CLI_OK : status; /* -1: --help */
 }
 
 const rc_cli_command rc_cli_cmd_simulate = {

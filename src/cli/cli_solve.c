@@ -143,21 +143,16 @@ typedef struct solve_args {
   double tol;
   long max_iter;
   int have_tol, have_max_iter;
-  int nsets;
-  const char **sets; /* argc entries */
-  char **owned;      /* "tf=..." strings built for --tf */
-  int nowned;
-  const char *tf_value;
-  int nipopt;
-  const char **ipopt; /* argc entries */
-  double refine_tol;  /* --refine */
+  rc_cli_list sets;  /* --set and --tf, in order */
+  rc_cli_list ipopt; /* --ipopt KEY=VALUE */
+  double refine_tol; /* --refine */
   long max_refinements, max_elements;
   int have_refine, have_max_refinements, have_max_elements, refine_no_duals;
-  rc_solver_kind solver; /* --solver */
-  int dense_bounds;      /* --dense-bounds: -1 default, 0 off, 1 on */
-  double error_tol;      /* --error-tol */
+  int solver;       /* --solver: rc_solver_kind */
+  int dense_bounds; /* --dense-bounds: -1 default, 0 off, 1 on */
+  double error_tol; /* --error-tol */
   int have_error_tol;
-  rc_estimate_kind estimate; /* --estimate; global */
+  int estimate; /* --estimate: rc_estimate_kind, global by default */
 } solve_args;
 
 typedef struct progress_state {
@@ -196,142 +191,67 @@ static void refine_progress(void *ctx, const rc_refine_row *r,
 }
 
 static void free_args(solve_args *a) {
-  for (int k = 0; k < a->nowned; ++k)
-    free(a->owned[k]);
-  free(a->owned);
-  free(a->sets);
-  free(a->ipopt);
+  rc_cli_list_free(&a->sets);
+  rc_cli_list_free(&a->ipopt);
 }
 
+static const char *const solver_words[] = {"auto", "ipopt", "newton", NULL};
+static const int solver_values[] = {RC_SOLVER_AUTO, RC_SOLVER_IPOPT,
+                                    RC_SOLVER_NEWTON};
+static const char *const on_off_words[] = {"on", "off", NULL};
+static const int on_off_values[] = {1, 0};
+static const char *const estimate_words[] = {"global", "local", "off", NULL};
+static const int estimate_values[] = {RC_ESTIMATE_GLOBAL, RC_ESTIMATE_LOCAL,
+                                      RC_ESTIMATE_NONE};
+
+/* The options (rc_cli_parse), then what they exclude. */
 static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
-  const char *v;
-  int st = RC_CLI_OK;
-  a->sets = calloc((size_t)argc, sizeof *a->sets);
-  a->ipopt = calloc((size_t)argc, sizeof *a->ipopt);
-  a->owned = calloc((size_t)argc, sizeof *a->owned);
   a->estimate = RC_ESTIMATE_GLOBAL;
-  if (!a->sets || !a->ipopt || !a->owned) {
-    rc_cli_error(cmd, "out of memory");
-    return RC_CLI_NO_MEMORY;
-  }
-  for (int i = 1; i < argc; ++i) {
-    const char *arg = argv[i];
-#define OPT(name) rc_cli_opt(cmd, argc, argv, &i, name, &v, &st)
-    if (rc_cli_is_help(arg)) {
-      fputs(usage, stdout);
-      return -1;
-    } else if (strcmp(arg, "--json") == 0) {
-      a->json = 1;
-    } else if (strcmp(arg, "--quiet") == 0) {
-      a->quiet = 1;
-    } else if (strcmp(arg, "--warm-start") == 0) {
-      a->warm_start = 1;
-    } else if (OPT("-f") || OPT("--formulation")) {
-      a->formulation = v;
-    } else if (OPT("-n") || OPT("--elements")) {
-      if (!st)
-        st =
-            rc_cli_int(cmd, "-n", v, 1, MAX_ELEMENTS, "an integer >= 1", &a->n);
-      a->have_n = 1;
-    } else if (OPT("-s") || OPT("--stages")) {
-      if (!st)
-        st = rc_cli_int(cmd, "-s", v, 1, RC_MAX_STAGES, "an integer in 1..20",
-                        &a->s);
-      a->have_s = 1;
-    } else if (OPT("--tf")) {
-      if (!st)
-        st = rc_cli_tf_option(cmd, v, a->owned, &a->nowned, a->sets, &a->nsets,
-                              &a->tf_value);
-    } else if (OPT("--set")) {
-      a->sets[a->nsets++] = v;
-    } else if (OPT("--mesh")) {
-      a->mesh_path = v;
-    } else if (OPT("--guess")) {
-      a->guess_path = v;
-    } else if (OPT("--ipopt")) {
-      if (!st && (!strchr(v, '=') || v[0] == '=')) {
-        rc_cli_error(cmd, "--ipopt %s: expected KEY=VALUE (an Ipopt option)",
-                     v);
-        st = RC_CLI_BAD_INPUT;
-      }
-      a->ipopt[a->nipopt++] = v;
-    } else if (OPT("--tol")) {
-      if (!st)
-        st = rc_cli_real(cmd, "--tol", v, 1, &a->tol);
-      a->have_tol = 1;
-    } else if (OPT("--max-iter")) {
-      if (!st)
-        st = rc_cli_int(cmd, "--max-iter", v, 0, 1000000000L, "an integer >= 0",
-                        &a->max_iter);
-      a->have_max_iter = 1;
-    } else if (OPT("-o") || OPT("--output")) {
-      a->output = v;
-    } else if (OPT("--refine")) {
-      if (!st)
-        st = rc_cli_real(cmd, "--refine", v, 1, &a->refine_tol);
-      a->have_refine = 1;
-    } else if (OPT("--max-refinements")) {
-      if (!st)
-        st = rc_cli_int(cmd, "--max-refinements", v, 0, 1000000L,
-                        "an integer >= 0", &a->max_refinements);
-      a->have_max_refinements = 1;
-    } else if (OPT("--max-elements")) {
-      if (!st)
-        st = rc_cli_int(cmd, "--max-elements", v, 1, MAX_ELEMENTS,
-                        "an integer >= 1", &a->max_elements);
-      a->have_max_elements = 1;
-    } else if (OPT("--solver")) {
-      if (!st && strcmp(v, "auto") == 0)
-        a->solver = RC_SOLVER_AUTO;
-      else if (!st && strcmp(v, "ipopt") == 0)
-        a->solver = RC_SOLVER_IPOPT;
-      else if (!st && strcmp(v, "newton") == 0)
-        a->solver = RC_SOLVER_NEWTON;
-      else if (!st) {
-        rc_cli_error(cmd, "--solver %s: expected auto, ipopt or newton", v);
-        st = RC_CLI_BAD_INPUT;
-      }
-    } else if (OPT("--dense-bounds")) {
-      if (!st && strcmp(v, "on") != 0 && strcmp(v, "off") != 0) {
-        rc_cli_error(cmd, "--dense-bounds %s: expected on or off", v);
-        st = RC_CLI_BAD_INPUT;
-      }
-      a->dense_bounds = !st && strcmp(v, "on") == 0;
-    } else if (OPT("--error-tol")) {
-      if (!st)
-        st = rc_cli_real(cmd, "--error-tol", v, 1, &a->error_tol);
-      a->have_error_tol = 1;
-    } else if (OPT("--estimate")) {
-      if (!st) {
-        if (strcmp(v, "global") == 0) {
-          a->estimate = RC_ESTIMATE_GLOBAL;
-        } else if (strcmp(v, "local") == 0) {
-          a->estimate = RC_ESTIMATE_LOCAL;
-        } else if (strcmp(v, "off") == 0) {
-          a->estimate = RC_ESTIMATE_NONE;
-        } else {
-          rc_cli_error(cmd, "--estimate %s: expected global, local or off", v);
-          st = RC_CLI_BAD_INPUT;
-        }
-      }
-    } else if (strcmp(arg, "--refine-no-duals") == 0) {
-      a->refine_no_duals = 1;
-    } else if (arg[0] == '-' && arg[1] != '\0') {
-      return rc_cli_unknown(cmd, arg);
-    } else if (!a->problem) {
-      a->problem = arg;
-    } else {
-      return rc_cli_unknown(cmd, arg);
-    }
-#undef OPT
-    if (st)
-      return st;
-  }
-  if (!a->problem) {
-    rc_cli_error(cmd, "missing PROBLEM (see radcol list and radcol solve "
-                      "--help)");
-    return RC_CLI_BAD_INPUT;
-  }
+  a->dense_bounds = -1;
+  const rc_cli_option opts[] = {
+      {"--json", NULL, RC_CLI_FLAG, .dest = &a->json},
+      {"--quiet", NULL, RC_CLI_FLAG, .dest = &a->quiet},
+      {"--warm-start", NULL, RC_CLI_FLAG, .dest = &a->warm_start},
+      {"--refine-no-duals", NULL, RC_CLI_FLAG, .dest = &a->refine_no_duals},
+      {"-f", "--formulation", RC_CLI_TEXT, .dest = &a->formulation},
+      {"-n", "--elements", RC_CLI_INT, .dest = &a->n, .seen = &a->have_n,
+       .lo = 1, .hi = MAX_ELEMENTS, .what = "an integer >= 1"},
+      {"-s", "--stages", RC_CLI_INT, .dest = &a->s, .seen = &a->have_s, .lo = 1,
+       .hi = RC_MAX_STAGES, .what = "an integer in 1..20"},
+      {"--tf", NULL, RC_CLI_TF, .dest = &a->sets},
+      {"--set", NULL, RC_CLI_LIST, .dest = &a->sets},
+      {"--mesh", NULL, RC_CLI_TEXT, .dest = &a->mesh_path},
+      {"--guess", NULL, RC_CLI_TEXT, .dest = &a->guess_path},
+      {"--ipopt", NULL, RC_CLI_KEYVAL, .dest = &a->ipopt,
+       .what = "an Ipopt option"},
+      {"--tol", NULL, RC_CLI_POSITIVE, .dest = &a->tol, .seen = &a->have_tol},
+      {"--max-iter", NULL, RC_CLI_INT, .dest = &a->max_iter,
+       .seen = &a->have_max_iter, .lo = 0, .hi = 1000000000L,
+       .what = "an integer >= 0"},
+      {"-o", "--output", RC_CLI_TEXT, .dest = &a->output},
+      {"--refine", NULL, RC_CLI_POSITIVE, .dest = &a->refine_tol,
+       .seen = &a->have_refine},
+      {"--max-refinements", NULL, RC_CLI_INT, .dest = &a->max_refinements,
+       .seen = &a->have_max_refinements, .lo = 0, .hi = 1000000L,
+       .what = "an integer >= 0"},
+      {"--max-elements", NULL, RC_CLI_INT, .dest = &a->max_elements,
+       .seen = &a->have_max_elements, .lo = 1, .hi = MAX_ELEMENTS,
+       .what = "an integer >= 1"},
+      {"--solver", NULL, RC_CLI_CHOICE, .dest = &a->solver,
+       .choices = solver_words, .values = solver_values},
+      {"--dense-bounds", NULL, RC_CLI_CHOICE, .dest = &a->dense_bounds,
+       .choices = on_off_words, .values = on_off_values},
+      {"--error-tol", NULL, RC_CLI_POSITIVE, .dest = &a->error_tol,
+       .seen = &a->have_error_tol},
+      {"--estimate", NULL, RC_CLI_CHOICE, .dest = &a->estimate,
+       .choices = estimate_words, .values = estimate_values},
+      {NULL}};
+  const rc_cli_syntax syntax = {
+      usage, opts, &a->problem,
+      "missing PROBLEM (see radcol list and radcol solve --help)"};
+  int st = rc_cli_parse(cmd, argc, argv, &syntax);
+  if (st)
+    return st;
   if (!a->have_refine &&
       (a->have_max_refinements || a->have_max_elements || a->refine_no_duals)) {
     rc_cli_error(cmd, "%s: only meaningful with --refine TOL",
@@ -541,350 +461,363 @@ static void print_text(const rc_problem *pb, const rc_mesh *mesh,
   printf("  output      %s\n", output);
 }
 
-static int run_solve(int argc, char **argv) {
-  const char *cmd = "solve";
+/* Everything one `radcol solve` holds, from the arguments to the summary;
+ * the steps below fill it in order and free_job releases it. */
+typedef struct solve_job {
+  const char *cmd;
   solve_args a;
-  memset(&a, 0, sizeof a);
-  a.dense_bounds = -1;
+  const rc_model *model;
+  int f;
   rc_param_values pv;
-  memset(&pv, 0, sizeof pv);
-  rc_problem *pb = NULL;
-  rc_mesh mesh;
-  memset(&mesh, 0, sizeof mesh);
+  rc_problem *pb;
+  rc_mesh mesh;          /* the starting mesh */
+  const char *mesh_from; /* where it came from: --mesh, -n, -s, default */
+  rc_mesh_check mcheck;  /* the reference interpolated on it */
   rc_solution guess, sol;
-  memset(&guess, 0, sizeof guess);
-  memset(&sol, 0, sizeof sol);
-  int have_guess = 0, have_sol = 0, have_diag = 0, nrefine = 0;
-  rc_refine_row *refine_rows = NULL;
-  rc_diagnostics diag;
-  memset(&diag, 0, sizeof diag);
-  rc_dense_violation dense;
-  memset(&dense, 0, sizeof dense);
-  int have_dense = 0;
-  rc_mesh_check mcheck;
-  memset(&mcheck, 0, sizeof mcheck);
+  int have_guess, have_sol;
+  rc_options opt;
+  progress_state ps;
+  rc_refine_options ro;
+  rc_refine_row *refine_rows; /* one per solve of --refine */
+  int nrefine;
+  rc_solve_stats st;
   rc_error_estimate est;
-  memset(&est, 0, sizeof est);
-  int have_est = 0;
+  int have_est;
+  rc_cli_diag diag;
+  char *output;
+  double dense_worst; /* worst relative dense-grid violation, or NaN */
+  double acc_tol;     /* the bound it is held to */
+  int refine_missed;  /* --refine TOL not reached */
+  char bounds[512];   /* simple bounds active at a failed solve's point */
+} solve_job;
+
+static void free_job(solve_job *j) {
+  rc_cli_diag_free(&j->diag);
+  rc_mesh_check_free(&j->mcheck);
+  if (j->have_est)
+    rc_error_estimate_free(&j->est);
+  if (j->have_sol)
+    rc_solution_free(&j->sol);
+  if (j->have_guess)
+    rc_solution_free(&j->guess);
+  rc_mesh_free(&j->mesh);
+  rc_problem_free(&j->pb);
+  rc_params_free(&j->pv);
+  free(j->output);
+  free(j->refine_rows);
+  free_args(&j->a);
+}
+
+/* The starting mesh: --mesh, else the problem's suggested mesh unless -n is
+ * given (e.g. breakpoints at waypoints), else uniform -n x -s with the
+ * problem's defaults, else DEFAULT_ELEMENTS x DEFAULT_STAGES. */
+static int make_mesh(solve_job *j) {
+  const solve_args *a = &j->a;
+  const rc_problem *pb = j->pb;
   rc_error err = {RC_OK, ""};
-  char *output = NULL, *cmdline = NULL;
-  const rc_model *model = NULL;
-  int f = -1;
-
-  int status = parse_args(cmd, argc, argv, &a);
-  if (status)
-    goto done;
-
-  /* Model, formulation, parameters, problem. */
-  if ((status = rc_cli_setup_problem(cmd, a.problem, a.formulation, a.tf_value,
-                                     a.nsets, a.sets, &model, &f, &pv, &pb)))
-    goto done;
-  /* Inconsistent initial values: start from the nearest consistent point
-   * (radcol init's machinery), with a warning naming what moved. */
-  if ((status = rc_cli_init_for_solve(cmd, model, f, &pv, &pb, a.quiet)))
-    goto done;
-
-  /* Mesh. */
-  if (a.mesh_path) {
-    if ((status = rc_cli_check_input(cmd, "--mesh", a.mesh_path)))
-      goto done;
-    if (rc_read_mesh(a.mesh_path, &mesh, &err) != RC_OK) {
-      status = rc_cli_fail(cmd, &err);
-      goto done;
-    }
-  } else if (!a.have_n && pb->default_mesh_n > 0) {
-    /* the problem's suggested mesh (e.g. breakpoints at waypoints) */
-    if (rc_mesh_suggested(pb, a.have_s ? (int)a.s : 0, DEFAULT_STAGES, &mesh,
-                          &err) != RC_OK) {
-      status = rc_cli_fail(cmd, &err);
-      goto done;
-    }
+  rc_err rc;
+  if (a->mesh_path) {
+    int status = rc_cli_check_input(j->cmd, "--mesh", a->mesh_path);
+    if (status)
+      return status;
+    rc = rc_read_mesh(a->mesh_path, &j->mesh, &err);
+  } else if (!a->have_n && pb->default_mesh_n > 0) {
+    rc = rc_mesh_suggested(pb, a->have_s ? (int)a->s : 0, DEFAULT_STAGES,
+                           &j->mesh, &err);
   } else {
-    int n = a.have_n ? (int)a.n
-                     : (pb->default_elements > 0 ? pb->default_elements
-                                                 : DEFAULT_ELEMENTS);
-    int s = a.have_s ? (int)a.s
-                     : (pb->default_stages > 0 ? pb->default_stages
-                                               : DEFAULT_STAGES);
-    if (rc_mesh_uniform(n, s, &mesh, &err) != RC_OK) {
-      status = rc_cli_fail(cmd, &err);
-      goto done;
-    }
+    int n = a->have_n ? (int)a->n
+                      : (pb->default_elements > 0 ? pb->default_elements
+                                                  : DEFAULT_ELEMENTS);
+    int s = a->have_s ? (int)a->s
+                      : (pb->default_stages > 0 ? pb->default_stages
+                                                : DEFAULT_STAGES);
+    rc = rc_mesh_uniform(n, s, &j->mesh, &err);
   }
+  j->mesh_from = a->mesh_path ? "--mesh"
+                 : a->have_n  ? "-n"
+                 : a->have_s  ? "-s"
+                              : "default";
+  return rc == RC_OK ? RC_CLI_OK : rc_cli_fail(j->cmd, &err);
+}
 
-  /* Can the mesh represent the reference (e.g. a path's corners)?  A floor
-   * under the dense-output error, computed before solving. */
-  const char *mesh_from = a.mesh_path ? "--mesh"
-                          : a.have_n  ? "-n"
-                          : a.have_s  ? "-s"
-                                      : "default";
-  if (pb->reference) {
-    rc_error merr = {RC_OK, ""};
-    if (rc_mesh_check_reference(pb, &mesh, 0, &mcheck, &merr) != RC_OK) {
-      fprintf(stderr, "warning: %s/%s: mesh check skipped: %s\n", pb->model,
-              pb->formulation, merr.message);
-    } else if ((a.mesh_path || a.have_n || a.have_s) && mcheck.worst_var >= 0 &&
-               mcheck.worst_rel > MESH_CHECK_WARN) { /* a user mesh */
-      fprintf(stderr,
-              "warning: %s/%s: the mesh (%d elements, %s) is too coarse for "
-              "the reference: interpolated from the nodes it misses %s by "
-              "%.3g of its largest value at t = %.6g (more than %g); expect "
-              "dense-output errors at least that large (more elements, or "
-              "leave out -n, -s and --mesh for the problem's mesh)\n",
-              pb->model, pb->formulation, mesh.n, mesh_from,
-              rc_mesh_check_var_name(pb, mcheck.worst_var), mcheck.worst_rel,
-              mcheck.worst_t, MESH_CHECK_WARN);
-    }
+/* Can the mesh represent the reference (e.g. a path's corners)?  A floor
+ * under the dense-output error, computed before solving; a user's mesh
+ * that misses it by more than MESH_CHECK_WARN gets a warning. */
+static void check_mesh(solve_job *j) {
+  const solve_args *a = &j->a;
+  const rc_problem *pb = j->pb;
+  const rc_mesh_check *mc = &j->mcheck;
+  rc_error merr = {RC_OK, ""};
+  if (!pb->reference)
+    return;
+  if (rc_mesh_check_reference(pb, &j->mesh, 0, &j->mcheck, &merr) != RC_OK) {
+    fprintf(stderr, "warning: %s/%s: mesh check skipped: %s\n", pb->model,
+            pb->formulation, merr.message);
+  } else if ((a->mesh_path || a->have_n || a->have_s) && mc->worst_var >= 0 &&
+             mc->worst_rel > MESH_CHECK_WARN) {
+    fprintf(stderr,
+            "warning: %s/%s: the mesh (%d elements, %s) is too coarse for "
+            "the reference: interpolated from the nodes it misses %s by "
+            "%.3g of its largest value at t = %.6g (more than %g); expect "
+            "dense-output errors at least that large (more elements, or "
+            "leave out -n, -s and --mesh for the problem's mesh)\n",
+            pb->model, pb->formulation, j->mesh.n, j->mesh_from,
+            rc_mesh_check_var_name(pb, mc->worst_var), mc->worst_rel,
+            mc->worst_t, MESH_CHECK_WARN);
   }
+}
 
-  /* Guess (simulate:METHOD[:H]: from an explicit simulation, simulate.h). */
-  if (a.guess_path && strncmp(a.guess_path, "simulate:", 9) == 0) {
+/* --guess simulate:METHOD[:H] (an explicit simulation, simulate.h) or
+ * --guess FILE.h5 (check_guess); without it the problem's guess. */
+static int load_guess(solve_job *j) {
+  const char *cmd = j->cmd, *path = j->a.guess_path;
+  rc_error err = {RC_OK, ""};
+  if (!path)
+    return RC_CLI_OK;
+  if (strncmp(path, "simulate:", 9) == 0) {
     rc_sim_method sm;
     double sh;
     char src[64] = "";
-    if (rc_simulate_parse_guess(a.guess_path, &sm, &sh, &err) != RC_OK ||
-        rc_simulate_guess(model, &pv, pb, &mesh, sm, sh, &guess, src, NULL,
-                          &err) != RC_OK) {
-      status = rc_cli_fail(cmd, &err);
-      goto done;
-    }
-    have_guess = 1;
-    if (!a.quiet)
+    if (rc_simulate_parse_guess(path, &sm, &sh, &err) != RC_OK ||
+        rc_simulate_guess(j->model, &j->pv, j->pb, &j->mesh, sm, sh, &j->guess,
+                          src, NULL, &err) != RC_OK)
+      return rc_cli_fail(cmd, &err);
+    j->have_guess = 1;
+    if (!j->a.quiet)
       fprintf(stderr, "guess: %s simulation of %s/%s\n", rc_sim_method_name(sm),
-              pb->model, src);
-  } else if (a.guess_path) {
-    char gp[64] = "", gf[64] = "";
-    if ((status = rc_cli_check_input(cmd, "--guess", a.guess_path)))
-      goto done;
-    if (rc_read_solution(a.guess_path, &guess, gp, gf, &err) != RC_OK) {
-      status = rc_cli_fail(cmd, &err);
-      goto done;
-    }
-    have_guess = 1;
-    gp[63] = gf[63] = '\0';
-    if ((status = check_guess(cmd, a.guess_path, pb, &guess, gp, gf, a.quiet)))
-      goto done;
+              j->pb->model, src);
+    return RC_CLI_OK;
   }
+  char gp[64] = "", gf[64] = "";
+  int status = rc_cli_check_input(cmd, "--guess", path);
+  if (status)
+    return status;
+  if (rc_read_solution(path, &j->guess, gp, gf, &err) != RC_OK)
+    return rc_cli_fail(cmd, &err);
+  j->have_guess = 1;
+  gp[63] = gf[63] = '\0';
+  return check_guess(cmd, path, j->pb, &j->guess, gp, gf, j->a.quiet);
+}
 
-  /* Options. */
-  rc_options opt;
-  rc_options_default(&opt);
-  opt.print_level = 0;
-  if (a.have_tol)
-    opt.tol = a.tol;
-  if (a.have_max_iter)
-    opt.max_iter = (int)a.max_iter;
-  opt.warm_start = a.warm_start;
-  opt.solver = a.solver;
-  if (a.dense_bounds >= 0)
-    opt.dense_bounds = a.dense_bounds;
-  opt.nipopt = a.nipopt;
-  opt.ipopt_kv = a.ipopt;
-  progress_state ps = {0.0, 0};
-  if (!a.quiet) {
-    opt.progress = progress;
-    opt.progress_ctx = &ps;
+/* The solver options from the arguments, validated; the refinement's too. */
+static int make_options(solve_job *j) {
+  const solve_args *a = &j->a;
+  rc_options *opt = &j->opt;
+  rc_error err = {RC_OK, ""};
+  rc_options_default(opt);
+  opt->print_level = 0;
+  if (a->have_tol)
+    opt->tol = a->tol;
+  if (a->have_max_iter)
+    opt->max_iter = (int)a->max_iter;
+  opt->warm_start = a->warm_start;
+  opt->solver = (rc_solver_kind)a->solver;
+  if (a->dense_bounds >= 0)
+    opt->dense_bounds = a->dense_bounds;
+  opt->nipopt = a->ipopt.n;
+  opt->ipopt_kv = a->ipopt.v;
+  if (!a->quiet) {
+    opt->progress = progress;
+    opt->progress_ctx = &j->ps;
   }
-  if (rc_options_validate(&opt, &err) != RC_OK) {
-    status = rc_cli_fail(cmd, &err);
-    goto done;
+  if (rc_options_validate(opt, &err) != RC_OK)
+    return rc_cli_fail(j->cmd, &err);
+  rc_refine_options *ro = &j->ro;
+  rc_refine_options_default(ro);
+  if (a->have_refine) {
+    ro->tol = a->refine_tol;
+    if (a->have_max_refinements)
+      ro->max_refinements = (int)a->max_refinements;
+    if (a->have_max_elements)
+      ro->max_elements = (int)a->max_elements;
+    ro->dual_warm_start = !a->refine_no_duals;
+    if (!a->quiet)
+      ro->progress = refine_progress;
+    ro->global = a->estimate == RC_ESTIMATE_GLOBAL;
   }
+  return RC_CLI_OK;
+}
 
-  /* Output path (the last check before solving). */
-  if (a.output) {
-    output = malloc(strlen(a.output) + 1);
-    if (output)
-      strcpy(output, a.output);
-  } else {
-    size_t len = strlen(pb->model) + strlen(pb->formulation) + 16;
-    output = malloc(len);
-    if (output)
-      snprintf(output, len, "results/%s-%s.h5", pb->model, pb->formulation);
-  }
-  if (!output) {
-    rc_cli_error(cmd, "out of memory");
-    status = RC_CLI_NO_MEMORY;
-    goto done;
-  }
-  if ((status = rc_cli_check_output(cmd, output, a.output == NULL)))
-    goto done;
-
-  /* Solve, diagnose, write. */
+/* rc_solve, or rc_solve_refined_estimated with --refine (which also
+ * estimates the error of its last solve). */
+static int run_solver(solve_job *j) {
+  const rc_problem *pb = j->pb;
+  const rc_solution *guess = j->have_guess ? &j->guess : NULL;
+  rc_error err = {RC_OK, ""};
+  rc_err rc;
   if (pb->note)
     fprintf(stderr, "warning: %s/%s: %s\n", pb->model, pb->formulation,
             pb->note);
-  rc_solve_stats st;
-  memset(&st, 0, sizeof st);
-  rc_refine_options ro;
-  rc_refine_options_default(&ro);
-  if (a.have_refine) {
-    ro.tol = a.refine_tol;
-    if (a.have_max_refinements)
-      ro.max_refinements = (int)a.max_refinements;
-    if (a.have_max_elements)
-      ro.max_elements = (int)a.max_elements;
-    ro.dual_warm_start = !a.refine_no_duals;
-    if (!a.quiet)
-      ro.progress = refine_progress;
-    ro.global = a.estimate == RC_ESTIMATE_GLOBAL;
-    if (rc_solve_refined_estimated(pb, &mesh, have_guess ? &guess : NULL, &opt,
-                                   &ro, &sol, &st, &refine_rows, &nrefine,
-                                   a.estimate != RC_ESTIMATE_NONE ? &est : NULL,
-                                   &err) != RC_OK) {
-      status = rc_cli_fail(cmd, &err);
-      goto done;
-    }
-    have_est = a.estimate != RC_ESTIMATE_NONE;
-  } else if (rc_solve(pb, &mesh, &opt, have_guess ? &guess : NULL, &sol, &st,
-                      &err) != RC_OK) {
-    status = rc_cli_fail(cmd, &err);
-    goto done;
+  if (j->a.have_refine) {
+    const int want_est = j->a.estimate != RC_ESTIMATE_NONE;
+    rc = rc_solve_refined_estimated(
+        pb, &j->mesh, guess, &j->opt, &j->ro, &j->sol, &j->st, &j->refine_rows,
+        &j->nrefine, want_est ? &j->est : NULL, &err);
+    j->have_est = rc == RC_OK && want_est;
+  } else {
+    rc = rc_solve(pb, &j->mesh, &j->opt, guess, &j->sol, &j->st, &err);
   }
-  have_sol = 1;
-  if (st.newton_fallback_element >= 0 && opt.solver == RC_SOLVER_AUTO)
+  if (rc != RC_OK)
+    return rc_cli_fail(j->cmd, &err);
+  j->have_sol = 1;
+  if (j->st.newton_fallback_element >= 0 && j->opt.solver == RC_SOLVER_AUTO)
     fprintf(stderr,
             "note: %s/%s: Newton did not converge at element %d; solved by "
             "Ipopt instead (solver \"%s\")\n",
-            pb->model, pb->formulation, st.newton_fallback_element, st.solver);
-  /* The error estimate of the result (--refine computed it already). */
-  if (!have_est && a.estimate != RC_ESTIMATE_NONE && success(pb, st.status)) {
-    if (!a.quiet && a.estimate == RC_ESTIMATE_GLOBAL)
-      fprintf(stderr, "estimate: enriched solve on %d elements\n",
-              2 * sol.mesh.n);
-    if (rc_estimate_error(pb, &sol, &opt, a.estimate, &est, &err) == RC_OK) {
-      have_est = 1;
-    } else {
-      fprintf(stderr, "warning: radcol solve: error estimate failed: %s\n",
-              err.message);
-      rc_error_clear(&err);
-    }
-  }
-  if (rc_diagnose(pb, &sol, opt.dense_per_element, &diag, &err) == RC_OK) {
-    have_diag = 1;
-  } else {
-    fprintf(stderr, "warning: radcol solve: diagnostics failed: %s\n",
-            err.message);
-    rc_error_clear(&err);
-  }
-  if (rc_dense_check(pb, &sol, opt.dense_per_element, &dense, &err) == RC_OK) {
-    have_dense = 1;
-  } else {
-    fprintf(stderr, "warning: radcol solve: dense-grid check failed: %s\n",
-            err.message);
-    rc_error_clear(&err);
-  }
-  /* The accuracy verdict, before the file is written so that the file says
-   * so (a status is a promise): --error-tol TOL bounds the error estimate
-   * and the dense-grid violation of every imposed constraint (bounds,
-   * algebraic equations, path constraints); without it, a dense-grid
-   * violation above RC_CLI_DENSE_INACCURATE relative is inaccurate too (the
-   * answer the user reads breaks the problem's own equations). */
-  const double dense_worst = have_dense ? dense.worst_relative : NAN;
-  const double acc_tol =
-      a.have_error_tol ? a.error_tol : RC_CLI_DENSE_INACCURATE;
-  st.status = rc_accuracy_status(st.status,
-                                 a.have_error_tol && have_est ? est.max : NAN,
-                                 dense_worst, acc_tol);
-  /* --refine TOL that stopped above TOL (a cap, or an estimate that does
-   * not fall) is not the answer asked for: inaccurate, in the file too. */
-  const int refine_missed =
-      a.have_refine && !pb->sampled_reference && success(pb, st.status) &&
-      !rc_refine_row_reached(nrefine > 0 ? &refine_rows[nrefine - 1] : NULL,
-                             &ro);
-  if (refine_missed)
-    st.status = RC_STATUS_INACCURATE;
-  cmdline = rc_cli_command_line();
-  rc_result_record rec;
-  memset(&rec, 0, sizeof rec);
-  rec.model = model;
-  rec.params = &pv;
-  rec.pb = pb;
-  rec.sol = &sol;
-  rec.stats = &st;
-  rec.diag = have_diag ? &diag : NULL;
-  rec.dense = have_dense ? &dense : NULL;
-  rec.command_line = cmdline ? cmdline : "radcol solve";
-  rec.kind = "solve";
-  rec.nrefine = nrefine;
-  rec.refine = refine_rows;
-  rec.nipopt = a.nipopt; /* /diagnostics/ipopt_options */
-  rec.ipopt_kv = a.ipopt;
-  rec.estimate = have_est ? &est : NULL;
-  if (rc_write_result(output, &rec, &err) != RC_OK) {
-    status = rc_cli_fail(cmd, &err); /* 2, 3 or 4: nothing written */
-    goto done;
-  }
-  solve_report rep = {st.iterations, 1, have_est ? &est : NULL,
-                      a.have_error_tol ? a.error_tol : NAN};
-  if (nrefine > 0) {
-    rep.iterations_total = 0;
-    rep.solves = nrefine;
-    for (int i = 0; i < nrefine; ++i)
-      rep.iterations_total += refine_rows[i].ipopt_iterations;
-  }
-  char bounds[512] = "";
-  if (!success(pb, st.status) && !pb->infeasible)
-    active_bounds(pb, &sol, bounds, sizeof bounds);
-  if (a.json)
-    print_json(pb, sol.mesh.n > 0 ? &sol.mesh : &mesh, &st,
-               have_diag ? &diag : NULL, have_dense ? &dense : NULL, &mcheck,
-               mesh_from, output, bounds, &rep);
+            pb->model, pb->formulation, j->st.newton_fallback_element,
+            j->st.solver);
+  return RC_CLI_OK;
+}
+
+/* The error estimate of a successful result (--refine computed it
+ * already); a failure is a warning. */
+static void estimate(solve_job *j) {
+  const int kind = j->a.estimate;
+  rc_error err = {RC_OK, ""};
+  if (j->have_est || kind == RC_ESTIMATE_NONE || !success(j->pb, j->st.status))
+    return;
+  if (!j->a.quiet && kind == RC_ESTIMATE_GLOBAL)
+    fprintf(stderr, "estimate: enriched solve on %d elements\n",
+            2 * j->sol.mesh.n);
+  if (rc_estimate_error(j->pb, &j->sol, &j->opt, kind, &j->est, &err) == RC_OK)
+    j->have_est = 1;
   else
-    print_text(pb, sol.mesh.n > 0 ? &sol.mesh : &mesh, &st,
-               have_diag ? &diag : NULL, have_dense ? &dense : NULL, output,
-               &rep);
-  if (have_dense)
-    rc_cli_warn_dense(cmd, pb, &dense);
-  status = success(pb, st.status) ? RC_CLI_OK : RC_CLI_NOT_CONVERGED;
-  if (have_est && st.status != RC_STATUS_INACCURATE) {
-    char above[256];
-    rc_cli_estimate_above(pb, &est, RC_CLI_ESTIMATE_WARN, above, sizeof above);
-    if (above[0])
-      fprintf(stderr,
-              "warning: radcol solve: %s/%s: the error estimate exceeds %g "
-              "relative to the variable's scale for %s (refine the mesh: "
-              "--refine TOL)\n",
-              pb->model, pb->formulation, RC_CLI_ESTIMATE_WARN, above);
-    else if (!(est.max <= RC_CLI_ESTIMATE_WARN))
-      fprintf(stderr,
-              "warning: radcol solve: %s/%s: error estimate %.3g (%s) exceeds "
-              "%g\n",
-              pb->model, pb->formulation, est.max,
-              rc_estimate_kind_name(est.kind), RC_CLI_ESTIMATE_WARN);
+    fprintf(stderr, "warning: radcol solve: error estimate failed: %s\n",
+            err.message);
+}
+
+/* The accuracy verdict, before the file is written so that the file says
+ * so (a status is a promise): --error-tol TOL bounds the error estimate and
+ * the dense-grid violation of every imposed constraint (bounds, algebraic
+ * equations, path constraints); without it, a dense-grid violation above
+ * RC_CLI_DENSE_INACCURATE relative is inaccurate too (the answer the user
+ * reads breaks the problem's own equations).  --refine TOL that stopped
+ * above TOL (a cap, or an estimate that does not fall) is not the answer
+ * asked for: inaccurate, in the file too. */
+static void verdict(solve_job *j) {
+  const solve_args *a = &j->a;
+  j->dense_worst =
+      j->diag.have_dense ? j->diag.dense.worst_relative : (double)NAN;
+  j->acc_tol = a->have_error_tol ? a->error_tol : RC_CLI_DENSE_INACCURATE;
+  j->st.status = rc_accuracy_status(
+      j->st.status, a->have_error_tol && j->have_est ? j->est.max : NAN,
+      j->dense_worst, j->acc_tol);
+  j->refine_missed =
+      a->have_refine && !j->pb->sampled_reference &&
+      success(j->pb, j->st.status) &&
+      !rc_refine_row_reached(
+          j->nrefine > 0 ? &j->refine_rows[j->nrefine - 1] : NULL, &j->ro);
+  if (j->refine_missed)
+    j->st.status = RC_STATUS_INACCURATE;
+}
+
+/* The result file (kind "solve"). */
+static int write_result(solve_job *j) {
+  rc_result_record rec =
+      rc_cli_record("solve", j->model, &j->pv, j->pb, &j->sol, &j->st);
+  rec.diag = j->diag.have_diag ? &j->diag.diag : NULL;
+  rec.dense = j->diag.have_dense ? &j->diag.dense : NULL;
+  rec.nrefine = j->nrefine;
+  rec.refine = j->refine_rows;
+  rec.nipopt = j->a.ipopt.n; /* /diagnostics/ipopt_options */
+  rec.ipopt_kv = j->a.ipopt.v;
+  rec.estimate = j->have_est ? &j->est : NULL;
+  return rc_cli_write(j->cmd, j->output, &rec);
+}
+
+/* The summary on stdout (text or --json), then the dense-grid warnings. */
+static void print_summary(solve_job *j) {
+  const rc_problem *pb = j->pb;
+  const rc_cli_diag *d = &j->diag;
+  solve_report rep = {j->st.iterations, 1, j->have_est ? &j->est : NULL,
+                      j->a.have_error_tol ? j->a.error_tol : NAN};
+  if (j->nrefine > 0) {
+    rep.iterations_total = 0;
+    rep.solves = j->nrefine;
+    for (int i = 0; i < j->nrefine; ++i)
+      rep.iterations_total += j->refine_rows[i].ipopt_iterations;
   }
-  if (st.status == RC_STATUS_INACCURATE) {
-    char why[512] = "";
-    if (a.have_error_tol && have_est && est.max > a.error_tol) {
-      char above[256];
-      rc_cli_estimate_above(pb, &est, a.error_tol, above, sizeof above);
-      snprintf(why, sizeof why,
-               "error estimate %.3g (%s) above --error-tol %g%s%s", est.max,
-               rc_estimate_kind_name(est.kind), a.error_tol,
-               above[0] ? ": " : "", above);
-    }
-    if (refine_missed)
-      snprintf(why + strlen(why), sizeof why - strlen(why),
-               "%s--refine %g not reached (%.300s)", why[0] ? "; " : "", ro.tol,
-               st.message);
-    if (dense_worst > acc_tol)
-      snprintf(why + strlen(why), sizeof why - strlen(why),
-               "%sa constraint is violated on the dense output by %.3g "
-               "relative, above %s %g (the warnings name it)",
-               why[0] ? "; " : "", dense_worst,
-               a.have_error_tol ? "--error-tol" : "the default", acc_tol);
+  if (!success(pb, j->st.status) && !pb->infeasible)
+    active_bounds(pb, &j->sol, j->bounds, sizeof j->bounds);
+  const rc_mesh *mesh = j->sol.mesh.n > 0 ? &j->sol.mesh : &j->mesh;
+  if (j->a.json)
+    print_json(pb, mesh, &j->st, d->have_diag ? &d->diag : NULL,
+               d->have_dense ? &d->dense : NULL, &j->mcheck, j->mesh_from,
+               j->output, j->bounds, &rep);
+  else
+    print_text(pb, mesh, &j->st, d->have_diag ? &d->diag : NULL,
+               d->have_dense ? &d->dense : NULL, j->output, &rep);
+  if (d->have_dense)
+    rc_cli_warn_dense(j->cmd, pb, &d->dense);
+}
+
+/* Without --error-tol: a warning when the estimate exceeds
+ * RC_CLI_ESTIMATE_WARN (naming the variables when it can). */
+static void warn_estimate(const solve_job *j) {
+  const rc_problem *pb = j->pb;
+  char above[256];
+  rc_cli_estimate_above(pb, &j->est, RC_CLI_ESTIMATE_WARN, above, sizeof above);
+  if (above[0])
     fprintf(stderr,
-            "radcol solve: %s/%s is inaccurate: %s; the result is in %s\n",
-            pb->model, pb->formulation, why, output);
-  } else if (status)
+            "warning: radcol solve: %s/%s: the error estimate exceeds %g "
+            "relative to the variable's scale for %s (refine the mesh: "
+            "--refine TOL)\n",
+            pb->model, pb->formulation, RC_CLI_ESTIMATE_WARN, above);
+  else if (!(j->est.max <= RC_CLI_ESTIMATE_WARN))
+    fprintf(stderr,
+            "warning: radcol solve: %s/%s: error estimate %.3g (%s) exceeds "
+            "%g\n",
+            pb->model, pb->formulation, j->est.max,
+            rc_estimate_kind_name(j->est.kind), RC_CLI_ESTIMATE_WARN);
+}
+
+/* Why the result is inaccurate: every reason that holds, "; "-separated. */
+static void explain_inaccurate(const solve_job *j) {
+  const solve_args *a = &j->a;
+  const rc_error_estimate *est = &j->est;
+  char why[512] = "";
+  if (a->have_error_tol && j->have_est && est->max > a->error_tol) {
+    char above[256];
+    rc_cli_estimate_above(j->pb, est, a->error_tol, above, sizeof above);
+    snprintf(why, sizeof why,
+             "error estimate %.3g (%s) above --error-tol %g%s%s", est->max,
+             rc_estimate_kind_name(est->kind), a->error_tol,
+             above[0] ? ": " : "", above);
+  }
+  if (j->refine_missed)
+    snprintf(why + strlen(why), sizeof why - strlen(why),
+             "%s--refine %g not reached (%.300s)", why[0] ? "; " : "",
+             j->ro.tol, j->st.message);
+  if (j->dense_worst > j->acc_tol)
+    snprintf(why + strlen(why), sizeof why - strlen(why),
+             "%sa constraint is violated on the dense output by %.3g "
+             "relative, above %s %g (the warnings name it)",
+             why[0] ? "; " : "", j->dense_worst,
+             a->have_error_tol ? "--error-tol" : "the default", j->acc_tol);
+  fprintf(stderr,
+          "radcol solve: %s/%s is inaccurate: %s; the result is in %s\n",
+          j->pb->model, j->pb->formulation, why, j->output);
+}
+
+/* The exit status (0 success, else 1: the file is written) and the stderr
+ * lines that say why it is not 0. */
+static int final_status(const solve_job *j) {
+  const rc_problem *pb = j->pb;
+  int status = success(pb, j->st.status) ? RC_CLI_OK : RC_CLI_NOT_CONVERGED;
+  if (j->have_est && j->st.status != RC_STATUS_INACCURATE)
+    warn_estimate(j);
+  if (j->st.status == RC_STATUS_INACCURATE)
+    explain_inaccurate(j);
+  else if (status)
     fprintf(stderr,
             "radcol solve: %s/%s did not converge: %s (%s); the "
             "result is in %s\n",
-            pb->model, pb->formulation, shown_status(pb, st.status),
-            rc_status_message(st.status), output);
-  if (status && bounds[0])
+            pb->model, pb->formulation, shown_status(pb, j->st.status),
+            rc_status_message(j->st.status), j->output);
+  if (status && j->bounds[0])
     fprintf(stderr, "radcol solve: bounds active at the returned point: %s\n",
-            bounds);
-  if (refine_missed) {
+            j->bounds);
+  if (j->refine_missed) {
     if (pb->index >= 3)
       fprintf(stderr,
               "note: %s/%s has index %d: its multipliers converge at order "
@@ -894,29 +827,48 @@ static int run_solve(int argc, char **argv) {
               pb->model, pb->formulation, pb->index, pb->index);
     status = RC_CLI_NOT_CONVERGED;
   }
-
-done:
-  if (status < 0)
-    status = RC_CLI_OK; /* --help */
-  if (have_diag)
-    rc_diagnostics_free(&diag);
-  if (have_dense)
-    rc_dense_violation_free(&dense);
-  rc_mesh_check_free(&mcheck);
-  if (have_est)
-    rc_error_estimate_free(&est);
-  if (have_sol)
-    rc_solution_free(&sol);
-  if (have_guess)
-    rc_solution_free(&guess);
-  rc_mesh_free(&mesh);
-  rc_problem_free(&pb);
-  rc_params_free(&pv);
-  free(output);
-  free(cmdline);
-  free(refine_rows);
-  free_args(&a);
   return status;
+}
+
+/* The flow of the file's header comment; every refusal comes before
+ * run_solver. */
+static int solve_steps(solve_job *j, int argc, char **argv) {
+  solve_args *a = &j->a;
+  int status;
+  if ((status = parse_args(j->cmd, argc, argv, a)) ||
+      (status =
+           rc_cli_setup_problem(j->cmd, a->problem, a->formulation, a->sets.n,
+                                a->sets.v, &j->model, &j->f, &j->pv, &j->pb)))
+    return status;
+  /* Inconsistent initial values: start from the nearest consistent point
+   * (radcol init's machinery), with a warning naming what moved. */
+  if ((status = rc_cli_init_for_solve(j->cmd, j->model, j->f, &j->pv, &j->pb,
+                                      a->quiet)) ||
+      (status = make_mesh(j)))
+    return status;
+  check_mesh(j);
+  if ((status = load_guess(j)) || (status = make_options(j)) ||
+      (status = rc_cli_output_path(j->cmd, a->output, j->pb, "", &j->output)) ||
+      (status = run_solver(j)))
+    return status;
+  estimate(j);
+  rc_cli_diagnose(j->cmd, j->pb, &j->sol, j->opt.dense_per_element, 1,
+                  &j->diag);
+  verdict(j);
+  if ((status = write_result(j)))
+    return status;
+  print_summary(j);
+  return final_status(j);
+}
+
+static int run_solve(int argc, char **argv) {
+  solve_job j;
+  memset(&j, 0, sizeof j);
+  j.cmd = "solve";
+  j.f = -1;
+  int status = solve_steps(&j, argc, argv);
+  free_job(&j);
+  return status < 0 ? RC_CLI_OK : status; /* -1: --help */
 }
 
 const rc_cli_command rc_cli_cmd_solve = {

@@ -1,13 +1,15 @@
 /*
- * report.c - reference errors and invariant residuals in command output
- * (see report.h).  NaN errors mark entries without a reference and are left
- * out.
+ * report.c - reference errors and invariant residuals in command output,
+ * and the output path, diagnostics, record and write that every command
+ * writing a result shares (see report.h).  NaN errors mark entries without
+ * a reference and are left out.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "cli/report.h"
 
 const char *rc_cli_diag_name(const rc_problem *pb, int i) {
@@ -82,31 +84,32 @@ void rc_cli_json_dense(rc_json *j, const rc_dense_violation *dv) {
   rc_json_number(j, "dense_violation_worst", dv ? dv->worst_relative : NAN);
 }
 
-/* Entries of dv sorted by relative violation, largest first (imposed
- * constraints only: invariants are reported with the diagnostics). */
-static int sorted_imposed(const rc_dense_violation *dv, int *order) {
-  int m = 0;
+/* The entries of dv (may be NULL) sorted by relative violation, largest
+ * first, imposed constraints only (invariants are reported with the
+ * diagnostics): a malloc'd array of *m indices, NULL when out of memory. */
+static int *sorted_imposed(const rc_dense_violation *dv, int *m) {
+  *m = 0;
+  int *order = dv ? malloc(sizeof *order * (size_t)(dv->n ? dv->n : 1)) : NULL;
+  if (!order)
+    return NULL;
   for (int e = 0; e < dv->n; ++e)
     if (dv->kind[e] != RC_DENSE_INVARIANT)
-      order[m++] = e;
-  for (int a = 1; a < m; ++a)
+      order[(*m)++] = e;
+  for (int a = 1; a < *m; ++a)
     for (int b = a;
          b > 0 && dv->relative[order[b]] > dv->relative[order[b - 1]]; --b) {
       const int tmp = order[b];
       order[b] = order[b - 1];
       order[b - 1] = tmp;
     }
-  return m;
+  return order;
 }
 
 void rc_cli_print_dense(const rc_dense_violation *dv) {
-  if (!dv)
-    return;
-  int *order = malloc(sizeof *order * (size_t)(dv->n ? dv->n : 1));
+  int m, shown = 0;
+  int *order = sorted_imposed(dv, &m);
   if (!order)
     return;
-  const int m = sorted_imposed(dv, order);
-  int shown = 0;
   for (int a = 0; a < m && shown < 3; ++a) {
     const int e = order[a];
     if (!(dv->relative[e] > RC_CLI_DENSE_WARN))
@@ -125,12 +128,10 @@ void rc_cli_print_dense(const rc_dense_violation *dv) {
 
 void rc_cli_warn_dense(const char *cmd, const rc_problem *pb,
                        const rc_dense_violation *dv) {
-  if (!dv)
-    return;
-  int *order = malloc(sizeof *order * (size_t)(dv->n ? dv->n : 1));
+  int m;
+  int *order = sorted_imposed(dv, &m);
   if (!order)
     return;
-  const int m = sorted_imposed(dv, order);
   for (int a = 0; a < m && a < 5; ++a) {
     const int e = order[a];
     if (!(dv->relative[e] > RC_CLI_DENSE_WARN))
@@ -210,4 +211,79 @@ void rc_cli_estimate_above(const rc_problem *pb, const rc_error_estimate *e,
       break;
     used += (size_t)w;
   }
+}
+
+int rc_cli_output_path(const char *cmd, const char *given, const rc_problem *pb,
+                       const char *suffix, char **path) {
+  const char *fmt = "results/%s-%s%s.h5";
+  const int len =
+      given ? (int)strlen(given)
+            : snprintf(NULL, 0, fmt, pb->model, pb->formulation, suffix);
+  *path = len >= 0 ? malloc((size_t)len + 1) : NULL;
+  if (!*path) {
+    rc_cli_error(cmd, "out of memory");
+    return RC_CLI_NO_MEMORY;
+  }
+  if (given)
+    memcpy(*path, given, (size_t)len + 1);
+  else
+    snprintf(*path, (size_t)len + 1, fmt, pb->model, pb->formulation, suffix);
+  return rc_cli_check_output(cmd, *path, given == NULL);
+}
+
+void rc_cli_diagnose(const char *cmd, const rc_problem *pb,
+                     const rc_solution *sol, int dense_per_element,
+                     int check_dense, rc_cli_diag *d) {
+  rc_error err = {RC_OK, ""};
+  memset(d, 0, sizeof *d);
+  if (rc_diagnose(pb, sol, dense_per_element, &d->diag, &err) == RC_OK)
+    d->have_diag = 1;
+  else
+    fprintf(stderr, "warning: radcol %s: diagnostics failed: %s\n", cmd,
+            err.message);
+  rc_error_clear(&err);
+  if (!check_dense)
+    return;
+  if (rc_dense_check(pb, sol, dense_per_element, &d->dense, &err) == RC_OK)
+    d->have_dense = 1;
+  else
+    fprintf(stderr, "warning: radcol %s: dense-grid check failed: %s\n", cmd,
+            err.message);
+}
+
+void rc_cli_diag_free(rc_cli_diag *d) {
+  if (d->have_diag)
+    rc_diagnostics_free(&d->diag);
+  if (d->have_dense)
+    rc_dense_violation_free(&d->dense);
+  d->have_diag = d->have_dense = 0;
+}
+
+rc_result_record rc_cli_record(const char *kind, const rc_model *model,
+                               const rc_param_values *pv, const rc_problem *pb,
+                               const rc_solution *sol,
+                               const rc_solve_stats *st) {
+  rc_result_record rec;
+  memset(&rec, 0, sizeof rec);
+  rec.kind = kind;
+  rec.model = model;
+  rec.params = pv;
+  rec.pb = pb;
+  rec.sol = sol;
+  rec.stats = st;
+  return rec;
+}
+
+int rc_cli_write(const char *cmd, const char *path, rc_result_record *rec) {
+  char fallback[64];
+  char *cmdline = rc_cli_command_line();
+  snprintf(fallback, sizeof fallback, "radcol %s", cmd);
+  rec->command_line = cmdline ? cmdline : fallback;
+  rc_error err = {RC_OK, ""};
+  int status = RC_CLI_OK;
+  if (rc_write_result(path, rec, &err) != RC_OK)
+    status = rc_cli_fail(cmd, &err); /* 2, 3 or 4: nothing written */
+  rec->command_line = NULL;
+  free(cmdline);
+  return status;
 }
