@@ -585,10 +585,12 @@ static const rc_param_def dp_params[] = {
     {"v20", RC_PARAM_REAL, 0.0, NULL, "v2(t0) (m/s), from the angles"},
 };
 
-static rc_err dp_create(const rc_model *model, int formulation,
-                        const rc_param_values *pv, rc_problem **out,
-                        rc_error *err) {
-  *out = NULL;
+#define PV(name) pv->real[rc_model_param_index(model, name)]
+#define SET(name) (pv->is_set && pv->is_set[rc_model_param_index(model, name)])
+
+/* The formulation and parameter values checked. */
+static rc_err dp_check_params(const rc_model *model, int formulation,
+                              const rc_param_values *pv, rc_error *err) {
   if (formulation < 0 || formulation >= model->nformulations)
     return rc_error_set(err, RC_ERR_INPUT,
                         "double-pendulum: formulation %d: expected 0..%d",
@@ -597,8 +599,6 @@ static rc_err dp_create(const rc_model *model, int formulation,
     return rc_error_set(err, RC_ERR_INPUT,
                         "double-pendulum: %d parameter values, expected %d",
                         pv ? pv->n : 0, model->nparams);
-#define PV(name) pv->real[rc_model_param_index(model, name)]
-#define SET(name) (pv->is_set && pv->is_set[rc_model_param_index(model, name)])
   const char *positive[] = {"m1", "m2", "L1", "L2", "dt", "tf"};
   for (int i = 0; i < 6; ++i)
     if (!(PV(positive[i]) > 0.0) || !isfinite(PV(positive[i])))
@@ -611,13 +611,13 @@ static rc_err dp_create(const rc_model *model, int formulation,
       return rc_error_set(err, RC_ERR_INPUT,
                           "double-pendulum: %s = %g: expected a finite value",
                           model->params[i].name, pv->real[i]);
-  dp_data *d = calloc(1, sizeof *d);
-  if (!d)
-    return rc_error_set(err, RC_ERR_NOMEM, "double-pendulum: out of memory");
-  rc_problem *pb = &d->pb;
-  pb->user = d;
-  pb->destroy = dp_destroy;
-  d->form = formulation;
+  return RC_OK;
+}
+
+/* The constants and the initial state: the angles, and the Cartesian state
+ * they give, each component replaced by its parameter when set. */
+static void dp_set_data(dp_data *d, const rc_model *model,
+                        const rc_param_values *pv) {
   d->m1 = PV("m1"), d->m2 = PV("m2"), d->L1 = PV("L1"), d->L2 = PV("L2");
   d->g = PV("g"), d->eta = PV("eta");
   d->w = SET("w") ? PV("w") : 2.4 / PV("dt");
@@ -627,14 +627,18 @@ static rc_err dp_create(const rc_model *model, int formulation,
   dp_angles_to_cartesian(d, d->ang0, z0, NULL, NULL);
   for (int i = 0; i < 8; ++i)
     d->x0[i] = SET(dp_init_names[i]) ? PV(dp_init_names[i]) : z0[i];
-#undef PV
-#undef SET
   for (int i = 0; i < 8; ++i)
     d->fix_x0[i] = 1;
   for (int i = 0; i < RC_DP_MAXW; ++i)
     d->w_lo[i] = -HUGE_VAL, d->w_hi[i] = HUGE_VAL;
+}
+#undef PV
+#undef SET
 
-  const int angle = formulation == DP_ANGLE;
+/* The problem fields of the formulation (all but the kit's blocks). */
+static void dp_fill_problem(dp_data *d, const rc_model *model, double tf) {
+  rc_problem *pb = &d->pb;
+  const int formulation = d->form, angle = formulation == DP_ANGLE;
   pb->model = model->name;
   pb->formulation = dp_forms[formulation].name;
   pb->summary = dp_forms[formulation].summary;
@@ -650,7 +654,7 @@ static rc_err dp_create(const rc_model *model, int formulation,
   pb->w_lo = d->w_lo;
   pb->w_hi = d->w_hi;
   pb->t0 = 0.0;
-  pb->tf = pv->real[rc_model_param_index(model, "tf")];
+  pb->tf = tf;
   pb->fix_x0 = d->fix_x0;
   pb->x0 = angle ? d->ang0 : d->x0;
   pb->t0_algebraic = formulation != DP_INDEX3 && !angle;
@@ -658,35 +662,60 @@ static rc_err dp_create(const rc_model *model, int formulation,
     pb->ninv = 6;
     pb->inv_names = dp_inv_names;
   }
-  pb->nout = d->form == DP_ANGLE ? 9 : 1;
+  pb->nout = angle ? 9 : 1;
   pb->out_names = dp_out_names;
   pb->outputs = dp_outputs;
   pb->reference = dp_reference;
   pb->guess = dp_guess;
+}
 
-  const rc_kit_spec ks = {.point = dp_point_fn,
-                          .invariants = angle ? NULL : dp_inv_fn};
-  rc_err rc = rc_kit_attach(pb, &d->kit, &ks, err);
-  /* the guess grid: the angle solution at RC_DP_GRID uniform times */
-  if (rc == RC_OK) {
-    d->ngrid = RC_DP_GRID;
-    d->grid_h = (pb->tf - pb->t0) / (d->ngrid - 1);
-    d->grid_y = malloc(sizeof(double) * 4 * d->ngrid);
-    d->grid_dy = malloc(sizeof(double) * 4 * d->ngrid);
-    double *tg = malloc(sizeof(double) * d->ngrid);
-    if (!d->grid_y || !d->grid_dy || !tg)
-      rc = rc_error_set(err, RC_ERR_NOMEM, "double-pendulum: out of memory");
-    else {
-      for (int i = 0; i < d->ngrid; ++i)
-        tg[i] = pb->t0 + i * d->grid_h;
-      tg[d->ngrid - 1] = pb->tf;
-      rc = rc_ode_reference(4, dp_angle_rhs, d, pb->t0, d->ang0, d->ngrid, tg,
-                            d->grid_y, 1e-11, err);
-      for (int i = 0; rc == RC_OK && i < d->ngrid; ++i)
-        dp_angle_rhs(tg[i], d->grid_y + 4 * i, d->grid_dy + 4 * i, d);
-    }
-    free(tg);
+/* The guess grid: the angle solution and its derivative at RC_DP_GRID
+ * uniform times. */
+static rc_err dp_guess_grid(dp_data *d, rc_error *err) {
+  const rc_problem *pb = &d->pb;
+  rc_err rc = RC_OK;
+  d->ngrid = RC_DP_GRID;
+  d->grid_h = (pb->tf - pb->t0) / (d->ngrid - 1);
+  d->grid_y = malloc(sizeof(double) * 4 * d->ngrid);
+  d->grid_dy = malloc(sizeof(double) * 4 * d->ngrid);
+  double *tg = malloc(sizeof(double) * d->ngrid);
+  if (!d->grid_y || !d->grid_dy || !tg)
+    rc = rc_error_set(err, RC_ERR_NOMEM, "double-pendulum: out of memory");
+  else {
+    for (int i = 0; i < d->ngrid; ++i)
+      tg[i] = pb->t0 + i * d->grid_h;
+    tg[d->ngrid - 1] = pb->tf;
+    rc = rc_ode_reference(4, dp_angle_rhs, d, pb->t0, d->ang0, d->ngrid, tg,
+                          d->grid_y, 1e-11, err);
+    for (int i = 0; rc == RC_OK && i < d->ngrid; ++i)
+      dp_angle_rhs(tg[i], d->grid_y + 4 * i, d->grid_dy + 4 * i, d);
   }
+  free(tg);
+  return rc;
+}
+
+static rc_err dp_create(const rc_model *model, int formulation,
+                        const rc_param_values *pv, rc_problem **out,
+                        rc_error *err) {
+  *out = NULL;
+  rc_err rc = dp_check_params(model, formulation, pv, err);
+  if (rc != RC_OK)
+    return rc;
+  dp_data *d = calloc(1, sizeof *d);
+  if (!d)
+    return rc_error_set(err, RC_ERR_NOMEM, "double-pendulum: out of memory");
+  rc_problem *pb = &d->pb;
+  pb->user = d;
+  pb->destroy = dp_destroy;
+  d->form = formulation;
+  dp_set_data(d, model, pv);
+  dp_fill_problem(d, model, pv->real[rc_model_param_index(model, "tf")]);
+  const rc_kit_spec ks = {.point = dp_point_fn,
+                          .invariants =
+                              formulation == DP_ANGLE ? NULL : dp_inv_fn};
+  rc = rc_kit_attach(pb, &d->kit, &ks, err);
+  if (rc == RC_OK)
+    rc = dp_guess_grid(d, err);
   if (rc == RC_OK)
     rc = rc_problem_validate(pb, err);
   if (rc != RC_OK) {

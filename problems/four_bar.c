@@ -676,10 +676,18 @@ static const rc_param_def fb_params[] = {
     {"om30", RC_PARAM_REAL, 0, NULL, "om3(t0) (rad/s), from kinematics"},
 };
 
-static rc_err fb_create(const rc_model *model, int formulation,
-                        const rc_param_values *pv, rc_problem **out,
-                        rc_error *err) {
-  *out = NULL;
+/* ---- create ---------------------------------------------------------------
+ */
+
+#define IDX(name) rc_model_param_index(model, name)
+#define PV(name) pv->real[IDX(name)]
+#define SET(name) (pv->is_set && pv->is_set[IDX(name)])
+
+/* The formulation and parameter values checked; *driver is the driver
+ * parameter ("speed" unless set). */
+static rc_err fb_check_params(const rc_model *model, int formulation,
+                              const rc_param_values *pv, const char **driver,
+                              rc_error *err) {
   if (formulation < 0 || formulation >= model->nformulations)
     return rc_error_set(err, RC_ERR_INPUT,
                         "four-bar: formulation %d: expected 0..%d", formulation,
@@ -688,9 +696,6 @@ static rc_err fb_create(const rc_model *model, int formulation,
     return rc_error_set(err, RC_ERR_INPUT,
                         "four-bar: %d parameter values, expected %d",
                         pv ? pv->n : 0, model->nparams);
-#define IDX(name) rc_model_param_index(model, name)
-#define PV(name) pv->real[IDX(name)]
-#define SET(name) (pv->is_set && pv->is_set[IDX(name)])
   const char *positive[] = {"L1", "L2", "L3", "xD", "rho", "dt", "tf"};
   for (int i = 0; i < 7; ++i)
     if (!(PV(positive[i]) > 0.0) || !isfinite(PV(positive[i])))
@@ -715,15 +720,13 @@ static rc_err fb_create(const rc_model *model, int formulation,
     return rc_error_set(err, RC_ERR_INPUT,
                         "four-bar: branch = %g: expected +1 or -1",
                         PV("branch"));
-  fb_data *d = calloc(1, sizeof *d);
-  if (!d)
-    return rc_error_set(err, RC_ERR_NOMEM, "four-bar: out of memory");
-  rc_problem *pb = &d->pb;
-  pb->user = d;
-  pb->destroy = fb_destroy;
-  d->form = formulation;
-  d->speed = strcmp(drv, "speed") == 0;
-  d->nl = d->speed ? 9 : 8;
+  *driver = drv;
+  return RC_OK;
+}
+
+/* The bodies (length, mass, inertia), the constants and the joint ends. */
+static void fb_set_linkage(fb_data *d, const rc_model *model,
+                           const rc_param_values *pv) {
   const char *ln[3] = {"L1", "L2", "L3"};
   for (int b = 0; b < 3; ++b) {
     d->L[b] = PV(ln[b]);
@@ -743,16 +746,19 @@ static rc_err fb_create(const rc_model *model, int formulation,
   d->ends[2][1] = (fb_end){2, 0.5 * d->L[2], -1.0};
   d->ends[3][0] = (fb_end){2, -0.5 * d->L[2], 1.0}, d->ends[3][1] = G;
   d->ground[3][0] = d->xD;
-  /* initial state: kinematics at phi10, om10 unless set */
+}
+
+/* Initial state: the kinematics at phi10, om10 (Omega unless set), each
+ * component replaced by its parameter NAME0 when set. */
+static rc_err fb_initial_state(fb_data *d, const rc_model *model,
+                               const rc_param_values *pv, rc_error *err) {
   double q[9], v[9], a[9];
   const double om10 = SET("om10") ? PV("om10") : d->Omega;
-  if (fb_kinematics(d, d->phi10, om10, 0.0, q, v, a, NULL)) {
-    fb_destroy(pb);
+  if (fb_kinematics(d, d->phi10, om10, 0.0, q, v, a, NULL))
     return rc_error_set(err, RC_ERR_INPUT,
                         "four-bar: phi10 = %g: the linkage cannot be "
                         "assembled with L1 = %g, L2 = %g, L3 = %g, xD = %g",
                         PV("phi10"), d->L[0], d->L[1], d->L[2], d->xD);
-  }
   for (int i = 0; i < FB_NX; ++i) {
     char nm[16];
     strcpy(nm, fb_state_names[i]);
@@ -760,11 +766,17 @@ static rc_err fb_create(const rc_model *model, int formulation,
     d->x0[i] = SET(nm) ? PV(nm) : (i < 9 ? q[i] : v[i - 9]);
     d->fix_x0[i] = 1;
   }
+  return RC_OK;
+}
 #undef PV
 #undef SET
 #undef IDX
-  /* names */
-  const int nl = d->nl, ggl = formulation == FB_GGL;
+
+/* Variable names (the states, then F_J_c per joint row, torque for the
+ * driver row, and with ggl mu_J_c, mu_drv) and invariant names (pos_, vel_,
+ * acc_ per row). */
+static void fb_name_variables(fb_data *d, int ggl) {
+  const int nl = d->nl;
   int nb = 0;
   for (int i = 0; i < FB_NX; ++i)
     d->names[i] = fb_state_names[i];
@@ -789,9 +801,15 @@ static rc_err fb_create(const rc_model *model, int formulation,
                  r % 2 ? 'y' : 'x');
       d->inv_names[l * nl + r] = s;
     }
+}
+
+/* The problem fields of the formulation (all but the kit's blocks). */
+static void fb_fill_problem(fb_data *d, const rc_model *model, int formulation,
+                            double tf) {
+  rc_problem *pb = &d->pb;
+  const int nl = d->nl, ggl = formulation == FB_GGL;
   for (int i = 0; i < FB_MAXW; ++i)
     d->w_lo[i] = -HUGE_VAL, d->w_hi[i] = HUGE_VAL;
-
   pb->model = model->name;
   pb->formulation = fb_forms[formulation].name;
   pb->summary = fb_forms[formulation].summary;
@@ -807,46 +825,80 @@ static rc_err fb_create(const rc_model *model, int formulation,
   pb->w_lo = d->w_lo;
   pb->w_hi = d->w_hi;
   pb->t0 = 0.0;
-  pb->tf = pv->real[rc_model_param_index(model, "tf")];
+  pb->tf = tf;
   pb->fix_x0 = d->fix_x0;
   pb->x0 = d->x0;
   pb->t0_algebraic = formulation == FB_BAUMGARTE;
   pb->ninv = 3 * nl;
   pb->inv_names = d->inv_names;
-  const rc_kit_spec ks = {.point = fb_point_fn, .invariants = fb_inv_fn};
-  rc_err rc = rc_kit_attach(pb, &d->kit, &ks, err);
   pb->nout = 3;
   pb->out_names = fb_out_names;
   pb->outputs = fb_outputs;
   pb->reference = fb_reference;
+  pb->guess = fb_guess;
   /* the free (torque-driven) linkage moves fast: the light crank reaches
    * ~850 rad/s^2 under gravity; 20..40 elements over 2 s fail, 400 converge */
   if (!d->speed)
     pb->default_elements = 400;
-  if (rc == RC_OK && !d->speed) {
-    d->ngrid = FB_GRID;
-    d->grid_h = (pb->tf - pb->t0) / (d->ngrid - 1);
-    d->grid_y = malloc(sizeof(double) * FB_NX * d->ngrid);
-    d->grid_dy = malloc(sizeof(double) * FB_NX * d->ngrid);
-    double *tg = malloc(sizeof(double) * d->ngrid);
-    if (!d->grid_y || !d->grid_dy || !tg)
-      rc = rc_error_set(err, RC_ERR_NOMEM, "four-bar: out of memory");
-    else {
-      for (int i = 0; i < d->ngrid; ++i)
-        tg[i] = pb->t0 + i * d->grid_h;
-      tg[d->ngrid - 1] = pb->tf;
-      rc = rc_ode_reference(FB_NX, fb_torque_rhs, d, pb->t0, d->x0, d->ngrid,
-                            tg, d->grid_y, 1e-10, err);
-      for (int i = 0; rc == RC_OK && i < d->ngrid; ++i)
-        if (fb_torque_rhs(tg[i], d->grid_y + FB_NX * i, d->grid_dy + FB_NX * i,
-                          d))
-          rc = rc_error_set(err, RC_ERR_EVAL,
-                            "four-bar: singular augmented system at t = %g",
-                            tg[i]);
-    }
-    free(tg);
+}
+
+/* Torque driver: the reference ODE solution and its derivative on FB_GRID
+ * uniform times, for the guess. */
+static rc_err fb_torque_grid(fb_data *d, rc_error *err) {
+  const rc_problem *pb = &d->pb;
+  rc_err rc = RC_OK;
+  d->ngrid = FB_GRID;
+  d->grid_h = (pb->tf - pb->t0) / (d->ngrid - 1);
+  d->grid_y = malloc(sizeof(double) * FB_NX * d->ngrid);
+  d->grid_dy = malloc(sizeof(double) * FB_NX * d->ngrid);
+  double *tg = malloc(sizeof(double) * d->ngrid);
+  if (!d->grid_y || !d->grid_dy || !tg)
+    rc = rc_error_set(err, RC_ERR_NOMEM, "four-bar: out of memory");
+  else {
+    for (int i = 0; i < d->ngrid; ++i)
+      tg[i] = pb->t0 + i * d->grid_h;
+    tg[d->ngrid - 1] = pb->tf;
+    rc = rc_ode_reference(FB_NX, fb_torque_rhs, d, pb->t0, d->x0, d->ngrid, tg,
+                          d->grid_y, 1e-10, err);
+    for (int i = 0; rc == RC_OK && i < d->ngrid; ++i)
+      if (fb_torque_rhs(tg[i], d->grid_y + FB_NX * i, d->grid_dy + FB_NX * i,
+                        d))
+        rc = rc_error_set(err, RC_ERR_EVAL,
+                          "four-bar: singular augmented system at t = %g",
+                          tg[i]);
   }
-  pb->guess = fb_guess;
+  free(tg);
+  return rc;
+}
+
+static rc_err fb_create(const rc_model *model, int formulation,
+                        const rc_param_values *pv, rc_problem **out,
+                        rc_error *err) {
+  *out = NULL;
+  const char *drv = NULL;
+  rc_err rc = fb_check_params(model, formulation, pv, &drv, err);
+  if (rc != RC_OK)
+    return rc;
+  fb_data *d = calloc(1, sizeof *d);
+  if (!d)
+    return rc_error_set(err, RC_ERR_NOMEM, "four-bar: out of memory");
+  rc_problem *pb = &d->pb;
+  pb->user = d;
+  pb->destroy = fb_destroy;
+  d->form = formulation;
+  d->speed = strcmp(drv, "speed") == 0;
+  d->nl = d->speed ? 9 : 8;
+  fb_set_linkage(d, model, pv);
+  rc = fb_initial_state(d, model, pv, err);
+  if (rc == RC_OK) {
+    fb_name_variables(d, formulation == FB_GGL);
+    fb_fill_problem(d, model, formulation,
+                    pv->real[rc_model_param_index(model, "tf")]);
+    const rc_kit_spec ks = {.point = fb_point_fn, .invariants = fb_inv_fn};
+    rc = rc_kit_attach(pb, &d->kit, &ks, err);
+  }
+  if (rc == RC_OK && !d->speed)
+    rc = fb_torque_grid(d, err);
   if (rc == RC_OK)
     rc = rc_problem_validate(pb, err);
   if (rc != RC_OK) {

@@ -619,9 +619,11 @@ static void destroy(rc_problem *pb) {
   free(p);
 }
 
-static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
-                     rc_problem **out, rc_error *err) {
-  *out = NULL;
+/* The formulation and the parameter values checked: v the values, set which
+ * of them the caller set. */
+static rc_err check_params(const rc_model *model, int form,
+                           const rc_param_values *pv, double v[P_COUNT],
+                           int set[P_COUNT], rc_error *err) {
   if (form < 0 || form >= F_COUNT)
     return rc_error_set(err, RC_ERR_INPUT,
                         "pendulum: formulation %d: expected 0..%d", form,
@@ -630,8 +632,6 @@ static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
     return rc_error_set(err, RC_ERR_INPUT,
                         "pendulum: %d parameter values: expected %d",
                         pv ? pv->n : -1, model->nparams);
-  double v[P_COUNT];
-  int set[P_COUNT];
   for (int i = 0; i < P_COUNT; ++i) {
     v[i] = pv->real[i];
     set[i] = pv->is_set ? pv->is_set[i] : 0;
@@ -655,7 +655,15 @@ static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
     return rc_error_set(err, RC_ERR_INPUT,
                         "pendulum: dt = %g: expected a positive time scale",
                         v[P_DT]);
-  /* Derived defaults, in dependency order. */
+  return RC_OK;
+}
+
+/* The defaults of the values not set, in dependency order: y0 on the
+ * circle, v0 tangent to it, T0 from h3 = 0, w = 2.4 / dt, and the angle
+ * data of (x0, y0, u0, v0). */
+static rc_err derive_defaults(double v[P_COUNT], const int set[P_COUNT],
+                              rc_error *err) {
+  const double g = v[P_G], L = v[P_L];
   const double x0 = v[P_X0], u0 = v[P_U0];
   if (!set[P_Y0]) {
     if (!(x0 * x0 < L * L))
@@ -678,22 +686,19 @@ static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
     v[P_THETA0] = atan2(x0, y0);
   if (!set[P_OMEGA0])
     v[P_OMEGA0] = r2 > 0.0 ? (y0 * u0 - x0 * v0) / r2 : 0.0;
+  return RC_OK;
+}
 
-  pendulum *p = calloc(1, sizeof *p);
-  if (!p)
-    return rc_error_set(err, RC_ERR_NOMEM, "pendulum: out of memory");
-  const form_spec *fs = &specs[form];
-  p->form = form;
-  p->g = g, p->L = L;
-  p->a = 4.0 * v[P_ETA] * v[P_W];
-  p->b = v[P_W] * v[P_W];
-  p->branch = x0 >= 0.0 ? 1 : -1;
-  for (int i = 0; i < 6; ++i)
-    p->w_lo[i] = -HUGE_VAL, p->w_hi[i] = HUGE_VAL;
-
-  /* Initial data of the formulation and the angle data of its reference. */
+/* Initial data of the formulation (p->x0, every component fixed) and the
+ * angle data of its reference (p->th0, p->om0); a coord or partition start
+ * outside the formulation's domain is refused. */
+static rc_err initial_data(pendulum *p, const double v[P_COUNT],
+                           rc_error *err) {
+  const double L = p->L;
+  const double x0 = v[P_X0], y0 = v[P_Y0], u0 = v[P_U0], v0 = v[P_V0];
+  const double r2 = x0 * x0 + y0 * y0;
   double th0 = atan2(x0, y0), om0 = r2 > 0.0 ? (y0 * u0 - x0 * v0) / r2 : 0.0;
-  switch (form) {
+  switch (p->form) {
   case F_ODE:
     p->x0[4] = v[P_T0];
     /* fall through */
@@ -704,13 +709,11 @@ static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
     p->x0[0] = x0, p->x0[1] = y0, p->x0[2] = u0, p->x0[3] = v0;
     break;
   case F_COORD: {
-    if (!(y0 * y0 < L * L)) {
-      free(p);
+    if (!(y0 * y0 < L * L))
       return rc_error_set(err, RC_ERR_INPUT,
                           "pendulum/coord: y0 = %g with L = %g puts x(t0) = 0 "
                           "where coord is singular: expected |y0| < L",
                           y0, L);
-    }
     const double xs = p->branch * sqrt(L * L - y0 * y0), us = -y0 * v0 / xs;
     p->x0[0] = y0, p->x0[1] = v0;
     th0 = atan2(xs, y0);
@@ -718,13 +721,11 @@ static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
     break;
   }
   case F_PARTITION: {
-    if (!(x0 * x0 < L * L)) {
-      free(p);
+    if (!(x0 * x0 < L * L))
       return rc_error_set(err, RC_ERR_INPUT,
                           "pendulum/partition: x0 = %g with L = %g: expected "
                           "|x0| < L (y = sqrt(L^2 - x^2) > 0)",
                           x0, L);
-    }
     const double ys = sqrt(L * L - x0 * x0), vs = -x0 * u0 / ys;
     p->x0[0] = x0, p->x0[1] = u0;
     p->w_lo[PX] = -L, p->w_hi[PX] = L;
@@ -738,9 +739,15 @@ static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
     break;
   }
   p->th0 = th0, p->om0 = om0;
-  for (int i = 0; i < fs->nx; ++i)
+  for (int i = 0; i < specs[p->form].nx; ++i)
     p->fix_x0[i] = 1;
+  return RC_OK;
+}
 
+/* The problem fields of the formulation (all but the kit's blocks). */
+static void fill_problem(pendulum *p, double tf) {
+  const int form = p->form;
+  const form_spec *fs = &specs[form];
   rc_problem *pb = &p->pb;
   pb->model = "pendulum";
   pb->formulation = formulations[form].name;
@@ -751,7 +758,7 @@ static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
   pb->autonomous = 1;
   pb->var_names = fs->names;
   pb->w_lo = p->w_lo, pb->w_hi = p->w_hi;
-  pb->t0 = 0.0, pb->tf = v[P_TF];
+  pb->t0 = 0.0, pb->tf = tf;
   pb->fix_x0 = p->fix_x0;
   pb->x0 = p->x0;
   pb->t0_algebraic = fs->t0_algebraic;
@@ -766,13 +773,42 @@ static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
   pb->reference = reference;
   pb->user = p;
   pb->destroy = destroy;
+}
+
+static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
+                     rc_problem **out, rc_error *err) {
+  *out = NULL;
+  double v[P_COUNT];
+  int set[P_COUNT];
+  rc_err rc = check_params(model, form, pv, v, set, err);
+  if (rc == RC_OK)
+    rc = derive_defaults(v, set, err);
+  if (rc != RC_OK)
+    return rc;
+
+  pendulum *p = calloc(1, sizeof *p);
+  if (!p)
+    return rc_error_set(err, RC_ERR_NOMEM, "pendulum: out of memory");
+  p->form = form;
+  p->g = v[P_G], p->L = v[P_L];
+  p->a = 4.0 * v[P_ETA] * v[P_W];
+  p->b = v[P_W] * v[P_W];
+  p->branch = v[P_X0] >= 0.0 ? 1 : -1;
+  for (int i = 0; i < 6; ++i)
+    p->w_lo[i] = -HUGE_VAL, p->w_hi[i] = HUGE_VAL;
+  if ((rc = initial_data(p, v, err)) != RC_OK) {
+    free(p);
+    return rc;
+  }
+  fill_problem(p, v[P_TF]);
+  rc_problem *pb = &p->pb;
 
   /* Record the patterns at the initial state (inside every domain). */
   double w_rec[6] = {0.0};
   guess(pb, pb->t0, w_rec);
   const rc_kit_spec ks = {
-      .point = fs->point, .invariants = inv_fn, .w_record = w_rec};
-  rc_err rc = rc_kit_attach(pb, &p->kit, &ks, err);
+      .point = specs[form].point, .invariants = inv_fn, .w_record = w_rec};
+  rc = rc_kit_attach(pb, &p->kit, &ks, err);
   if (rc == RC_OK)
     rc = rc_problem_validate(pb, err);
   if (rc != RC_OK) {

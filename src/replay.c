@@ -707,13 +707,13 @@ static gsl_odeiv2_driver *rk8pd_driver(gsl_odeiv2_system *sys,
   return drv;
 }
 
-rc_err rc_replay_run(const rc_problem *pb, const rc_solution *plan,
-                     const char *const *plan_names, int plan_nw,
-                     const rc_replay_options *opt_in, rc_replay *r,
-                     rc_error *err) {
-  if (!r)
-    return rc_error_set(err, RC_ERR_INPUT, "replay: result pointer is NULL");
-  memset(r, 0, sizeof *r);
+/* The problem, the plan (plan_nw named variables) and the options (opt_in,
+ * or the defaults, into *opt) checked; *settle and *nhold as check_options
+ * finds them. */
+static rc_err check_run(const rc_problem *pb, const rc_solution *plan,
+                        const char *const *plan_names, int plan_nw,
+                        const rc_replay_options *opt_in, rc_replay_options *opt,
+                        double *settle, long *nhold, rc_error *err) {
   rc_err rc = rc_replay_check(pb, err);
   if (rc != RC_OK)
     return rc;
@@ -724,14 +724,85 @@ rc_err rc_replay_run(const rc_problem *pb, const rc_solution *plan,
                         "%d)",
                         plan ? plan->nx + plan->ny + plan->nu + plan->np : -1,
                         plan_nw);
-  rc_replay_options opt;
   if (opt_in)
-    opt = *opt_in;
+    *opt = *opt_in;
   else
-    rc_replay_options_default(&opt);
+    rc_replay_options_default(opt);
+  return check_options(plan, opt, settle, nhold, err);
+}
+
+/* The start of a replay: the sample grid (*grid, the caller frees it), the
+ * result arrays of r, the initial point (x its state, c->y its algebraic
+ * part) and the controls after tf (r->u_after). */
+static rc_err start_replay(ctx *c, const rc_replay_options *opt, double settle,
+                           long nhold, int nout, double *wp, double *x,
+                           stop **grid, rc_replay *r, rc_error *err) {
+  const rc_solution *plan = c->plan;
+  const int nx = c->nx, ny = c->ny, nu = c->nu;
+  const int nt = make_grid(plan, opt, settle, nhold, grid);
+  if (nt < 2)
+    return rc_error_set(err, RC_ERR_NOMEM, "replay: out of memory for samples");
+  rc_err rc;
+  if ((rc = alloc_result(c, opt, settle, *grid, nt, nout, r, err)) != RC_OK ||
+      (rc = initial_point(c, wp, err)) != RC_OK)
+    return rc;
+  memcpy(x, c->w, sizeof *x * (size_t)nx);
+  memcpy(c->y, c->w + nx, sizeof *c->y * (size_t)ny);
+  if ((rc = plan_controls(c, plan->tf, r->u_after, err)) != RC_OK)
+    return rc;
+  if (opt->after_rest &&
+      (rc = rest_controls(c, plan->tf, r->u_after, err)) != RC_OK)
+    return rc;
+  r->after_rest = opt->after_rest;
+  for (int k = 0; k < nx + ny + nu; ++k)
+    r->bound_viol[k] = NAN; /* stays NaN without a finite bound */
+  return RC_OK;
+}
+
+/* The integration from x with GSL's rk8pd driver, GSL's error handler off,
+ * then the figures of r. */
+static rc_err integrate_and_measure(ctx *c, const rc_replay_options *opt,
+                                    double settle, double *wp, double *v,
+                                    double *x, rc_replay *r, rc_error *err) {
+  rc_err rc;
+  gsl_odeiv2_driver *drv = NULL;
+  gsl_odeiv2_system sys = {gsl_rhs, NULL, (size_t)c->nx, c};
+  gsl_error_handler_t *old_handler = gsl_set_error_handler_off();
+  if (c->nx > 0 && !(drv = rk8pd_driver(&sys, r, opt->tol))) {
+    rc = rc_error_set(err, RC_ERR_NOMEM,
+                      "replay: GSL could not allocate the rk8pd driver");
+    goto done;
+  }
+  const double t_start = rc_now_s();
+  if ((rc = integrate(c, opt, drv, x, r, err)) != RC_OK)
+    goto done;
+  r->wall_s = rc_now_s() - t_start;
+  r->rhs_evals = c->rhs_evals;
+  r->newton_max = c->newton_max;
+  figures(c, settle, wp, v, r);
+  rc = RC_OK;
+
+done:
+  if (old_handler)
+    gsl_set_error_handler(old_handler);
+  if (drv)
+    gsl_odeiv2_driver_free(drv);
+  return rc;
+}
+
+rc_err rc_replay_run(const rc_problem *pb, const rc_solution *plan,
+                     const char *const *plan_names, int plan_nw,
+                     const rc_replay_options *opt_in, rc_replay *r,
+                     rc_error *err) {
+  if (!r)
+    return rc_error_set(err, RC_ERR_INPUT, "replay: result pointer is NULL");
+  memset(r, 0, sizeof *r);
+  rc_replay_options opt;
   double settle = 0.0;
   long nhold = 0;
-  if ((rc = check_options(plan, &opt, &settle, &nhold, err)) != RC_OK)
+  rc_err rc = check_run(pb, plan, plan_names, plan_nw, opt_in, &opt, &settle,
+                        &nhold, err);
+  if (rc != RC_OK)
     return rc;
 
   const int nx = pb->nx, ny = pb->ny, nu = pb->nu, np = pb->np;
@@ -745,9 +816,6 @@ rc_err rc_replay_run(const rc_problem *pb, const rc_solution *plan,
                                  2 * ny + plan_w + nu + nvar + nx),
                         sizeof *work);
   stop *grid = NULL;
-  int nt = 0;
-  gsl_odeiv2_driver *drv = NULL;
-  gsl_error_handler_t *old_handler = NULL;
   if (!map || !perm || !work) {
     rc = rc_error_set(err, RC_ERR_NOMEM, "replay: out of memory");
     goto done;
@@ -764,47 +832,11 @@ rc_err rc_replay_run(const rc_problem *pb, const rc_solution *plan,
   double *wp = work;                             /* nw scratch */
   double *v = carve_workspace(&c, work, plan_w); /* nvar */
   double *x = v + nvar;                          /* nx */
-
-  nt = make_grid(plan, &opt, settle, nhold, &grid);
-  if (nt < 2) {
-    rc = rc_error_set(err, RC_ERR_NOMEM, "replay: out of memory for samples");
-    goto done;
-  }
-  if ((rc = alloc_result(&c, &opt, settle, grid, nt, nout, r, err)) != RC_OK ||
-      (rc = initial_point(&c, wp, err)) != RC_OK)
-    goto done;
-  memcpy(x, c.w, sizeof *x * (size_t)nx);
-  memcpy(c.y, c.w + nx, sizeof *c.y * (size_t)ny);
-  if ((rc = plan_controls(&c, plan->tf, r->u_after, err)) != RC_OK)
-    goto done;
-  if (opt.after_rest &&
-      (rc = rest_controls(&c, plan->tf, r->u_after, err)) != RC_OK)
-    goto done;
-  r->after_rest = opt.after_rest;
-  for (int k = 0; k < nx + ny + nu; ++k)
-    r->bound_viol[k] = NAN; /* stays NaN without a finite bound */
-
-  gsl_odeiv2_system sys = {gsl_rhs, NULL, (size_t)nx, &c};
-  old_handler = gsl_set_error_handler_off();
-  if (nx > 0 && !(drv = rk8pd_driver(&sys, r, opt.tol))) {
-    rc = rc_error_set(err, RC_ERR_NOMEM,
-                      "replay: GSL could not allocate the rk8pd driver");
-    goto done;
-  }
-  const double t_start = rc_now_s();
-  if ((rc = integrate(&c, &opt, drv, x, r, err)) != RC_OK)
-    goto done;
-  r->wall_s = rc_now_s() - t_start;
-  r->rhs_evals = c.rhs_evals;
-  r->newton_max = c.newton_max;
-  figures(&c, settle, wp, v, r);
-  rc = RC_OK;
+  if ((rc = start_replay(&c, &opt, settle, nhold, nout, wp, x, &grid, r,
+                         err)) == RC_OK)
+    rc = integrate_and_measure(&c, &opt, settle, wp, v, x, r, err);
 
 done:
-  if (old_handler)
-    gsl_set_error_handler(old_handler);
-  if (drv)
-    gsl_odeiv2_driver_free(drv);
   free(grid);
   free(map);
   free(perm);
