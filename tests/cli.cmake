@@ -9,7 +9,8 @@ set(RADCOL_CLI_CASES
   elements_garbage elements_overflow stages_zero stages_40 tf_negative tf_nan
   set_unknown set_nan set_inf set_garbage set_no_equals tol_zero
   ipopt_no_equals refine_zero dense_bounds_bad plugin_missing mesh_missing
-  mesh_not_hdf5 guess_missing guess_not_hdf5 info_missing info_not_hdf5
+  mesh_not_hdf5 guess_missing guess_not_hdf5 fourbar_unassemblable info_missing
+  info_not_hdf5
   hdf5_not_radcol output_dir_missing check_bad list_params_unknown
   guess_mismatch solve_json solve_default_output solve_not_converged
 )

@@ -161,6 +161,9 @@ guess_not_hdf5)
   need_pendulum
   bad 2 "notes.txt" solve pendulum --guess notes.txt -o out.h5
   ;;
+# a linkage that cannot be assembled: refused naming the lengths (the
+# message used to be worded from freed data; the Sanitize run checks it)
+fourbar_unassemblable) bad 2 "L1 = 10" solve four-bar --set L1=10 -o out.h5 ;;
 info_missing) bad 3 "missing.h5" info missing.h5 ;;
 info_not_hdf5) bad 2 "notes.txt" info notes.txt ;;
 hdf5_not_radcol)
