@@ -747,7 +747,10 @@ static void print_summary(solve_job *j) {
   else
     print_text(pb, mesh, &j->st, d->have_diag ? &d->diag : NULL,
                d->have_dense ? &d->dense : NULL, j->output, &rep);
-  if (d->have_dense)
+  /* A problem proved infeasible before solving writes its starting point:
+   * the file records that point's dense-grid check, but warnings about it
+   * would read as if a solution broke the constraints. */
+  if (d->have_dense && !pb->infeasible)
     rc_cli_warn_dense(j->cmd, pb, &d->dense);
 }
 
