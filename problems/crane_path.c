@@ -753,6 +753,19 @@ static int segment_coefs(const rc_crane_path *path,
   return finite;
 }
 
+/* Frees w and refuses the path: what is wrong with the spline, and what
+ * the waypoints should be instead. */
+static rc_err spline_refused(spline_work *w, const rc_crane_path *path,
+                             const char *what, const char *expected,
+                             rc_error *err) {
+  spline_work_free(w);
+  return rc_error_set(err, RC_ERR_INPUT,
+                      "crane: the smooth path through %d waypoints (t = %g "
+                      ".. %g) %s: expected %s (or use path_mode=stop)",
+                      path->n, path->t[0], path->t[path->n - 1], what,
+                      expected);
+}
+
 static rc_err smooth_with_ends(rc_crane_path *path, const double ends[2][2][4],
                                rc_error *err) {
   const int n = path->n, N = 4 * (n - 2);
@@ -769,26 +782,13 @@ static rc_err smooth_with_ends(rc_crane_path *path, const double ends[2][2][4],
                         "waypoints",
                         n);
   assemble_continuity(path, ends, DB, &w);
-  if (N > 0 && band_solve(N, SPL_KL, SPL_KU, w.A, w.rhs, 2)) {
-    spline_work_free(&w);
-    return rc_error_set(err, RC_ERR_INPUT,
-                        "crane: the smooth path through %d waypoints "
-                        "(t = %g .. %g) is numerically singular: expected "
-                        "waypoint times spaced less unevenly (or use "
-                        "path_mode=stop)",
-                        n, path->t[0], path->t[n - 1]);
-  }
+  if (N > 0 && band_solve(N, SPL_KL, SPL_KU, w.A, w.rhs, 2))
+    return spline_refused(&w, path, "is numerically singular",
+                          "waypoint times spaced less unevenly", err);
   knot_derivs(path, ends, &w);
-  const int finite = segment_coefs(path, HB, &w);
-  if (!finite) {
-    spline_work_free(&w);
-    return rc_error_set(err, RC_ERR_INPUT,
-                        "crane: the smooth path through %d waypoints (t = %g "
-                        ".. %g) has non-finite coefficients: expected "
-                        "waypoint times and values of moderate size (or use "
-                        "path_mode=stop)",
-                        n, path->t[0], path->t[n - 1]);
-  }
+  if (!segment_coefs(path, HB, &w))
+    return spline_refused(&w, path, "has non-finite coefficients",
+                          "waypoint times and values of moderate size", err);
   free(w.A);
   free(w.rhs);
   free(w.D);
