@@ -2154,29 +2154,17 @@ static int pt_guess(const rc_problem *pb, double t, double *w) {
   return 0;
 }
 
-/* Turns a mintime problem (limits checked, free tf, starting T set) into
- * pathtime: its dimensions, limits and kit functions. */
-static rc_err pathtime_finish(crane *cr, const rc_param_values *pv,
-                              rc_kit_spec *ks, rc_error *err) {
-  rc_problem *pb = &cr->pb;
-  const double *v = pv->real;
-  if (cr->nstack > 0)
-    return rc_error_set(err, RC_ERR_INPUT,
-                        "crane: stack with formulation pathtime: expected no "
-                        "stack (the load stays on the path)");
-  if (v[P_UREG] > 0.0)
-    return rc_error_set(err, RC_ERR_INPUT,
-                        "crane: ureg = %g with formulation pathtime: expected "
-                        "0 (not implemented there)",
-                        v[P_UREG]);
+/* pathtime's limits: 0 <= sigma <= 1, sigma' >= 0 (monotone), the copies
+ * y = (d, r, theta, vd, vr, omega, tau, u1, u2) within the crane's limits
+ * and b >= 1 % of m g (the flat inverse's domain). */
+static void pathtime_limits(crane *cr, const double *v) {
   for (int i = 0; i < NWMAX; ++i) {
     cr->w_lo[i] = -HUGE_VAL;
     cr->w_hi[i] = HUGE_VAL;
   }
-  cr->w_lo[0] = 0.0; /* 0 <= sigma <= 1, sigma' >= 0 (monotone) */
+  cr->w_lo[0] = 0.0;
   cr->w_hi[0] = 1.0;
   cr->w_lo[1] = 0.0;
-  /* the limits on the copies y = (d, r, theta, vd, vr, omega, tau, u1, u2) */
   double *lo = cr->w_lo + PT_NX, *hi = cr->w_hi + PT_NX;
   if (v[P_RMIN] > 0.0)
     lo[1] = v[P_RMIN];
@@ -2194,61 +2182,78 @@ static rc_err pathtime_finish(crane *cr, const rc_param_values *pv,
   hi[8] = v[P_U2MAX];
   cr->pt_lo[0] = 0.01 * cr->par.m * cr->par.g; /* b: the flat inverse's */
   cr->pt_hi[0] = HUGE_VAL;                     /* domain */
-  /* sigma and its derivatives at rest; slots 4, 5 carry P0 and D */
-  const char *file = pv->text ? pv->text[P_CURVE] : NULL;
-  if (file && *file) { /* the curve replaces the straight line */
-    static const int ends[4] = {P_XS, P_ZS, P_XE, P_ZE};
-    for (int k = 0; k < 4; ++k)
-      if (pv->is_set && pv->is_set[ends[k]])
-        return rc_error_set(err, RC_ERR_INPUT,
-                            "crane: %s = %g with curve = '%s': expected no "
-                            "%s (the curve's first and last rows are the "
-                            "start and end)",
-                            crane_params[ends[k]].name, v[ends[k]], file,
-                            crane_params[ends[k]].name);
-    rc_crane_path curve;
-    rc_err rc = rc_crane_curve_read_csv(&curve, file, err);
-    if (rc != RC_OK)
-      return rc;
-    double P[2][7][2];
-    rc_crane_curve_eval(&curve, 0.0, P[0]);
-    rc_crane_curve_eval(&curve, 1.0, P[1]);
-    for (int e = 0; e < 2; ++e)
-      if (!(P[e][0][1] >= fmax(v[P_RMIN], 1e-9) && P[e][0][1] <= v[P_RMAX])) {
-        const double ze = P[e][0][1];
-        rc_crane_path_free(&curve);
-        return rc_error_set(err, RC_ERR_INPUT,
-                            "crane: curve '%s': the %s point is at depth z = "
-                            "%g m, the cable length at rest there: expected "
-                            "z > 0 and rmin = %g <= z <= rmax = %g",
-                            file, e ? "end" : "start", ze, v[P_RMIN],
-                            v[P_RMAX]);
-      }
-    /* the cable hangs from the rail: z > 0 along the whole curve (scanned
-     * at 200 points per segment; the flat inverse needs p2 > 0) */
-    const int nscan = 200 * (curve.n - 1);
-    for (int k = 0; k <= nscan; ++k) {
-      double Q[7][2];
-      const double sg = (double)k / nscan;
-      rc_crane_curve_eval(&curve, sg, Q);
-      if (!(Q[0][1] > 0.0)) {
-        rc_crane_path_free(&curve);
-        return rc_error_set(err, RC_ERR_INPUT,
-                            "crane: curve '%s' reaches z = %g m at sigma = "
-                            "%g (x = %g m), at or above the rail: expected "
-                            "z > 0 along the whole interpolated curve",
-                            file, Q[0][1], sg, Q[0][0]);
-      }
-    }
-    /* starting tf: the straight line's T scaled like a bang-bang time,
-     * sqrt(length / chord) */
-    const double L = rc_crane_curve_length(&curve);
-    const double chord = hypot(v[P_XE] - v[P_XS], v[P_ZE] - v[P_ZS]);
-    if (!(pv->is_set && pv->is_set[P_TF]) && chord > 0.0)
-      pb->tf = fmin(pb->tf_hi, fmax(pb->tf_lo, pb->tf * sqrt(L / chord)));
-    rc_crane_path_free(&cr->path);
-    cr->path = curve; /* owned from now on (crane_destroy frees it) */
+}
+
+/* The curve hangs below the rail and its ends are reachable at rest:
+ * rmin <= z <= rmax (and z > 0) at sigma = 0 and 1, z > 0 along the whole
+ * curve (scanned at 200 points per segment; the flat inverse needs
+ * p2 > 0). */
+static rc_err check_curve_depth(const rc_crane_path *curve, const char *file,
+                                const double *v, rc_error *err) {
+  double P[2][7][2];
+  rc_crane_curve_eval(curve, 0.0, P[0]);
+  rc_crane_curve_eval(curve, 1.0, P[1]);
+  for (int e = 0; e < 2; ++e)
+    if (!(P[e][0][1] >= fmax(v[P_RMIN], 1e-9) && P[e][0][1] <= v[P_RMAX]))
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "crane: curve '%s': the %s point is at depth z = "
+                          "%g m, the cable length at rest there: expected "
+                          "z > 0 and rmin = %g <= z <= rmax = %g",
+                          file, e ? "end" : "start", P[e][0][1], v[P_RMIN],
+                          v[P_RMAX]);
+  const int nscan = 200 * (curve->n - 1);
+  for (int k = 0; k <= nscan; ++k) {
+    double Q[7][2];
+    const double sg = (double)k / nscan;
+    rc_crane_curve_eval(curve, sg, Q);
+    if (!(Q[0][1] > 0.0))
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "crane: curve '%s' reaches z = %g m at sigma = "
+                          "%g (x = %g m), at or above the rail: expected "
+                          "z > 0 along the whole interpolated curve",
+                          file, Q[0][1], sg, Q[0][0]);
   }
+  return RC_OK;
+}
+
+/* The curve of file replaces the straight line as the path (cr->path): the
+ * straight line's end parameters must not be set, the curve must pass
+ * check_curve_depth, and an unset tf starts at the straight line's T scaled
+ * like a bang-bang time, sqrt(length / chord). */
+static rc_err pathtime_curve(crane *cr, const rc_param_values *pv,
+                             const char *file, rc_error *err) {
+  static const int ends[4] = {P_XS, P_ZS, P_XE, P_ZE};
+  rc_problem *pb = &cr->pb;
+  const double *v = pv->real;
+  for (int k = 0; k < 4; ++k)
+    if (pv->is_set && pv->is_set[ends[k]])
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "crane: %s = %g with curve = '%s': expected no "
+                          "%s (the curve's first and last rows are the "
+                          "start and end)",
+                          crane_params[ends[k]].name, v[ends[k]], file,
+                          crane_params[ends[k]].name);
+  rc_crane_path curve;
+  rc_err rc = rc_crane_curve_read_csv(&curve, file, err);
+  if (rc == RC_OK)
+    rc = check_curve_depth(&curve, file, v, err);
+  if (rc != RC_OK) {
+    rc_crane_path_free(&curve);
+    return rc;
+  }
+  const double L = rc_crane_curve_length(&curve);
+  const double chord = hypot(v[P_XE] - v[P_XS], v[P_ZE] - v[P_ZS]);
+  if (!(pv->is_set && pv->is_set[P_TF]) && chord > 0.0)
+    pb->tf = fmin(pb->tf_hi, fmax(pb->tf_lo, pb->tf * sqrt(L / chord)));
+  rc_crane_path_free(&cr->path);
+  cr->path = curve; /* owned from now on (crane_destroy frees it) */
+  return RC_OK;
+}
+
+/* pathtime's dimensions, boundary values and kit functions: sigma and its
+ * derivatives at rest at both ends; slots 4, 5 carry P0 and D. */
+static void pathtime_dims(crane *cr, const double *v, rc_kit_spec *ks) {
+  rc_problem *pb = &cr->pb;
   const double x0[NX] = {0, 0, 0, 0, v[P_XS], v[P_ZS]};
   const double xf[NX] = {1, 0, 0, 0, v[P_XE] - v[P_XS], v[P_ZE] - v[P_ZS]};
   memcpy(cr->x0, x0, sizeof x0);
@@ -2275,6 +2280,31 @@ static rc_err pathtime_finish(crane *cr, const rc_param_values *pv,
   pb->out_names = OUT_NAMES;
   pb->outputs = pt_outputs;
   pb->guess = pt_guess;
+}
+
+/* Turns a mintime problem (limits checked, free tf, starting T set) into
+ * pathtime: its dimensions, limits and kit functions, along the straight
+ * line or a curve file. */
+static rc_err pathtime_finish(crane *cr, const rc_param_values *pv,
+                              rc_kit_spec *ks, rc_error *err) {
+  const double *v = pv->real;
+  if (cr->nstack > 0)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: stack with formulation pathtime: expected no "
+                        "stack (the load stays on the path)");
+  if (v[P_UREG] > 0.0)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: ureg = %g with formulation pathtime: expected "
+                        "0 (not implemented there)",
+                        v[P_UREG]);
+  pathtime_limits(cr, v);
+  const char *file = pv->text ? pv->text[P_CURVE] : NULL;
+  if (file && *file) {
+    rc_err rc = pathtime_curve(cr, pv, file, err);
+    if (rc != RC_OK)
+      return rc;
+  }
+  pathtime_dims(cr, v, ks);
   return RC_OK;
 }
 

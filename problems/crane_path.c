@@ -177,157 +177,264 @@ static int field_number(const char *f, double *v) {
   return end != f && *end == '\0';
 }
 
-static const char *const COL_NAME[3] = {"t", "x", "z"};
+/* The two CSV forms: waypoints t,x,z (rc_crane_path_read_csv) and curve
+ * rows x,z (rc_crane_curve_read_csv).  One reader serves both: it reads the
+ * lines, skips blanks, comments and the header, parses the first ncol
+ * fields of each row and stores the accepted rows column by column; a
+ * form's own check words what is wrong with a row. */
 
-rc_err rc_crane_path_read_csv(rc_crane_path *path, const char *file,
-                              rc_error *err) {
-  memset(path, 0, sizeof *path);
-  FILE *fp = fopen(file, "r");
-  if (!fp)
-    return rc_error_set(err, RC_ERR_IO, "crane: cannot open path file '%s'",
-                        file);
-  char *line = NULL;
-  size_t linecap = 0;
-  int lineno = 0, cap = 0, n = 0, header_done = 0;
-  rc_err rc = RC_OK;
-  double *t = NULL, *x = NULL, *z = NULL;
+/* One CSV file being read: the line buffer and the number of the line last
+ * read (from 1, for messages). */
+typedef struct csv_file {
+  const struct csv_form *form;
+  const char *file;
+  FILE *fp;
+  char *line;
+  size_t linecap;
+  int lineno;
+  int header_done; /* the first non-blank row has been read */
+} csv_file;
+
+/* One row, its first ncol fields parsed (v[i] = 0 where there are fewer). */
+typedef struct csv_row {
+  int k; /* fields in the row, possibly more than ncol */
+  double v[3];
+  int nnum;            /* fields among the first ncol that are numbers */
+  int nempty;          /* ... that are empty */
+  int first_bad;       /* the first of them empty or not a number, or -1 */
+  int first_nonfinite; /* the first of the numbers that is not finite, or -1 */
+  char shown[48];      /* the row's first 40 bytes, for messages */
+} csv_row;
+
+/* The rows accepted so far, column by column (arrays grown by doubling). */
+typedef struct csv_cols {
+  double *c[3];
+  int n, cap;
+} csv_cols;
+
+/* What differs between the forms: the words naming the file and its
+ * columns, the column count, whether a first row without numbers is the
+ * header even when a field is empty, and the check of a parsed row against
+ * the rows before it (RC_OK, or the error naming file, line and value). */
+typedef struct csv_form {
+  const char *kind; /* "path" or "curve" */
+  const char *cols; /* "t,x,z" or "x,z" */
+  int ncol;
+  int header_may_have_empty;
+  rc_err (*check)(const csv_file *f, const csv_row *row, const csv_cols *c,
+                  rc_error *err);
+} csv_form;
+
+/* Splits and parses the row s (non-blank, not a comment) into *row. */
+static void parse_row(const csv_form *form, char *s, csv_row *row) {
+  snprintf(row->shown, sizeof row->shown, "%.40s", s);
+  char *field[4];
+  row->k = split_row(s, field);
+  row->nnum = row->nempty = 0;
+  row->first_bad = row->first_nonfinite = -1;
+  for (int i = 0; i < 3; ++i)
+    row->v[i] = 0.0;
+  for (int i = 0; i < row->k && i < form->ncol; ++i) {
+    if (field[i][0] == '\0') {
+      ++row->nempty;
+      if (row->first_bad < 0)
+        row->first_bad = i;
+    } else if (field_number(field[i], &row->v[i])) {
+      ++row->nnum;
+      if (!isfinite(row->v[i]) && row->first_nonfinite < 0)
+        row->first_nonfinite = i;
+    } else if (row->first_bad < 0) {
+      row->first_bad = i;
+    }
+  }
+}
+
+/* Reads up to the next data row (skipping blank lines, comments and the one
+ * header: a first row with no number among its first ncol fields).  *more
+ * is 1 with the row in *row, or 0 at the end of the file. */
+static rc_err next_row(csv_file *f, csv_row *row, int *more, rc_error *err) {
+  const csv_form *form = f->form;
+  *more = 0;
   for (;;) {
     const char *why = "";
-    int got = read_line(fp, &line, &linecap, &why);
+    const int got = read_line(f->fp, &f->line, &f->linecap, &why);
     if (got == 0)
-      break;
-    ++lineno;
-    if (got == -2) {
-      rc = rc_error_set(err, RC_ERR_NOMEM,
-                        "crane: out of memory reading '%s' line %d", file,
-                        lineno);
-      break;
-    }
-    if (got < 0) {
-      rc = rc_error_set(err, RC_ERR_INPUT,
-                        "crane: path file '%s' line %d %s: expected text "
-                        "lines t,x,z",
-                        file, lineno, why);
-      break;
-    }
-    char *s = line;
+      return RC_OK;
+    ++f->lineno;
+    if (got == -2)
+      return rc_error_set(err, RC_ERR_NOMEM,
+                          "crane: out of memory reading '%s' line %d", f->file,
+                          f->lineno);
+    if (got < 0)
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "crane: %s file '%s' line %d %s: expected text "
+                          "lines %s",
+                          form->kind, f->file, f->lineno, why, form->cols);
+    char *s = f->line;
     while (isspace((unsigned char)*s))
       ++s;
     if (*s == '\0' || *s == '#')
       continue;
-    char shown[48];
-    snprintf(shown, sizeof shown, "%.40s", s);
-    char *field[4];
-    int k = split_row(s, field);
-    double v[3] = {0, 0, 0};
-    int nnum = 0, nempty = 0, first_bad = -1;
-    for (int i = 0; i < k && i < 3; ++i) {
-      if (field[i][0] == '\0') {
-        ++nempty;
-        if (first_bad < 0)
-          first_bad = i;
-      } else if (field_number(field[i], &v[i])) {
-        ++nnum;
-      } else if (first_bad < 0) {
-        first_bad = i;
-      }
+    parse_row(form, s, row);
+    const int header = !f->header_done && row->nnum == 0 &&
+                       (form->header_may_have_empty || row->nempty == 0);
+    f->header_done = 1;
+    if (!header) {
+      *more = 1;
+      return RC_OK;
     }
-    if (!header_done && n == 0 && nnum == 0 && nempty == 0) {
-      header_done = 1; /* the one header line: t,x,z or similar */
-      continue;
+  }
+}
+
+/* Appends the first ncol values of v as a new row of c. */
+static rc_err append_row(csv_cols *c, int ncol, const double *v,
+                         const char *file, rc_error *err) {
+  if (c->n == c->cap) {
+    c->cap = c->cap ? 2 * c->cap : 16;
+    int ok = 1;
+    for (int i = 0; i < ncol; ++i) {
+      double *grown = realloc(c->c[i], sizeof(double) * (size_t)c->cap);
+      if (grown)
+        c->c[i] = grown;
+      else
+        ok = 0;
     }
-    header_done = 1;
-    if (nempty > 0) {
-      rc = rc_error_set(err, RC_ERR_INPUT,
-                        "crane: path file '%s' line %d: field %d (%s) is "
-                        "empty, expected three numbers t,x,z",
-                        file, lineno, first_bad + 1,
-                        first_bad < 3 ? COL_NAME[first_bad] : "?");
+    if (!ok)
+      return rc_error_set(err, RC_ERR_NOMEM,
+                          "crane: out of memory reading '%s'", file);
+  }
+  for (int i = 0; i < ncol; ++i)
+    c->c[i][c->n] = v[i];
+  ++c->n;
+  return RC_OK;
+}
+
+static void free_cols(csv_cols *c) {
+  for (int i = 0; i < 3; ++i)
+    free(c->c[i]);
+  memset(c, 0, sizeof *c);
+}
+
+/* Reads every data row of file in the given form into *c (emptied on
+ * failure). */
+static rc_err read_rows(const csv_form *form, const char *file, csv_cols *c,
+                        rc_error *err) {
+  memset(c, 0, sizeof *c);
+  csv_file f = {form, file, fopen(file, "r"), NULL, 0, 0, 0};
+  if (!f.fp)
+    return rc_error_set(err, RC_ERR_IO, "crane: cannot open %s file '%s'",
+                        form->kind, file);
+  rc_err rc;
+  for (;;) {
+    csv_row row;
+    int more;
+    rc = next_row(&f, &row, &more, err);
+    if (rc != RC_OK || !more)
       break;
-    }
-    if (first_bad >= 0) {
-      rc = rc_error_set(err, RC_ERR_INPUT,
-                        "crane: path file '%s' line %d: expected three "
-                        "numbers t,x,z, got '%s'",
-                        file, lineno, shown);
-      break;
-    }
-    if (k != 3) {
-      rc = rc_error_set(err, RC_ERR_INPUT,
-                        "crane: path file '%s' line %d: %d column%s, expected "
-                        "3 (t,x,z)",
-                        file, lineno, k, k == 1 ? "" : "s");
-      break;
-    }
-    for (int i = 0; i < 3; ++i)
-      if (!isfinite(v[i])) {
-        rc = rc_error_set(err, RC_ERR_INPUT,
-                          "crane: path file '%s' line %d: %s = %g, expected "
-                          "a finite number",
-                          file, lineno, COL_NAME[i], v[i]);
-        break;
-      }
+    rc = form->check(&f, &row, c, err);
+    if (rc == RC_OK)
+      rc = append_row(c, form->ncol, row.v, file, err);
     if (rc != RC_OK)
       break;
-    if (n == 0 && v[0] > 0.0) {
-      rc = rc_error_set(err, RC_ERR_INPUT,
+  }
+  free(f.line);
+  if (rc == RC_OK && ferror(f.fp))
+    rc = rc_error_set(err, RC_ERR_IO, "crane: read error on %s file '%s'",
+                      form->kind, file);
+  fclose(f.fp);
+  if (rc != RC_OK)
+    free_cols(c);
+  return rc;
+}
+
+static const char *const COL_NAME[3] = {"t", "x", "z"};
+
+/* A waypoint row: three finite numbers t,x,z, the first t <= 0, then t
+ * strictly increasing. */
+static rc_err check_waypoint(const csv_file *f, const csv_row *row,
+                             const csv_cols *c, rc_error *err) {
+  const char *file = f->file;
+  const int line = f->lineno, n = c->n;
+  const double *v = row->v, *t = c->c[0];
+  if (row->nempty > 0)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: path file '%s' line %d: field %d (%s) is "
+                        "empty, expected three numbers t,x,z",
+                        file, line, row->first_bad + 1,
+                        COL_NAME[row->first_bad]);
+  if (row->first_bad >= 0)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: path file '%s' line %d: expected three "
+                        "numbers t,x,z, got '%s'",
+                        file, line, row->shown);
+  if (row->k != 3)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: path file '%s' line %d: %d column%s, expected "
+                        "3 (t,x,z)",
+                        file, line, row->k, row->k == 1 ? "" : "s");
+  if (row->first_nonfinite >= 0)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: path file '%s' line %d: %s = %g, expected "
+                        "a finite number",
+                        file, line, COL_NAME[row->first_nonfinite],
+                        v[row->first_nonfinite]);
+  if (n == 0 && v[0] > 0.0)
+    return rc_error_set(err, RC_ERR_INPUT,
                         "crane: path file '%s' line %d: first t = %g, "
                         "expected <= 0 (the horizon starts at t0 = 0; a "
                         "negative first t starts it in motion)",
-                        file, lineno, v[0]);
-      break;
-    }
-    if (n > 0 && !(v[0] > t[n - 1])) {
-      rc = rc_error_set(err, RC_ERR_INPUT,
+                        file, line, v[0]);
+  if (n > 0 && !(v[0] > t[n - 1]))
+    return rc_error_set(err, RC_ERR_INPUT,
                         "crane: path file '%s' line %d: t = %g after t = %g, "
                         "expected strictly increasing times",
-                        file, lineno, v[0], t[n - 1]);
-      break;
-    }
-    if (n == cap) {
-      cap = cap ? 2 * cap : 16;
-      double *nt = realloc(t, sizeof(double) * (size_t)cap);
-      if (nt)
-        t = nt;
-      double *nx = realloc(x, sizeof(double) * (size_t)cap);
-      if (nx)
-        x = nx;
-      double *nz = realloc(z, sizeof(double) * (size_t)cap);
-      if (nz)
-        z = nz;
-      if (!nt || !nx || !nz) {
-        rc = rc_error_set(err, RC_ERR_NOMEM,
-                          "crane: out of memory reading "
-                          "'%s'",
-                          file);
-        break;
-      }
-    }
-    t[n] = v[0];
-    x[n] = v[1];
-    z[n] = v[2];
-    ++n;
-  }
-  free(line);
-  if (rc == RC_OK && ferror(fp))
-    rc = rc_error_set(err, RC_ERR_IO, "crane: read error on path file '%s'",
-                      file);
-  fclose(fp);
-  if (rc == RC_OK && n < 2)
+                        file, line, v[0], t[n - 1]);
+  return RC_OK;
+}
+
+/* A curve row: two finite numbers x,z, not the previous row again. */
+static rc_err check_curve_row(const csv_file *f, const csv_row *row,
+                              const csv_cols *c, rc_error *err) {
+  const int n = c->n;
+  const double *v = row->v, *x = c->c[0], *z = c->c[1];
+  if (row->k != 2 || row->first_bad >= 0 || row->first_nonfinite >= 0)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: curve file '%s' line %d: expected two finite "
+                        "numbers x,z (no t), got '%s'",
+                        f->file, f->lineno, row->shown);
+  if (n > 0 && v[0] == x[n - 1] && v[1] == z[n - 1])
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane: curve file '%s' line %d: the point (%g, %g) "
+                        "repeats the previous row: expected distinct "
+                        "consecutive points",
+                        f->file, f->lineno, v[0], v[1]);
+  return RC_OK;
+}
+
+/* A path file's header has no empty field (a row with one is refused);
+ * a curve file's first row without numbers is its header whatever it
+ * holds. */
+static const csv_form PATH_FORM = {"path", "t,x,z", 3, 0, check_waypoint};
+static const csv_form CURVE_FORM = {"curve", "x,z", 2, 1, check_curve_row};
+
+rc_err rc_crane_path_read_csv(rc_crane_path *path, const char *file,
+                              rc_error *err) {
+  memset(path, 0, sizeof *path);
+  csv_cols c;
+  rc_err rc = read_rows(&PATH_FORM, file, &c, err);
+  if (rc == RC_OK && c.n < 2) {
     rc = rc_error_set(err, RC_ERR_INPUT,
                       "crane: path file '%s' has %d waypoint row%s, expected "
                       "at least 2",
-                      file, n, n == 1 ? "" : "s");
-  if (rc != RC_OK) {
-    free(t);
-    free(x);
-    free(z);
-    return rc;
+                      file, c.n, c.n == 1 ? "" : "s");
+    free_cols(&c);
   }
-  path->n = n;
-  path->t = t;
-  path->x = x;
-  path->z = z;
+  if (rc != RC_OK)
+    return rc;
+  path->n = c.n;
+  path->t = c.c[0];
+  path->x = c.c[1];
+  path->z = c.c[2];
   return RC_OK;
 }
 
@@ -467,17 +574,22 @@ rc_err rc_crane_path_smooth(rc_crane_path *path, rc_error *err) {
   return smooth_with_ends(path, NULL, err);
 }
 
-static rc_err smooth_with_ends(rc_crane_path *path, const double ends[2][2][4],
-                               rc_error *err) {
-  const int n = path->n, nseg = n - 1, N = 4 * (n - 2);
-  enum { KL = 7, KU = 7, W = KL + KU + 1 };
-  /* in long double: the continuity rows are differences of large basis
-   * derivatives (~1e7 for m = 8), so the basis must be exact to well
-   * below double rounding for the spline to be exact to double rounding */
-  long double HB[10][10];
-  hermite_basis(HB);
-  /* DB[m - 5][f][e]: m-th derivative of basis f at a = e */
-  long double DB[4][10][2];
+/* Bandwidths of the continuity system: unknown j of knot k is column
+ * 4 (k - 1) + j - 1, and the rows of knot k touch knots k - 1 .. k + 1. */
+enum { SPL_KL = 7, SPL_KU = 7, SPL_W = SPL_KL + SPL_KU + 1 };
+
+/* Length of segment k, and the length scale of interior knot k (the
+ * unknowns are p^(j) H_k^j). */
+static double seg_len(const double *t, int k) {
+  return t[k + 1] - t[k];
+}
+static double knot_scale(const double *t, int k) {
+  return 0.5 * (seg_len(t, k - 1) + seg_len(t, k));
+}
+
+/* DB[m - 5][f][e]: m-th derivative (m = 5..8) of basis f at a = e. */
+static void basis_high_derivs(const long double HB[10][10],
+                              long double DB[4][10][2]) {
   for (int m = 5; m <= 8; ++m)
     for (int f = 0; f < 10; ++f)
       for (int e = 0; e < 2; ++e) {
@@ -486,28 +598,52 @@ static rc_err smooth_with_ends(rc_crane_path *path, const double ends[2][2][4],
           v = v * e + HB[f][i] * falling(i, m);
         DB[m - 5][f][e] = v;
       }
-  double *cx = malloc(sizeof(double) * 10 * (size_t)nseg);
-  double *cz = malloc(sizeof(double) * 10 * (size_t)nseg);
-  long double *A = N > 0 ? calloc((size_t)N * W, sizeof(long double)) : NULL;
-  long double *rhs = N > 0 ? calloc((size_t)N * 2, sizeof(long double)) : NULL;
-  double *D = malloc(sizeof(double) * 10 * (size_t)n); /* p^(j)(t_k), x z */
-  if (!cx || !cz || !D || (N > 0 && (!A || !rhs))) {
-    free(cx);
-    free(cz);
-    free(A);
-    free(rhs);
-    free(D);
-    return rc_error_set(err, RC_ERR_NOMEM,
-                        "crane: out of memory for a smooth path of %d "
-                        "waypoints",
-                        n);
+}
+
+/* The storage of one spline build: the band matrix A (N x SPL_W) and its
+ * two right-hand sides rhs (N x 2, x and z) for the unknown derivatives
+ * 1..4 at the N / 4 interior knots; D[10 k + j] (x), D[10 k + 5 + j] (z) =
+ * p^(j)(t_k), j = 0..4; the coefficients cx, cz (10 per segment). */
+typedef struct spline_work {
+  long double *A, *rhs;
+  double *D, *cx, *cz;
+} spline_work;
+
+static void spline_work_free(spline_work *w) {
+  free(w->cx);
+  free(w->cz);
+  free(w->A);
+  free(w->rhs);
+  free(w->D);
+}
+
+static int spline_work_alloc(spline_work *w, int n) {
+  const int nseg = n - 1, N = 4 * (n - 2);
+  w->cx = malloc(sizeof(double) * 10 * (size_t)nseg);
+  w->cz = malloc(sizeof(double) * 10 * (size_t)nseg);
+  w->A = N > 0 ? calloc((size_t)N * SPL_W, sizeof(long double)) : NULL;
+  w->rhs = N > 0 ? calloc((size_t)N * 2, sizeof(long double)) : NULL;
+  w->D = malloc(sizeof(double) * 10 * (size_t)n);
+  if (!w->cx || !w->cz || !w->D || (N > 0 && (!w->A || !w->rhs))) {
+    spline_work_free(w);
+    return 1;
   }
+  return 0;
+}
+
+/* Rows 4 (k - 1) + m - 5 of A and rhs, k = 1..n-2, m = 5..8: the m-th
+ * derivative of segment k at a = 0 equals that of segment k - 1 at a = 1,
+ * scaled by H_k^m.  Known values (the waypoints, the given end derivatives)
+ * go to the right-hand side. */
+static void assemble_continuity(const rc_crane_path *path,
+                                const double ends[2][2][4],
+                                const long double DB[4][10][2],
+                                spline_work *w) {
+  const int n = path->n;
   const double *t = path->t;
-  /* H_k: length scale of interior knot k (unknowns are p^(j) H_k^j) */
-#define HSEG(k) (t[(k) + 1] - t[(k)])
-#define HKNOT(k) (0.5 * (HSEG((k)-1) + HSEG(k)))
+  long double *A = w->A, *rhs = w->rhs;
   for (int k = 1; k <= n - 2; ++k) {
-    const double Hk = HKNOT(k);
+    const double Hk = knot_scale(t, k);
     for (int m = 5; m <= 8; ++m) {
       const int row = 4 * (k - 1) + (m - 5);
       /* +: segment k at a = 0 (knots k, k+1); -: segment k-1 at a = 1
@@ -516,7 +652,7 @@ static rc_err smooth_with_ends(rc_crane_path *path, const double ends[2][2][4],
         const int seg = side == 0 ? k : k - 1;
         const double sign = side == 0 ? 1.0 : -1.0;
         const int e = side == 0 ? 0 : 1;
-        const double h = HSEG(seg);
+        const double h = seg_len(t, seg);
         const long double sm = sign * powl((long double)Hk / h, m);
         for (int end = 0; end < 2; ++end) {
           const int knot = seg + end;
@@ -540,34 +676,30 @@ static rc_err smooth_with_ends(rc_crane_path *path, const double ends[2][2][4],
             } else if (knot > 0 && knot < n - 1) {
               const int col = 4 * (knot - 1) + (j - 1);
               const long double coef =
-                  sm * db * powl((long double)h / HKNOT(knot), j);
-              const int first = row - KL > 0 ? row - KL : 0;
-              A[(long)row * W + (col - first)] += coef;
+                  sm * db * powl((long double)h / knot_scale(t, knot), j);
+              const int first = row - SPL_KL > 0 ? row - SPL_KL : 0;
+              A[(long)row * SPL_W + (col - first)] += coef;
             }
           }
         }
       }
     }
   }
-  if (N > 0 && band_solve(N, KL, KU, A, rhs, 2)) {
-    free(cx);
-    free(cz);
-    free(A);
-    free(rhs);
-    free(D);
-    return rc_error_set(err, RC_ERR_INPUT,
-                        "crane: the smooth path through %d waypoints "
-                        "(t = %g .. %g) is numerically singular: expected "
-                        "waypoint times spaced less unevenly (or use "
-                        "path_mode=stop)",
-                        n, t[0], t[n - 1]);
-  }
+}
+
+/* D from the waypoints, the solved interior derivatives (rhs, scaled by
+ * H_k^j) and the end derivatives (given, or 0). */
+static void knot_derivs(const rc_crane_path *path, const double ends[2][2][4],
+                        spline_work *w) {
+  const int n = path->n;
+  const long double *rhs = w->rhs;
+  double *D = w->D;
   for (int k = 0; k < n; ++k) {
     D[10 * k + 0] = path->x[k];
     D[10 * k + 5] = path->z[k];
     for (int j = 1; j < 5; ++j) {
       const int inner = k > 0 && k < n - 1;
-      const double Hj = inner ? pow(HKNOT(k), (double)j) : 1.0;
+      const double Hj = inner ? pow(knot_scale(path->t, k), (double)j) : 1.0;
       const double e0 = ends ? ends[k == 0 ? 0 : 1][0][j - 1] : 0.0;
       const double e1 = ends ? ends[k == 0 ? 0 : 1][1][j - 1] : 0.0;
       D[10 * k + j] =
@@ -576,10 +708,17 @@ static rc_err smooth_with_ends(rc_crane_path *path, const double ends[2][2][4],
           inner ? (double)(rhs[2 * (4 * (k - 1) + j - 1) + 1] / Hj) : e1;
     }
   }
+}
+
+/* cx, cz of every segment from the knot derivatives D through the Hermite
+ * basis.  Returns 1 if all are finite, else 0. */
+static int segment_coefs(const rc_crane_path *path,
+                         const long double HB[10][10], spline_work *w) {
+  const double *D = w->D;
   int finite = 1;
-  for (int k = 0; k < nseg; ++k) {
-    const double h = HSEG(k);
-    double *ax = cx + 10 * k, *az = cz + 10 * k;
+  for (int k = 0; k < path->n - 1; ++k) {
+    const double h = seg_len(path->t, k);
+    double *ax = w->cx + 10 * k, *az = w->cz + 10 * k;
     /* value part as x_k + (x_{k+1} - x_k) HB_5 (HB_0 + HB_5 = 1): a large
      * offset would otherwise sit in every coefficient and cancel in the
      * derivatives */
@@ -611,25 +750,52 @@ static rc_err smooth_with_ends(rc_crane_path *path, const double ends[2][2][4],
         finite = 0;
     }
   }
-#undef HSEG
-#undef HKNOT
-  free(A);
-  free(rhs);
-  free(D);
-  if (!finite) {
-    free(cx);
-    free(cz);
-    return rc_error_set(err, RC_ERR_INPUT,
-                        "crane: the smooth path through %d waypoints (t = %g "
-                        ".. %g) has non-finite coefficients: expected "
-                        "waypoint times and values of moderate size (or use "
-                        "path_mode=stop)",
-                        n, path->t[0], path->t[n - 1]);
-  }
+  return finite;
+}
+
+/* Frees w and refuses the path: what is wrong with the spline, and what
+ * the waypoints should be instead. */
+static rc_err spline_refused(spline_work *w, const rc_crane_path *path,
+                             const char *what, const char *expected,
+                             rc_error *err) {
+  spline_work_free(w);
+  return rc_error_set(err, RC_ERR_INPUT,
+                      "crane: the smooth path through %d waypoints (t = %g "
+                      ".. %g) %s: expected %s (or use path_mode=stop)",
+                      path->n, path->t[0], path->t[path->n - 1], what,
+                      expected);
+}
+
+static rc_err smooth_with_ends(rc_crane_path *path, const double ends[2][2][4],
+                               rc_error *err) {
+  const int n = path->n, N = 4 * (n - 2);
+  /* in long double: the continuity rows are differences of large basis
+   * derivatives (~1e7 for m = 8), so the basis must be exact to well
+   * below double rounding for the spline to be exact to double rounding */
+  long double HB[10][10], DB[4][10][2];
+  hermite_basis(HB);
+  basis_high_derivs(HB, DB);
+  spline_work w;
+  if (spline_work_alloc(&w, n))
+    return rc_error_set(err, RC_ERR_NOMEM,
+                        "crane: out of memory for a smooth path of %d "
+                        "waypoints",
+                        n);
+  assemble_continuity(path, ends, DB, &w);
+  if (N > 0 && band_solve(N, SPL_KL, SPL_KU, w.A, w.rhs, 2))
+    return spline_refused(&w, path, "is numerically singular",
+                          "waypoint times spaced less unevenly", err);
+  knot_derivs(path, ends, &w);
+  if (!segment_coefs(path, HB, &w))
+    return spline_refused(&w, path, "has non-finite coefficients",
+                          "waypoint times and values of moderate size", err);
+  free(w.A);
+  free(w.rhs);
+  free(w.D);
   free(path->cx);
   free(path->cz);
-  path->cx = cx;
-  path->cz = cz;
+  path->cx = w.cx;
+  path->cz = w.cz;
   path->mode = RC_CRANE_PATH_SMOOTH;
   return RC_OK;
 }
@@ -896,117 +1062,8 @@ int rc_crane_flat_eval(const rc_crane_params *par, const rc_crane_path *path,
 
 /* ---- geometric curves (crane -f pathtime) -------------------------------- */
 
-rc_err rc_crane_curve_read_csv(rc_crane_path *curve, const char *file,
-                               rc_error *err) {
-  memset(curve, 0, sizeof *curve);
-  FILE *fp = fopen(file, "r");
-  if (!fp)
-    return rc_error_set(err, RC_ERR_IO, "crane: cannot open curve file '%s'",
-                        file);
-  char *line = NULL;
-  size_t linecap = 0;
-  int lineno = 0, cap = 0, n = 0, header_done = 0;
-  rc_err rc = RC_OK;
-  double *x = NULL, *z = NULL;
-  for (;;) {
-    const char *why = "";
-    const int got = read_line(fp, &line, &linecap, &why);
-    if (got == 0)
-      break;
-    ++lineno;
-    if (got == -2) {
-      rc = rc_error_set(err, RC_ERR_NOMEM,
-                        "crane: out of memory reading '%s' line %d", file,
-                        lineno);
-      break;
-    }
-    if (got < 0) {
-      rc = rc_error_set(err, RC_ERR_INPUT,
-                        "crane: curve file '%s' line %d %s: expected text "
-                        "lines x,z",
-                        file, lineno, why);
-      break;
-    }
-    char *s = line;
-    while (isspace((unsigned char)*s))
-      ++s;
-    if (*s == '\0' || *s == '#')
-      continue;
-    char shown[48];
-    snprintf(shown, sizeof shown, "%.40s", s);
-    char *field[4];
-    const int k = split_row(s, field);
-    double v[2] = {0, 0};
-    int nnum = 0, bad = 0;
-    for (int i = 0; i < k && i < 2; ++i) {
-      if (field[i][0] != '\0' && field_number(field[i], &v[i]))
-        ++nnum;
-      else
-        bad = 1;
-    }
-    if (!header_done && n == 0 && nnum == 0) {
-      header_done = 1; /* the one header line: x,z or similar */
-      continue;
-    }
-    header_done = 1;
-    if (k != 2 || bad || !isfinite(v[0]) || !isfinite(v[1])) {
-      rc = rc_error_set(err, RC_ERR_INPUT,
-                        "crane: curve file '%s' line %d: expected two finite "
-                        "numbers x,z (no t), got '%s'",
-                        file, lineno, shown);
-      break;
-    }
-    if (n > 0 && v[0] == x[n - 1] && v[1] == z[n - 1]) {
-      rc = rc_error_set(err, RC_ERR_INPUT,
-                        "crane: curve file '%s' line %d: the point (%g, %g) "
-                        "repeats the previous row: expected distinct "
-                        "consecutive points",
-                        file, lineno, v[0], v[1]);
-      break;
-    }
-    if (n == cap) {
-      cap = cap ? 2 * cap : 16;
-      double *nx = realloc(x, sizeof(double) * (size_t)cap);
-      if (nx)
-        x = nx;
-      double *nz = realloc(z, sizeof(double) * (size_t)cap);
-      if (nz)
-        z = nz;
-      if (!nx || !nz) {
-        rc = rc_error_set(err, RC_ERR_NOMEM,
-                          "crane: out of memory reading "
-                          "'%s'",
-                          file);
-        break;
-      }
-    }
-    x[n] = v[0];
-    z[n] = v[1];
-    ++n;
-  }
-  free(line);
-  if (rc == RC_OK && ferror(fp))
-    rc = rc_error_set(err, RC_ERR_IO, "crane: read error on curve file '%s'",
-                      file);
-  fclose(fp);
-  if (rc == RC_OK && n < 2)
-    rc = rc_error_set(err, RC_ERR_INPUT,
-                      "crane: curve file '%s' has %d row%s, expected at "
-                      "least 2 points x,z",
-                      file, n, n == 1 ? "" : "s");
-  if (rc != RC_OK) {
-    free(x);
-    free(z);
-    return rc;
-  }
-  /* sigma by chord length; the end derivatives 1..4 are those of the
-   * polynomial of degree min(n, 5) - 1 through the first (last) min(n, 5)
-   * points (exact for a curve that is such a polynomial in sigma) */
-  double *t = malloc(sizeof(double) * (size_t)n);
-  if (!t) {
-    free(x), free(z);
-    return rc_error_set(err, RC_ERR_NOMEM, "crane: out of memory for a curve");
-  }
+/* sigma_k by chord length: t[0] = 0, t[n - 1] = 1. */
+static void chord_sigma(const double *x, const double *z, int n, double *t) {
   double len = 0.0;
   t[0] = 0.0;
   for (int k = 1; k < n; ++k) {
@@ -1016,7 +1073,14 @@ rc_err rc_crane_curve_read_csv(rc_crane_path *curve, const char *file,
   for (int k = 1; k < n; ++k)
     t[k] /= len;
   t[n - 1] = 1.0;
-  double ends[2][2][4] = {{{0}}};
+}
+
+/* ends[e][c][j - 1]: the derivatives j = 1..4 at end e (sigma 0 or 1) of
+ * coordinate c (0 x, 1 z) of the polynomial of degree min(n, 5) - 1
+ * through the first (last) min(n, 5) points (exact for a curve that is
+ * such a polynomial in sigma). */
+static void curve_end_derivs(const double *t, const double *x, const double *z,
+                             int n, double ends[2][2][4]) {
   const int np = n < 5 ? n : 5;
   for (int e = 0; e < 2; ++e) {
     const int first = e == 0 ? 0 : n - np;
@@ -1043,6 +1107,30 @@ rc_err rc_crane_curve_read_csv(rc_crane_path *curve, const char *file,
         ends[e][c][j - 1] = q[j];
     }
   }
+}
+
+rc_err rc_crane_curve_read_csv(rc_crane_path *curve, const char *file,
+                               rc_error *err) {
+  memset(curve, 0, sizeof *curve);
+  csv_cols c;
+  rc_err rc = read_rows(&CURVE_FORM, file, &c, err);
+  if (rc == RC_OK && c.n < 2)
+    rc = rc_error_set(err, RC_ERR_INPUT,
+                      "crane: curve file '%s' has %d row%s, expected at "
+                      "least 2 points x,z",
+                      file, c.n, c.n == 1 ? "" : "s");
+  double *t = rc == RC_OK ? malloc(sizeof(double) * (size_t)c.n) : NULL;
+  if (rc == RC_OK && !t)
+    rc = rc_error_set(err, RC_ERR_NOMEM, "crane: out of memory for a curve");
+  if (rc != RC_OK) {
+    free_cols(&c);
+    return rc;
+  }
+  const int n = c.n;
+  double *x = c.c[0], *z = c.c[1];
+  chord_sigma(x, z, n, t);
+  double ends[2][2][4];
+  curve_end_derivs(t, x, z, n, ends);
   curve->n = n;
   curve->t = t;
   curve->x = x;
