@@ -45,6 +45,6 @@ vg=(valgrind --tool=memcheck --error-exitcode=99 --leak-check=full
   printf ' %q "$@"\n' "$build/radcol"
 } > "$out/radcol"
 chmod +x "$out/radcol"
-exclude="${RADCOL_VALGRIND_EXCLUDE-^(test_radau|test_mechanics|test_refine|test_crane|crane_jobs|test_dense_check|test_dense_crane|mintime\..*)\$}"
+exclude="${RADCOL_VALGRIND_EXCLUDE-^(test_radau|test_mechanics|test_refine|test_crane|crane_jobs|test_dense_check|test_dense_crane|mintime\..*|pathtime\..*)\$}"
 ctest --test-dir "$build" -N -L "$labels" -LE slow ${exclude:+-E "$exclude"} --show-only=json-v1 > "$out/tests.json"
 "$PY" scripts/valgrind_run.py "$out" "$build/radcol" "$jobs" "${vg[@]}"
