@@ -8,7 +8,7 @@
 #   with 64-bit doubles, so it fails numerically, not for memory;
 #   test_mechanics and test_refine take 5 min each under valgrind; the
 #   optimal-control solves of test_crane, crane_jobs, test_dense_check,
-#   test_dense_crane and mintime.* take 4-40 s natively, tens of minutes
+#   test_dense_crane, mintime.* and pathtime.* take 4-40 s natively, tens of minutes
 #   under valgrind: the same code paths run in the shorter crane and dense
 #   tests that stay in).
 # Each test's command is rewritten so that every radcol executable it runs
