@@ -34,29 +34,19 @@ Cases
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
 import h5py
 import numpy as np
 
-FAILS = []
-
-
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
-        print("FAIL:", what, file=sys.stderr)
+from cli_check import FAILS, check  # noqa: E402
+from cli_check import run as _run  # noqa: E402
 
 
 def run(radcol, *args, want=0):
-    p = subprocess.run([radcol, *args], capture_output=True, text=True,
-                       timeout=120)
-    check(p.returncode == want,
-          "radcol %s exited %d, expected %d\nstderr: %s" %
-          (" ".join(args), p.returncode, want, p.stderr.strip()))
-    return p
+    return _run(radcol, *args, want=want, timeout=120)
+
 
 
 def bad(radcol, status, text, *args, target="out.csv"):

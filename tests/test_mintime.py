@@ -35,31 +35,16 @@ Cases
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
 import h5py
 import numpy as np
 
-FAILS = []
+from cli_check import check, run, verdict  # noqa: E402
+
 LIMITS = ["--set", "u2max=3", "--set", "taumin=0", "--set", "thetamax=0.2",
           "--set", "rmin=0.5"]
-
-
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
-        print("FAIL:", what, file=sys.stderr)
-
-
-def run(radcol, *args, want=0):
-    p = subprocess.run([radcol, *args], capture_output=True, text=True,
-                       timeout=300)
-    check(p.returncode == want,
-          "radcol %s exited %d, expected %d\nstderr: %s" %
-          (" ".join(args), p.returncode, want, p.stderr.strip()))
-    return p
 
 
 def solve(radcol, out, u1max, n, *extra):
@@ -299,11 +284,7 @@ def main():
     else:
         print("unknown case", case, file=sys.stderr)
         return 2
-    if FAILS:
-        print("%d failure(s)" % len(FAILS), file=sys.stderr)
-        return 1
-    print("PASS", case)
-    return 0
+    return verdict(case)
 
 
 if __name__ == "__main__":

@@ -35,34 +35,19 @@ Cases
 """
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
 import h5py
 import numpy as np
 
-FAILS = []
+from cli_check import check, run, verdict  # noqa: E402
+
 LIM = {"u1max": 10.0, "u2max": 3.0, "taumin": 0.0, "thetamax": 0.2,
        "rmin": 0.5}
 SETS = sum((["--set", "%s=%g" % kv] for kv in LIM.items()), [])
 PAR = dict(M1=10.0, M2=2.0, m=2.0, J=0.01, C1=1.0, C2=0.005, C3=0.1, g=9.81)
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def check(cond, what):
-    if not cond:
-        FAILS.append(what)
-        print("FAIL:", what, file=sys.stderr)
-
-
-def run(radcol, *args, want=0):
-    p = subprocess.run([radcol, *args], capture_output=True, text=True,
-                       timeout=300)
-    check(p.returncode == want,
-          "radcol %s exited %d, expected %d\nstderr: %s" %
-          (" ".join(args), p.returncode, want, p.stderr.strip()[-2000:]))
-    return p
 
 
 def solve(radcol, out, *extra, want=0):
@@ -335,11 +320,7 @@ def main():
     else:
         print("unknown case", case, file=sys.stderr)
         return 2
-    if FAILS:
-        print("%d failure(s)" % len(FAILS), file=sys.stderr)
-        return 1
-    print("PASS", case)
-    return 0
+    return verdict(case)
 
 
 if __name__ == "__main__":
