@@ -595,7 +595,7 @@ def main(argv=None):
                     metavar="CATEGORY/NAME or NAME",
                     help="only this problem (repeatable)")
     ap.add_argument("--out", help="report; default: results/benchmarks.md "
-                                  "(--quick: results/benchmarks-quick.md)")
+                                  "(--quick: BUILD/benchmarks-quick.md)")
     ap.add_argument("--plots", help="plot directory; default: "
                                     "results/benchmarks/ (--quick: none)")
     ap.add_argument("--no-plots", action="store_true", help="no plots")
@@ -641,8 +641,9 @@ def main(argv=None):
         print("benchmarks.py: --build %s: no radcol executable there (build "
               "it first)" % args.build, file=sys.stderr)
         return 2
-    out = args.out or os.path.join(SRC, "results", "benchmarks-quick.md"
-                                   if args.quick else "benchmarks.md")
+    out = args.out or (os.path.join(args.build, "benchmarks-quick.md")
+                       if args.quick else
+                       os.path.join(SRC, "results", "benchmarks.md"))
     plots = None if args.no_plots else (
         args.plots or (None if args.quick else
                        os.path.join(SRC, "results", "benchmarks")))
