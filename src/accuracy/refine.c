@@ -298,24 +298,52 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
                                     rows, nrows, NULL, err);
 }
 
-/* Global estimate of cur into *g (freed first when *have); 1 if global. */
-static int global_estimate(const rc_problem *pb, const rc_solution *cur,
-                           const rc_options *opt, rc_error_estimate *g,
-                           int *have) {
-  if (*have)
-    rc_error_estimate_free(g);
-  *have = rc_estimate_error(pb, cur, opt, RC_ESTIMATE_GLOBAL, g, NULL) == RC_OK;
-  return *have && g->kind == RC_ESTIMATE_GLOBAL;
+/* One solve of the run and what is known of it: its solution, stats and
+ * row, and its global estimate once computed.  A candidate owns its
+ * solution and estimate; nothing is shared between candidates. */
+typedef struct refine_candidate {
+  rc_solution sol;
+  rc_solve_stats st;
+  int row;               /* index into the history, -1: empty */
+  int have_est;          /* est holds this solution's estimate */
+  rc_error_estimate est; /* GLOBAL, or LOCAL when the enriched solve failed */
+} refine_candidate;
+
+static void candidate_free(refine_candidate *c) {
+  if (c->row >= 0)
+    rc_solution_free(&c->sol);
+  if (c->have_est)
+    rc_error_estimate_free(&c->est);
+  memset(c, 0, sizeof *c);
+  c->row = -1;
+}
+
+/* Its global estimate's max, +inf when there is none (or only a local
+ * fallback). */
+static double candidate_global(const refine_candidate *c) {
+  return c->row >= 0 && c->have_est && c->est.kind == RC_ESTIMATE_GLOBAL
+             ? c->est.max
+             : INFINITY;
+}
+
+/* Compute the estimate of c (kind) unless it has one. */
+static rc_err candidate_estimate(const rc_problem *pb, const rc_options *opt,
+                                 refine_candidate *c, rc_estimate_kind kind,
+                                 rc_error *err) {
+  if (c->have_est)
+    return RC_OK;
+  const rc_err rc = rc_estimate_error(pb, &c->sol, opt, kind, &c->est, err);
+  c->have_est = rc == RC_OK;
+  return rc;
 }
 
 /* The state of one refinement run: the row history, the current and next
- * mesh, the last solution (prev) with its local estimates and marks, the
- * global estimate (gest, of prev while gest_is_cur) and the solution with
- * the smallest global estimate so far.  When the loop ends above the
- * tolerance, refining can have made the answer worse (an undetermined
- * control at a singular point wanders on finer meshes), so the best verified
- * solution is returned instead of the last one.  best aliases prev while
- * best_is_prev (prev is then not freed). */
+ * mesh, the last solve (cur) with its local estimates and marks, and the
+ * earlier solve with the smallest global estimate (best).  When the loop
+ * ends above the tolerance, refining can have made the answer worse (an
+ * undetermined control at a singular point wanders on finer meshes), so the
+ * best verified solution is returned instead of the last one.  A solve
+ * becomes best when it is replaced by the next one. */
 typedef struct refine_run {
   const rc_problem *pb;
   const rc_options *opt;
@@ -323,18 +351,11 @@ typedef struct refine_run {
   rc_refine_row *hist;
   int n; /* rows so far */
   rc_mesh mesh, next;
-  rc_solution prev;
-  int have_prev;
+  refine_candidate cur, best;
   double *est, *mark;
   /* Local target: ro->tol, tightened when the global estimate of a locally
    * converged mesh is above ro->tol (errors propagate between elements). */
   double tol_local;
-  rc_error_estimate gest;
-  int have_gest, gest_is_cur;
-  rc_solution best;
-  rc_error_estimate best_est;
-  rc_solve_stats best_st;
-  int have_best, best_is_prev, best_row;
   char why[RC_MESSAGE_MAX];
 } refine_run;
 
@@ -347,43 +368,57 @@ typedef struct refine_verdict {
   int done;      /* the tolerance is met */
 } refine_verdict;
 
-/* Solve on r->mesh (from the last solution, or guess), make it r->prev and
+/* The solve being replaced becomes best when its global estimate is the
+ * smallest so far; otherwise it is freed. */
+static void retire_cur(refine_run *r) {
+  if (r->cur.row < 0)
+    return;
+  if (candidate_global(&r->cur) < candidate_global(&r->best)) {
+    candidate_free(&r->best);
+    r->best = r->cur;
+    memset(&r->cur, 0, sizeof r->cur);
+    r->cur.row = -1;
+  } else {
+    candidate_free(&r->cur);
+  }
+}
+
+/* Solve on r->mesh (from the last solution, or guess), make it r->cur and
  * append its row with the local estimates (wall time since t_start). */
 static rc_err solve_and_record(refine_run *r, int it, const rc_solution *guess,
-                               double t_start, rc_solve_stats *st,
-                               rc_error *err) {
+                               double t_start, rc_error *err) {
   rc_options o = *r->opt;
-  if (r->have_prev)
+  const int warm = r->cur.row >= 0;
+  if (warm)
     o.warm_start = r->ro->dual_warm_start;
-  rc_solution cur;
-  rc_err rc = rc_solve(r->pb, &r->mesh, &o, r->have_prev ? &r->prev : guess,
-                       &cur, st, err);
+  rc_solution sol;
+  rc_solve_stats st;
+  rc_err rc =
+      rc_solve(r->pb, &r->mesh, &o, warm ? &r->cur.sol : guess, &sol, &st, err);
   if (rc != RC_OK)
     return rc;
-  if (r->have_prev && !r->best_is_prev)
-    rc_solution_free(&r->prev);
-  r->best_is_prev = 0;
-  r->prev = cur;
-  r->have_prev = 1;
-  r->gest_is_cur = 0;
+  retire_cur(r);
+  r->cur.sol = sol;
+  r->cur.st = st;
+  r->cur.row = r->n;
   free(r->est);
   free(r->mark);
-  r->est = malloc(sizeof *r->est * (size_t)cur.mesh.n);
-  r->mark = malloc(sizeof *r->mark * (size_t)cur.mesh.n);
+  r->est = malloc(sizeof *r->est * (size_t)sol.mesh.n);
+  r->mark = malloc(sizeof *r->mark * (size_t)sol.mesh.n);
   if (!r->est || !r->mark)
     return rc_error_set(err, RC_ERR_NOMEM, "out of memory for %d estimates",
-                        cur.mesh.n);
+                        sol.mesh.n);
   rc_diagnostics d;
   int have_d =
-      rc_diagnose(r->pb, &cur, r->opt->dense_per_element, &d, NULL) == RC_OK;
+      rc_diagnose(r->pb, &sol, r->opt->dense_per_element, &d, NULL) == RC_OK;
   const int sampled = r->pb->sampled_reference != 0;
-  if (!sampled && (rc = rc_refine_estimate(r->pb, &cur, r->ro->estimator,
+  if (!sampled && (rc = rc_refine_estimate(r->pb, &sol, r->ro->estimator,
                                            r->est, err)) != RC_OK) {
     if (have_d)
       rc_diagnostics_free(&d);
     return rc;
   }
-  fill_row(&r->hist[r->n], it, &cur, st, sampled ? NULL : r->est,
+  fill_row(&r->hist[r->n], it, &sol, &st, sampled ? NULL : r->est,
            have_d ? &d : NULL, rc_now_s() - t_start);
   if (have_d)
     rc_diagnostics_free(&d);
@@ -396,65 +431,45 @@ static rc_err solve_and_record(refine_run *r, int it, const rc_solution *guess,
  * with a global estimate, its per-element values.  Elements violated
  * between the nodes by more than ro->tol are marked too (dense_check.h);
  * the tolerance needs both. */
-static refine_verdict judge(refine_run *r, int it, const rc_solve_stats *st,
-                            rc_refine_row *row) {
+static refine_verdict judge(refine_run *r, int it, rc_refine_row *row) {
   const rc_refine_options *ro = r->ro;
-  const rc_solution *cur = &r->prev;
+  refine_candidate *c = &r->cur;
+  const rc_solution *cur = &c->sol;
   refine_verdict v = {.sampled = r->pb->sampled_reference != 0};
-  const int ok = !v.sampled && solve_ok(st->status);
+  const int ok = !v.sampled && solve_ok(c->st.status);
   v.local_met = ok && row->est_error <= r->tol_local;
   if (ok && ro->global && (v.local_met || it >= ro->max_refinements)) {
-    v.global_ok = global_estimate(r->pb, cur, r->opt, &r->gest, &r->have_gest);
-    r->gest_is_cur = r->have_gest;
+    candidate_estimate(r->pb, r->opt, c, RC_ESTIMATE_GLOBAL, NULL);
+    v.global_ok = c->have_est && c->est.kind == RC_ESTIMATE_GLOBAL;
     if (v.global_ok)
-      row->global_error = r->gest.max;
+      row->global_error = c->est.max;
   }
   for (int k = 0; ok && k < cur->mesh.n; ++k)
     r->mark[k] = r->est[k] * (ro->tol / r->tol_local);
-  if (v.global_ok && !(r->gest.max <= ro->tol)) {
+  if (v.global_ok && !(c->est.max <= ro->tol)) {
     r->tol_local =
-        fmin(r->tol_local, 0.5 * r->tol_local * ro->tol / r->gest.max);
+        fmin(r->tol_local, 0.5 * r->tol_local * ro->tol / c->est.max);
     for (int k = 0; k < cur->mesh.n; ++k)
       r->mark[k] =
           fmax(r->est[k] * (ro->tol / r->tol_local),
-               isnan(r->gest.elem_max[k]) ? INFINITY : r->gest.elem_max[k]);
+               isnan(c->est.elem_max[k]) ? INFINITY : c->est.elem_max[k]);
   }
   if (!v.sampled)
     row->dense_violation = mark_dense_violations(
         r->pb, cur, r->opt->dense_per_element, ro->tol, r->mark);
   v.dense_ok = v.sampled || row->dense_violation <= ro->tol;
   v.done = v.dense_ok &&
-           (ro->global ? v.global_ok && r->gest.max <= ro->tol : v.local_met);
+           (ro->global ? v.global_ok && c->est.max <= ro->tol : v.local_met);
   return v;
-}
-
-/* Keep prev as the best solution when its global estimate is the smallest
- * so far (the estimate moves into best_est). */
-static void keep_if_best(refine_run *r, const rc_solve_stats *st,
-                         const refine_verdict *v) {
-  if (!v->global_ok || (r->have_best && !(r->gest.max < r->best_est.max)))
-    return;
-  if (r->have_best && !r->best_is_prev)
-    rc_solution_free(&r->best);
-  if (r->have_best)
-    rc_error_estimate_free(&r->best_est);
-  r->best = r->prev;
-  r->best_is_prev = 1;
-  r->best_est = r->gest; /* moved: gest is no longer the current estimate */
-  r->best_st = *st;
-  r->best_row = r->n - 1;
-  memset(&r->gest, 0, sizeof r->gest);
-  r->have_gest = r->gest_is_cur = 0;
-  r->have_best = 1;
 }
 
 /* Stop (*stop = 1, r->why says why) or build the next mesh into r->next and
  * check it against the caps. */
-static rc_err stop_or_next(refine_run *r, int it, const rc_solve_stats *st,
-                           const rc_refine_row *row, const refine_verdict *v,
-                           int *stop, rc_error *err) {
+static rc_err stop_or_next(refine_run *r, int it, const rc_refine_row *row,
+                           const refine_verdict *v, int *stop, rc_error *err) {
   const rc_problem *pb = r->pb;
   const rc_refine_options *ro = r->ro;
+  const rc_solve_stats *st = &r->cur.st;
   char *why = r->why;
   const size_t nwhy = sizeof r->why;
   rc_nlp_size sz;
@@ -482,7 +497,7 @@ static rc_err stop_or_next(refine_run *r, int it, const rc_solve_stats *st,
     snprintf(why, nwhy,
              "the global estimate failed (%.300s): max local estimate %.3g, "
              "tolerance %.3g not verified",
-             r->have_gest ? r->gest.note : "no estimate", row->est_error,
+             r->cur.have_est ? r->cur.est.note : "no estimate", row->est_error,
              ro->tol);
   } else if (it >= ro->max_refinements) {
     snprintf(why, nwhy,
@@ -491,7 +506,7 @@ static rc_err stop_or_next(refine_run *r, int it, const rc_solve_stats *st,
              "expected <= tolerance %.3g",
              ro->max_refinements, row->est_error, row->global_error,
              row->dense_violation, ro->tol);
-  } else if ((rc = rc_refine_mesh(&r->prev.mesh, r->mark, ro, &r->next, &nr,
+  } else if ((rc = rc_refine_mesh(&r->cur.sol.mesh, r->mark, ro, &r->next, &nr,
                                   &ns, &nm, err)) != RC_OK) {
     return rc;
   } else if (r->next.n > ro->max_elements) {
@@ -529,75 +544,27 @@ static rc_err stop_or_next(refine_run *r, int it, const rc_solve_stats *st,
   return RC_OK;
 }
 
-/* Replace the estimate of prev in r->gest by the move of best_est. */
-static void gest_from_best(refine_run *r) {
-  if (r->have_gest)
-    rc_error_estimate_free(&r->gest);
-  r->gest = r->best_est;
-  memset(&r->best_est, 0, sizeof r->best_est);
-  r->have_gest = r->gest_is_cur = 1;
-  r->have_best = 0;
-}
-
-/* Above the tolerance: make the best verified solution prev if the last one
- * is worse (or unverified); then prev's global estimate is r->gest when the
- * best solution is prev.  Frees what is left of best. */
-static void return_best(refine_run *r, rc_solve_stats *stats) {
-  if (r->have_best && !r->best_is_prev && r->n > 0 &&
+/* Above the tolerance: return the best verified solution instead of the last
+ * one when the last is worse (or unverified).  Frees best. */
+static void return_best(refine_run *r) {
+  if (r->best.row >= 0 && r->n > 0 &&
       !rc_refine_row_reached(&r->hist[r->n - 1], r->ro)) {
-    if (!r->gest_is_cur) {
-      if (r->have_gest)
-        rc_error_estimate_free(&r->gest);
-      r->have_gest = r->gest_is_cur =
-          rc_estimate_error(r->pb, &r->prev, r->opt, RC_ESTIMATE_GLOBAL,
-                            &r->gest, NULL) == RC_OK;
-    }
-    const double last = r->have_gest && r->gest.kind == RC_ESTIMATE_GLOBAL
-                            ? r->gest.max
-                            : INFINITY;
-    if (r->best_est.max < last) {
+    candidate_estimate(r->pb, r->opt, &r->cur, RC_ESTIMATE_GLOBAL, NULL);
+    const double last = candidate_global(&r->cur);
+    if (r->best.est.max < last) {
       char tail[RC_MESSAGE_MAX];
       snprintf(tail, sizeof tail,
                "; returned the solution of solve %d (global estimate %.3g, the "
                "smallest verified) instead of the last one (%.3g)",
-               r->best_row, r->best_est.max, last);
+               r->best.row, r->best.est.max, last);
       strncat(r->why, tail, sizeof r->why - strlen(r->why) - 1);
-      rc_solution_free(&r->prev);
-      r->prev = r->best;
-      r->best_is_prev = 1;
-      *stats = r->best_st;
-      gest_from_best(r);
+      candidate_free(&r->cur);
+      r->cur = r->best;
+      memset(&r->best, 0, sizeof r->best);
+      r->best.row = -1;
     }
   }
-  if (r->have_best && r->best_is_prev && !r->gest_is_cur)
-    gest_from_best(r); /* prev is the best: its estimate is best_est */
-  if (r->have_best) {
-    if (!r->best_is_prev)
-      rc_solution_free(&r->best);
-    rc_error_estimate_free(&r->best_est);
-  }
-}
-
-/* The estimate of the solution returned into *final_estimate (computed now
- * if the loop stopped before it needed one). */
-static rc_err final_estimate_of(refine_run *r,
-                                rc_error_estimate *final_estimate,
-                                rc_error *err) {
-  rc_err rc = RC_OK;
-  if (!r->gest_is_cur) {
-    if (r->have_gest)
-      rc_error_estimate_free(&r->gest);
-    r->have_gest = 0;
-    rc = rc_estimate_error(
-        r->pb, &r->prev, r->opt,
-        r->ro->global ? RC_ESTIMATE_GLOBAL : RC_ESTIMATE_LOCAL, &r->gest, err);
-    r->have_gest = rc == RC_OK;
-  }
-  if (r->have_gest) {
-    *final_estimate = r->gest;
-    r->have_gest = 0;
-  }
-  return rc;
+  candidate_free(&r->best);
 }
 
 rc_err rc_solve_refined_estimated(const rc_problem *pb, const rc_mesh *initial,
@@ -632,7 +599,7 @@ rc_err rc_solve_refined_estimated(const rc_problem *pb, const rc_mesh *initial,
   r.opt = opt;
   r.ro = ro;
   r.tol_local = ro->tol;
-  r.best_row = -1;
+  r.cur.row = r.best.row = -1;
   const int cap = ro->max_refinements + 1;
   r.hist = calloc((size_t)cap, sizeof *r.hist);
   if (!r.hist)
@@ -643,22 +610,17 @@ rc_err rc_solve_refined_estimated(const rc_problem *pb, const rc_mesh *initial,
   }
   for (int it = 0;; ++it) {
     const double t_start = rc_now_s();
-    rc_solve_stats st;
-    if ((rc = solve_and_record(&r, it, guess, t_start, &st, err)) != RC_OK)
-      break; /* *stats are cleared below */
-    *stats = st;
+    if ((rc = solve_and_record(&r, it, guess, t_start, err)) != RC_OK)
+      break;
     rc_refine_row *row = &r.hist[r.n - 1];
-    const refine_verdict v = judge(&r, it, &st, row);
-    keep_if_best(&r, &st, &v);
+    const refine_verdict v = judge(&r, it, row);
     int stop;
-    if ((rc = stop_or_next(&r, it, &st, row, &v, &stop, err)) != RC_OK)
+    if ((rc = stop_or_next(&r, it, row, &v, &stop, err)) != RC_OK)
       break;
     if (ro->progress)
       ro->progress(ro->progress_ctx, row, r.why);
-    if (stop) {
-      rc_mesh_free(&r.next);
+    if (stop)
       break;
-    }
     rc_mesh_free(&r.mesh);
     r.mesh = r.next;
     memset(&r.next, 0, sizeof r.next);
@@ -667,25 +629,31 @@ rc_err rc_solve_refined_estimated(const rc_problem *pb, const rc_mesh *initial,
   free(r.mark);
   rc_mesh_free(&r.mesh);
   rc_mesh_free(&r.next);
-  if (rc == RC_OK)
-    return_best(&r, stats);
-  else if (r.have_best) { /* as return_best's last step */
-    if (!r.best_is_prev)
-      rc_solution_free(&r.best);
-    rc_error_estimate_free(&r.best_est);
+  if (rc == RC_OK) {
+    return_best(&r);
+    if (final_estimate && r.cur.row >= 0) {
+      /* the estimate of the solution returned (computed now if the loop
+       * stopped before it needed one) */
+      rc = candidate_estimate(
+          pb, opt, &r.cur, ro->global ? RC_ESTIMATE_GLOBAL : RC_ESTIMATE_LOCAL,
+          err);
+      if (rc == RC_OK) {
+        *final_estimate = r.cur.est;
+        r.cur.have_est = 0;
+      }
+    }
   }
-  if (rc == RC_OK && final_estimate && r.have_prev)
-    rc = final_estimate_of(&r, final_estimate, err);
-  if (r.have_gest)
-    rc_error_estimate_free(&r.gest);
+  candidate_free(&r.best);
   if (rc != RC_OK) {
-    if (r.have_prev)
-      rc_solution_free(&r.prev);
+    candidate_free(&r.cur);
     free(r.hist);
     memset(stats, 0, sizeof *stats);
     return rc;
   }
-  *sol = r.prev;
+  *sol = r.cur.sol;
+  *stats = r.cur.st;
+  if (r.cur.have_est)
+    rc_error_estimate_free(&r.cur.est);
   *rows = r.hist;
   *nrows = r.n;
   snprintf(stats->message, sizeof stats->message, "refinement: %.480s", r.why);
