@@ -4,9 +4,12 @@
 For every problem directory benchmarks/<category>/<name>/ (layout:
 benchmarks/README.md) this script
 
-  1. builds the plugin: model.py through scripts/radcol-gen, or plugin.c with
-     its own CMakeLists.txt, configured with CMake against radcol installed
-     from BUILD into a scratch prefix (headers only, as a user's plugin);
+  1. builds the plugins: model.py through scripts/radcol-gen (--jobs at a
+     time), or plugin.c with its own CMakeLists.txt; all of them as one CMake
+     project (add_subdirectory of each, so one configure and a parallel
+     build; a plugin that fails there is built again on its own for its
+     message) against radcol installed from BUILD into a scratch prefix
+     (headers only, as a user's plugin);
   2. runs the problem's work-precision ladder ("runs" in bench.json): each run
      is `radcol solve MODEL --plugin LIB ARGS -o FILE.h5 --json --quiet`;
   3. reads the compared quantity from the --json object or the result file
@@ -41,6 +44,7 @@ benchmarks.quick).  Needs /usr/bin/python3 with sympy, numpy, h5py and
 matplotlib (Debian packages), cmake and a C compiler.
 """
 import argparse
+import concurrent.futures
 import json
 import math
 import os
@@ -153,6 +157,10 @@ def load_bench(path):
     return b
 
 
+def tag_of(b):
+    return "%s/%s" % (b["category"], b["name"])
+
+
 def find_benches(root):
     out = []
     for cat in sorted(os.listdir(root)):
@@ -183,6 +191,19 @@ def parse_quantity(q):
 
 # ---- building ---------------------------------------------------------------
 
+def log_tail(log, n=4):
+    """The last n lines of a log, for a message (the log itself may be in a
+    scratch directory that is removed)."""
+    try:
+        with open(log) as fh:
+            lines = [ln.rstrip() for ln in fh if ln.strip()]
+    except OSError:
+        return ""
+    errs = [ln.strip() for ln in lines if "error" in ln.lower() and
+            not ln.lstrip().startswith(("gmake", "make", "ninja"))]
+    return " | ".join(errs[:2] if errs else lines[-n:])
+
+
 def run_cmd(cmd, log, cwd=None):
     """Runs cmd, appending its output to log; returns the exit status."""
     with open(log, "a") as fh:
@@ -194,36 +215,81 @@ def run_cmd(cmd, log, cwd=None):
 
 def install_radcol(build, prefix, log):
     if run_cmd(["cmake", "--install", build, "--prefix", prefix], log) != 0:
-        raise RuntimeError("cmake --install %s failed (see %s)" % (build, log))
+        raise RuntimeError("cmake --install %s failed: %s" % (
+            build, log_tail(log)))
 
 
-def build_plugin(b, work, prefix, python):
-    """Builds b's plugin in work; returns (library path, seconds)."""
-    t0 = time.monotonic()
+def generate(b, work, python):
+    """radcol-gen for a model.py problem (the plugin.c ones are their own
+    source); returns the source directory."""
     os.makedirs(work, exist_ok=True)
     log = os.path.join(work, "build.log")
     open(log, "w").close()
-    if b["kind"] == "model":
-        src = os.path.join(work, "src")
-        lib = "bench_" + re.sub(r"[^A-Za-z0-9_]", "_", b["name"])
-        if run_cmd([python, GEN, os.path.join(b["dir"], "model.py"), "-o",
-                    src, "--name", lib], log) != 0:
-            raise RuntimeError("radcol-gen failed (see %s)" % log)
-    else:
-        src = b["dir"]
+    if b["kind"] != "model":
+        return b["dir"]
+    src = os.path.join(work, "src")
+    lib = "bench_" + re.sub(r"[^A-Za-z0-9_]", "_", b["name"])
+    if run_cmd([python, GEN, os.path.join(b["dir"], "model.py"), "-o", src,
+                "--name", lib], log) != 0:
+        raise RuntimeError("radcol-gen failed: %s" % log_tail(log, 1))
+    return src
+
+
+def find_lib(bdir):
+    libs = sorted(f for f in os.listdir(bdir)
+                  if f.startswith("lib") and f.endswith(".so")) \
+        if os.path.isdir(bdir) else []
+    if len(libs) != 1:
+        raise RuntimeError("expected one lib*.so in %s, found %s"
+                           % (bdir, libs or "none"))
+    return os.path.join(bdir, libs[0])
+
+
+def build_alone(src, work, prefix):
+    """Configures and builds one plugin project in work/build."""
+    log = os.path.join(work, "build.log")
     bdir = os.path.join(work, "build")
     if run_cmd(["cmake", "-S", src, "-B", bdir,
                 "-DCMAKE_PREFIX_PATH=" + prefix,
                 "-DCMAKE_BUILD_TYPE=Release"], log) != 0:
-        raise RuntimeError("cmake configure failed (see %s)" % log)
+        raise RuntimeError("cmake configure failed: %s" % log_tail(log))
     if run_cmd(["cmake", "--build", bdir], log) != 0:
-        raise RuntimeError("cmake --build failed (see %s)" % log)
-    libs = sorted(f for f in os.listdir(bdir)
-                  if f.startswith("lib") and f.endswith(".so"))
-    if len(libs) != 1:
-        raise RuntimeError("expected one lib*.so in %s, found %s"
-                           % (bdir, libs or "none"))
-    return os.path.join(bdir, libs[0]), time.monotonic() - t0
+        raise RuntimeError("cmake --build failed: %s" % log_tail(log))
+    return find_lib(bdir)
+
+
+def build_all(items, work, prefix, jobs):
+    """Builds every plugin: one CMake project holding them all (one configure,
+    a parallel build), and where that fails, each on its own.  items: list
+    of (key, source dir, problem work dir); returns {key: library path or
+    RuntimeError}."""
+    out = {}
+    top = os.path.join(work, "plugins")
+    os.makedirs(top, exist_ok=True)
+    log = os.path.join(top, "build.log")
+    open(log, "w").close()
+    lines = ["cmake_minimum_required(VERSION 3.18)",
+             "project(radcol_benchmark_plugins LANGUAGES C)"]
+    for k, (key, src, _) in enumerate(items):
+        lines.append('add_subdirectory("%s" "p%03d")' % (
+            src.replace("\\", "/"), k))
+    with open(os.path.join(top, "CMakeLists.txt"), "w") as fh:
+        fh.write("\n".join(lines) + "\n")
+    bdir = os.path.join(top, "build")
+    ok = run_cmd(["cmake", "-S", top, "-B", bdir,
+                  "-DCMAKE_PREFIX_PATH=" + prefix,
+                  "-DCMAKE_BUILD_TYPE=Release"], log) == 0
+    if ok:
+        run_cmd(["cmake", "--build", bdir, "--parallel", str(jobs)], log)
+    for k, (key, src, pwork) in enumerate(items):
+        try:
+            out[key] = find_lib(os.path.join(bdir, "p%03d" % k))
+        except RuntimeError:
+            try:  # on its own, for a message of its own
+                out[key] = build_alone(src, pwork, prefix)
+            except RuntimeError as e:
+                out[key] = e
+    return out
 
 
 def plugin_model(radcol, lib, builtins, b):
@@ -431,17 +497,18 @@ def plot(res, path):
     plt.close(fig)
 
 
-def write_report(results, path, args, elapsed):
+def write_report(results, path, args, elapsed, build_s):
     L = []
     E = L.append
     E("# radcol on published benchmarks")
     E("")
-    E("Written by `scripts/benchmarks.py%s` (%s, %.0f s in all, this machine: "
-      "%s). Each problem's statement, source and published value are in "
+    E("Written by `scripts/benchmarks.py%s` (%s, %.0f s in all, of which %.0f "
+      "s generating and building the plugins; this machine: %s). Each problem's statement, source and published value are in "
       "`benchmarks/<category>/<name>/README.md`; the layout and how to add a "
       "problem in `benchmarks/README.md`." % (
           " --quick" if args.quick else "",
-          time.strftime("%Y-%m-%d", time.gmtime()), elapsed, machine()))
+          time.strftime("%Y-%m-%d", time.gmtime()), elapsed, build_s,
+          machine()))
     E("")
     E("*digits* = -log10(|radcol - published| / |published|): the digits of "
       "the published value radcol reproduces, on the best run of the "
@@ -502,8 +569,9 @@ def write_report(results, path, args, elapsed):
         if b.get("independent"):
             E("Independent: %s (%s)." % (fmt_num(b["independent"]["value"]),
                                          b["independent"]["how"]))
-        if res.get("build_s") is not None:
-            E("Plugin built in %.1f s (%s)." % (res["build_s"], b["kind"]))
+        E("Plugin: %s." % ("generated by scripts/radcol-gen from model.py"
+                           if b["kind"] == "model" else
+                           "plugin.c with its own CMakeLists.txt"))
         if res.get("error"):
             E("")
             E("**%s**" % res["error"])
@@ -605,6 +673,10 @@ def main(argv=None):
     ap.add_argument("--python", default=sys.executable,
                     help="Python with sympy to run radcol-gen; default: this "
                          "one")
+    ap.add_argument("--jobs", type=int, default=2,
+                    help="radcol-gen processes and compile jobs at once "
+                         "(the solves run one at a time, so that their wall "
+                         "times are comparable); default: 2")
     ap.add_argument("--list", action="store_true",
                     help="list the suite and exit")
     args = ap.parse_args(argv)
@@ -612,6 +684,10 @@ def main(argv=None):
         benches = find_benches(args.suite)
     except (BenchError, OSError) as e:
         print("benchmarks.py: %s" % e, file=sys.stderr)
+        return 2
+    if args.jobs < 1:
+        print("benchmarks.py: --jobs %d: expected >= 1" % args.jobs,
+              file=sys.stderr)
         return 2
     if args.list:
         for b in benches:
@@ -649,6 +725,7 @@ def main(argv=None):
                        os.path.join(SRC, "results", "benchmarks")))
     work = args.work or tempfile.mkdtemp(prefix="radcol-bench.")
     t_start = time.monotonic()
+    build_s = 0.0
     results = []
     try:
         os.makedirs(work, exist_ok=True)
@@ -657,14 +734,36 @@ def main(argv=None):
         bl = subprocess.run([radcol, "list", "--json"], capture_output=True,
                             text=True, check=True)
         builtins = {m["name"] for m in json.loads(bl.stdout)["models"]}
+        # 1. sources (radcol-gen, sympy: the slow part) in parallel,
+        # 2. every plugin in one CMake build, 3. the ladders one by one.
+        t_build = time.monotonic()
+        srcs = {}
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            futs = {tag_of(b): pool.submit(
+                generate, b, os.path.join(work, b["category"], b["name"]),
+                args.python) for b in sel}
+            for tag, fu in futs.items():
+                try:
+                    srcs[tag] = fu.result()
+                except RuntimeError as e:
+                    srcs[tag] = e
+        items = [(tag_of(b), srcs[tag_of(b)],
+                  os.path.join(work, b["category"], b["name"]))
+                 for b in sel if not isinstance(srcs[tag_of(b)], Exception)]
+        libs = build_all(items, work, prefix, args.jobs)
+        build_s = time.monotonic() - t_build
+        print("benchmarks.py: %d plugin(s) generated and built in %.0f s"
+              % (len(items), build_s), file=sys.stderr)
         for b in sel:
-            tag = "%s/%s" % (b["category"], b["name"])
+            tag = tag_of(b)
             res = {"bench": b, "runs": []}
             results.append(res)
             bwork = os.path.join(work, b["category"], b["name"])
+            lib = srcs[tag] if isinstance(srcs[tag], Exception) else \
+                libs.get(tag)
             try:
-                lib, res["build_s"] = build_plugin(b, bwork, prefix,
-                                                   args.python)
+                if isinstance(lib, Exception):
+                    raise lib
                 model = plugin_model(radcol, lib, builtins, b)
             except RuntimeError as e:
                 res["error"] = "build failed: %s" % e
@@ -697,7 +796,8 @@ def main(argv=None):
             shutil.rmtree(work, ignore_errors=True)
     try:
         os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
-        write_report(results, out, args, time.monotonic() - t_start)
+        write_report(results, out, args, time.monotonic() - t_start,
+                     build_s)
     except OSError as e:
         print("benchmarks.py: --out %s: %s" % (out, e), file=sys.stderr)
         return 3
