@@ -37,10 +37,12 @@ Quantities ("quantity" in bench.json, one name or a list of names):
   -Q            the negative of any of the above (e.g. "-objective" for a
                 maximisation written with maximize=True)
 A list of quantities compares component by component; the digits are the
-smallest over the components.
+smallest over the components.  A published value may also be a dict
+{variable: value at tf}.
 
---quick runs the problems marked "quick": true (the CI subset, ctest
-benchmarks.quick).  Needs /usr/bin/python3 with sympy, numpy, h5py and
+--quick runs the problems marked "quick": true (their whole ladder) or
+"quick": {"args": [...], "min_digits": N} (that one run, against that
+floor): the CI subset, ctest benchmarks.quick.  Needs /usr/bin/python3 with sympy, numpy, h5py and
 matplotlib (Debian packages), cmake and a C compiler.
 """
 import argparse
@@ -61,7 +63,7 @@ OK_STATUS = ("converged", "acceptable")
 DIGITS_CAP = 16.0  # equal values: as many digits as a double holds
 REQUIRED = {"name": str, "title": str, "category": str, "source": str,
             "published": dict, "runs": list, "floor_digits": (int, float),
-            "quick": bool}
+            "quick": (bool, dict)}
 
 
 class BenchError(Exception):
@@ -86,8 +88,8 @@ def load_bench(path):
         if k not in b:
             raise BenchError("%s: no \"%s\" (expected keys: %s)"
                              % (where, k, ", ".join(sorted(REQUIRED))))
-        if not isinstance(b[k], typ) or isinstance(b[k], bool) != (
-                typ is bool):
+        if not isinstance(b[k], typ) or (isinstance(b[k], bool) and
+                                         typ not in (bool, (bool, dict))):
             raise BenchError("%s: \"%s\" = %r: expected a %s" % (
                 where, k, b[k], typ.__name__ if isinstance(typ, type)
                 else "number"))
@@ -100,11 +102,21 @@ def load_bench(path):
     for k in ("quantity", "value", "digits", "source"):
         if k not in pub:
             raise BenchError("%s: published has no \"%s\"" % (where, k))
+    # The compared quantities b["_q"] and values b["_v"]: one name and
+    # number, lists of both, or a dict {variable: value at tf} (then
+    # "quantity" is only a description).
     q, v = pub["quantity"], pub["value"]
-    if isinstance(q, list) != isinstance(v, list) or (
-            isinstance(q, list) and len(q) != len(v)):
-        raise BenchError("%s: published quantity and value must both be one "
-                         "item or lists of the same length" % where)
+    if isinstance(v, dict) and v:
+        q = [k if "(" in k else k + "(tf)" for k in v]
+        keys = list(v)
+        v = [v[k] for k in keys]
+    else:
+        keys = None
+        if isinstance(q, list) != isinstance(v, list) or (
+                isinstance(q, list) and len(q) != len(v)):
+            raise BenchError("%s: published quantity and value must both be "
+                             "one item or lists of the same length (or value "
+                             "a dict {variable: value at tf})" % where)
     for qq in (q if isinstance(q, list) else [q]):
         if not isinstance(qq, str) or not parse_quantity(qq):
             raise BenchError("%s: published quantity %r: expected objective, "
@@ -115,21 +127,41 @@ def load_bench(path):
                 not math.isfinite(vv):
             raise BenchError("%s: published value %r: expected a finite "
                              "number" % (where, vv))
-    fi = b.get("floor_digits_independent")
-    if fi is not None and (not isinstance(fi, (int, float)) or
-                           isinstance(fi, bool) or "independent" not in b):
-        raise BenchError("%s: floor_digits_independent = %r: expected a "
-                         "number, with \"independent\"" % (where, fi))
+    b["_q"], b["_v"] = q, v
+    # The independent value, if it has a number (b["_iv"]), and how.
     ind = b.get("independent")
+    b["_iv"], b["_ihow"] = None, None
     if ind is not None:
-        if not isinstance(ind, dict) or "value" not in ind or "how" not in ind:
+        if not isinstance(ind, dict):
             raise BenchError("%s: independent: expected {\"value\", \"how\"}"
                              % where)
-        iv = ind["value"]
-        if isinstance(iv, list) != isinstance(v, list) or (
-                isinstance(iv, list) and len(iv) != len(v)):
+        b["_ihow"] = ind.get("how") or ind.get("method") or ""
+        iv = ind.get("value")
+        if isinstance(iv, dict) and keys is not None:
+            if sorted(iv) != sorted(keys):
+                raise BenchError("%s: independent value: expected the keys "
+                                 "of the published value" % where)
+            iv = [iv[k] for k in keys]
+        if iv is not None and (isinstance(iv, list) != isinstance(v, list) or (
+                isinstance(iv, list) and len(iv) != len(v))):
             raise BenchError("%s: independent value must match the published "
                              "quantity's shape" % where)
+        b["_iv"] = iv
+    fi = b.get("floor_digits_independent")
+    if fi is not None and (not isinstance(fi, (int, float)) or
+                           isinstance(fi, bool) or b["_iv"] is None):
+        raise BenchError("%s: floor_digits_independent = %r: expected a "
+                         "number, with an independent value" % (where, fi))
+    # "quick": true/false, or one run {"args", "min_digits"} for the quick
+    # subset instead of the ladder.
+    qk = b["quick"]
+    b["_quick_run"] = None
+    if isinstance(qk, dict):
+        if not isinstance(qk.get("args"), list) or not isinstance(
+                qk.get("min_digits"), (int, float)):
+            raise BenchError("%s: quick: expected true, false or {\"args\": "
+                             "[...], \"min_digits\": number}" % where)
+        b["_quick_run"] = {"args": qk["args"], "label": "quick"}
     if not b["runs"]:
         raise BenchError("%s: runs is empty" % where)
     for i, r in enumerate(b["runs"]):
@@ -138,6 +170,8 @@ def load_bench(path):
                 not isinstance(r.get("label"), str):
             raise BenchError("%s: runs[%d]: expected {\"args\": [strings], "
                              "\"label\": string}" % (where, i))
+        if "group" in r and "series" not in r:  # the DAE files' name for it
+            r["series"] = str(r["group"])
         if not isinstance(r.get("series", ""), str):
             raise BenchError("%s: runs[%d]: series: expected a string"
                              % (where, i))
@@ -396,7 +430,7 @@ def solve_run(radcol, model, lib, b, run, work, k):
     rec["message"] = js.get("message")
     if not os.path.isfile(h5):
         return rec
-    q = b["published"]["quantity"]
+    q = b["_q"]
     try:
         if isinstance(q, list):
             rec["value"] = [read_quantity(x, js, h5) for x in q]
@@ -449,8 +483,8 @@ def plot(res, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     b = res["bench"]
-    ind = b.get("independent")
-    ekey = "err_ind" if ind else "err_pub"
+    ind = b["_iv"]
+    ekey = "err_ind" if ind is not None else "err_pub"
     tiny = 10.0 ** (-DIGITS_CAP)
     ok = [r for r in res["runs"] if r["status"] in OK_STATUS and
           r.get(ekey) is not None]
@@ -476,18 +510,18 @@ def plot(res, path):
                         (r["wall_s"], max(r[ekey], tiny)),
                         textcoords="offset points", xytext=(4, 3),
                         fontsize=6)
-    if ind:
-        perr = rel_error(b["published"]["value"], ind["value"])
+    if ind is not None:
+        perr = rel_error(b["_v"], ind)
         if perr:
             ax.axhline(perr, color="grey", lw=0.9, ls="--",
                        label="the published value's own error")
     ax.plot([], [], "k^:", alpha=0.6, ms=4,
             label="radcol's error estimate (same colour)")
     ax.set_xlabel("wall time of radcol solve, s")
-    q = b["published"]["quantity"]
+    q = b["_q"]
     ax.set_ylabel("relative error of %s vs %s" % (
         q if not isinstance(q, list) else "the quantities (max)",
-        "independent value" if ind else "published value"))
+        "independent value" if ind is not None else "published value"))
     ax.set_title("%s/%s: %s" % (b["category"], b["name"], b["title"]),
                  fontsize=9)
     ax.grid(True, which="both", lw=0.3)
@@ -533,9 +567,10 @@ def write_report(results, path, args, elapsed, build_s):
         row = ["%s/%s" % (b["category"], b["name"]),
                "`%s`" % (pub["quantity"] if not isinstance(
                    pub["quantity"], list) else ", ".join(pub["quantity"])),
-               "%s (%d)" % (fmt_num(pub["value"]), pub["digits"])]
+               "%s (%d)" % (fmt_num(b["_v"]), pub["digits"])]
         if best is None:
-            row += ["-", "-", "-", "-", "-", str(b["floor_digits"]),
+            row += ["-", "-", "-", "-", "-",
+                str(res.get("floor", b["floor_digits"])),
                     res.get("error", "no converged run"), "-", "-", "-", "-"]
         else:
             row += [fmt_num(best["value"]), best["label"],
@@ -545,7 +580,7 @@ def write_report(results, path, args, elapsed, build_s):
                     fmt_dig(res.get("best_ind")) + (
                         " (floor %s)" % b["floor_digits_independent"]
                         if "floor_digits_independent" in b else ""),
-                    str(b["floor_digits"]),
+                    str(res.get("floor", b["floor_digits"])),
                     best["status"], str(best["iterations"]),
                     str(best["variables"]), fmt_s(best["wall_s"]),
                     fmt_s(best["estimate"])]
@@ -564,11 +599,10 @@ def write_report(results, path, args, elapsed, build_s):
         E("## %s/%s: %s" % (b["category"], b["name"], b["title"]))
         E("")
         E("Published: %s = %s (%d digits; %s)." % (
-            b["published"]["quantity"], fmt_num(b["published"]["value"]),
+            b["published"]["quantity"], fmt_num(b["_v"]),
             b["published"]["digits"], b["published"]["source"]))
         if b.get("independent"):
-            E("Independent: %s (%s)." % (fmt_num(b["independent"]["value"]),
-                                         b["independent"]["how"]))
+            E("Independent: %s (%s)." % (fmt_num(b["_iv"]), b["_ihow"]))
         E("Plugin: %s." % ("generated by scripts/radcol-gen from model.py"
                            if b["kind"] == "model" else
                            "plugin.c with its own CMakeLists.txt"))
@@ -617,8 +651,8 @@ def machine():
 def evaluate(res):
     """Digits per run, the best run, pass/fail."""
     b = res["bench"]
-    pub = b["published"]["value"]
-    ind = (b.get("independent") or {}).get("value")
+    pub = b["_v"]
+    ind = b["_iv"]
     best = None
     for r in res["runs"]:
         if r["status"] not in OK_STATUS or r["value"] is None:
@@ -641,7 +675,7 @@ def evaluate(res):
     res["best_ind"] = max((r["dig_ind"] for r in res["runs"]
                            if r.get("dig_ind") is not None), default=None)
     res["pass"] = best is not None and not res.get("error") and \
-        best["dig_pub"] >= b["floor_digits"]
+        best["dig_pub"] >= res.get("floor", b["floor_digits"])
     fi = b.get("floor_digits_independent")
     if fi is not None and (res["best_ind"] is None or res["best_ind"] < fi):
         res["pass"] = False
@@ -692,7 +726,8 @@ def main(argv=None):
     if args.list:
         for b in benches:
             print("%-28s %-6s quick=%-5s floor=%-4s %s" % (
-                b["category"] + "/" + b["name"], b["kind"], b["quick"],
+                b["category"] + "/" + b["name"], b["kind"],
+                "1 run" if b["_quick_run"] else b["quick"],
                 b["floor_digits"], b["title"]))
         return 0
     sel = benches
@@ -770,7 +805,11 @@ def main(argv=None):
                 evaluate(res)
                 print("%-28s BUILD FAILED: %s" % (tag, e), file=sys.stderr)
                 continue
-            for k, run in enumerate(b["runs"]):
+            runs = b["runs"]
+            if args.quick and b["_quick_run"]:
+                runs = [b["_quick_run"]]
+                res["floor"] = b["quick"]["min_digits"]
+            for k, run in enumerate(runs):
                 r = solve_run(radcol, model, lib, b, run, bwork, k)
                 res["runs"].append(r)
             evaluate(res)
@@ -778,7 +817,8 @@ def main(argv=None):
             print("%-28s %s: %s digits (floor %s, %s), %.1f s" % (
                 tag, "ok  " if res["pass"] else "FAIL",
                 fmt_dig(best["dig_pub"]) if best else "no converged run",
-                b["floor_digits"], best["label"] if best else "-",
+                res.get("floor", b["floor_digits"]),
+                best["label"] if best else "-",
                 sum(r["wall_s"] or 0 for r in res["runs"])), file=sys.stderr)
             if plots:
                 os.makedirs(plots, exist_ok=True)
