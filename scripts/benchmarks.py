@@ -61,6 +61,7 @@ SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GEN = os.path.join(SRC, "scripts", "radcol-gen")
 OK_STATUS = ("converged", "acceptable")
 DIGITS_CAP = 16.0  # equal values: as many digits as a double holds
+LOAD0 = 0.0  # the 1-minute load average when the run started
 REQUIRED = {"name": str, "title": str, "category": str, "source": str,
             "published": dict, "runs": list, "floor_digits": (int, float),
             "quick": (bool, dict)}
@@ -537,7 +538,9 @@ def write_report(results, path, args, elapsed, build_s):
     E("# radcol on published benchmarks")
     E("")
     E("Written by `scripts/benchmarks.py%s` (%s, %.0f s in all, of which %.0f "
-      "s generating and building the plugins; this machine: %s). Each problem's statement, source and published value are in "
+      "s generating and building the plugins; this machine: %s). Each "
+      "problem's statement, "
+      "source and published value are in "
       "`benchmarks/<category>/<name>/README.md`; the layout and how to add a "
       "problem in `benchmarks/README.md`." % (
           " --quick" if args.quick else "",
@@ -546,9 +549,12 @@ def write_report(results, path, args, elapsed, build_s):
     E("")
     E("*digits* = -log10(|radcol - published| / |published|): the digits of "
       "the published value radcol reproduces, on the best run of the "
-      "problem's ladder (most digits; every run below). *all published* = "
-      "radcol's value rounded to the published digit count equals the "
-      "published value. *vs indep.* = the most digits any run "
+      "problem's ladder (the most accurate run: closest to the independent "
+      "value where there is one, else to the published one; every run is "
+      "listed below). *all published* = radcol's value rounded to the "
+      "published digit count equals the published value (*exact value*: "
+      "the published value is a closed form). *vs indep.* = the most digits "
+      "any run "
       "agrees with our own independent value (bench.json `independent`, how "
       "in the README), where the published one is short or weak, with its "
       "floor. *estimate* = radcol's own "
@@ -643,7 +649,10 @@ def machine():
                     break
     except OSError:
         pass
-    return "%s, %d cores" % (cpu, os.cpu_count() or 0)
+    load = ", load average %.1f at the start%s" % (
+        LOAD0, " (a loaded machine: wall times are indicative only)"
+        if LOAD0 > 1.5 else "")
+    return "%s, %d cores%s" % (cpu, os.cpu_count() or 0, load)
 
 
 # ---- main -------------------------------------------------------------------
@@ -759,6 +768,8 @@ def main(argv=None):
         args.plots or (None if args.quick else
                        os.path.join(SRC, "results", "benchmarks")))
     work = args.work or tempfile.mkdtemp(prefix="radcol-bench.")
+    global LOAD0
+    LOAD0 = os.getloadavg()[0]
     t_start = time.monotonic()
     build_s = 0.0
     results = []
