@@ -854,7 +854,7 @@ def main(argv=None):
         return 3
     fails = [r for r in results if not r["pass"]]
     print("benchmarks.py: %d problem(s), %d below floor; report %s (%.0f s)"
-          % (len(results), len(fails), os.path.relpath(out),
+          % (len(results), len(fails), out,
              time.monotonic() - t_start), file=sys.stderr)
     return 1 if fails else 0
 
