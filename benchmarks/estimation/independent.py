@@ -15,7 +15,7 @@ value carries.
 
 usage: benchmarks/estimation/independent.py [NAME ...]   (default: all)
 """
-import sys
+import argparse
 
 import numpy as np
 from scipy.integrate import solve_ivp
@@ -165,8 +165,13 @@ def solve(name):
 
 
 if __name__ == "__main__":
-    names = sys.argv[1:] or list(PROBLEMS)
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("names", nargs="*", metavar="NAME",
+                    help="%s (default: all)" % ", ".join(PROBLEMS))
+    names = ap.parse_args().names or list(PROBLEMS)
     for n in names:
         if n not in PROBLEMS:
-            sys.exit("independent.py: %s: expected one of %s" % (n, ", ".join(PROBLEMS)))
+            ap.error("%s: expected one of %s" % (n, ", ".join(PROBLEMS)))
+    for n in names:
         solve(n)

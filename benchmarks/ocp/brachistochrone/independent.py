@@ -8,7 +8,12 @@ tf* = pf sqrt(R/g).
 
 usage: benchmarks/ocp/brachistochrone/independent.py
 """
+import argparse
+
 from mpmath import cos, findroot, mp, mpf, sin, sqrt
+
+argparse.ArgumentParser(description=__doc__,
+                        formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
 
 mp.dps = 30
 g, xf, yf = mpf("9.81"), mpf(2), mpf(1)

@@ -15,10 +15,14 @@ location at rtol 1e-13 (and 1e-11 to show the digits).
 
 usage: benchmarks/ocp/catalyst-mixing/independent.py
 """
+import argparse
 import numpy as np
 import sympy as sp
 from scipy.integrate import solve_ivp
 from scipy.optimize import minimize_scalar
+
+argparse.ArgumentParser(description=__doc__,
+                        formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
 
 x1, x2 = sp.symbols("x1 x2")
 X = sp.Matrix([x1, x2])

@@ -17,9 +17,13 @@ maximal.  Integrated by scipy's DOP853 with event location, rtol 1e-13 (and
 
 usage: benchmarks/ocp/goddard-rocket/independent.py
 """
+import argparse
 import numpy as np
 import sympy as sp
 from scipy.integrate import solve_ivp
+
+argparse.ArgumentParser(description=__doc__,
+                        formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
 
 hc, vc, Tc, mc, c = 500.0, 620.0, 3.5, 0.6, 0.5
 Dc = 0.5 * vc

@@ -10,9 +10,13 @@ K = 10 and K = 20 are both run: their difference shows the digits.
 
 usage: benchmarks/ocp/hypersensitive/independent.py
 """
+import argparse
 import numpy as np
 from scipy.integrate import solve_bvp, solve_ivp
 from scipy.optimize import root
+
+argparse.ArgumentParser(description=__doc__,
+                        formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
 
 T = 10.0
 

@@ -9,9 +9,13 @@
 
 usage: benchmarks/ocp/lq-riccati/independent.py
 """
+import argparse
 import numpy as np
 from scipy.integrate import solve_ivp
 from scipy.linalg import expm
+
+argparse.ArgumentParser(description=__doc__,
+                        formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
 
 T, s = 5.0, 10.0
 A = np.array([[0.0, 1.0], [0.0, 0.0]])

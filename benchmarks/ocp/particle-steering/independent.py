@@ -12,7 +12,12 @@ with 30-digit quadrature.
 
 usage: benchmarks/ocp/particle-steering/independent.py
 """
+import argparse
+
 from mpmath import asinh, findroot, mp, mpf, quad, sqrt
+
+argparse.ArgumentParser(description=__doc__,
+                        formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
 
 mp.dps = 30
 a = 100
