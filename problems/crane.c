@@ -79,7 +79,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crane_path.h"
+#include "crane/path.h"
 #include "radcol/kit.h"
 #include "radcol/mesh.h"
 #include "radcol/mesh_check.h"
