@@ -4,7 +4,9 @@
 # problems/catalogue.c (the only list of the built-in models).
 set(RADCOL_PROBLEM_SOURCES
   problems/catalogue.c
-  problems/crane.c
+  problems/crane/along.c
+  problems/crane/create.c
+  problems/crane/model.c
   problems/crane/path.c
   problems/crane/path_csv.c
   problems/crane/path_spline.c

@@ -66,11 +66,11 @@
  * four and Q, Q'.
  *
  * Derivatives are hand-coded in the order of the equations with the
- * derivative kit (radcol/kit.h): core_eval computes A, B, Om, G and their
- * partials, and one writer per row states the row's value and its Jacobian
- * and Hessian entries together (the entries written are the pattern, so
- * only entries that are not identically zero are declared); one kit
- * function per block and formulation lists the rows.  The projection terms
+ * derivative kit (radcol/kit.h): rc_crane_core_eval computes A, B, Om, G and
+ * their partials, and one writer per row states the row's value and its
+ * Jacobian and Hessian entries together (the entries written are the pattern,
+ * so only entries that are not identically zero are declared); one kit function
+ * per block and formulation lists the rows.  The projection terms
  * (+ mu_i, and mu_i at t0) are linear with coefficient 1.
  */
 #include <math.h>
@@ -79,71 +79,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crane/path.h"
-#include "radcol/kit.h"
+#include "crane.h"
 #include "radcol/mesh.h"
 #include "radcol/mesh_check.h"
-#include "radcol/problem.h"
-
-/* ---- point-vector layout ------------------------------------------------ */
-enum { ID = 0, IR, ITH, IVD, IVR, IOM, ITAU, IU1, IU2, NW };
-#define NX 6
-/* reduced with projection appends six multipliers mu (algebraic) after the
- * nine core inputs: w[IMU + i] enters the i-th state equation. */
-#define IMU NW
-#define NWMAX (NW + NX)
-
-/* ---- parameters -----------------------------------------------------------
- */
-enum {
-  P_M1 = 0,
-  P_M2,
-  P_MG,
-  P_J,
-  P_C1,
-  P_C2,
-  P_C3,
-  P_G,
-  P_TF,
-  P_XS,
-  P_ZS,
-  P_XE,
-  P_ZE,
-  P_EPS,
-  P_U1MAX,
-  P_U2MAX,
-  P_RMIN,
-  P_RMAX,
-  P_PATH,
-  P_PATHMODE,
-  P_D0,
-  P_R0,
-  P_TH0,
-  P_VD0,
-  P_VR0,
-  P_OM0,
-  P_TAU0,
-  P_SIGMA,
-  /* physical limits, end conditions, guess, stabilisation (crane-jobs) */
-  P_TAUMIN,
-  P_THMAX,
-  P_VDMAX,
-  P_VRMAX,
-  P_END,
-  P_GUESS,
-  P_PROJECT,
-  P_UREF,
-  /* minimum-time moves (docs/crane-mintime.md) */
-  P_TFLO,
-  P_TFHI,
-  P_STACK,
-  P_STACKEDGE,
-  P_UREG,
-  /* reachability of a fixed end state (docs/crane-jobs.md) */
-  P_REACHRMAX,
-  P_CURVE, /* pathtime along a CSV curve */
-  NPARAM
-};
 
 /* Tracking weight and objective scale: docs/crane-jobs.md, "Objective". */
 #define CRANE_EPS_DEFAULT 3e-11     /* uref=zero */
@@ -255,8 +193,6 @@ static const rc_param_def crane_params[NPARAM] = {
      "straight line x_start, z_start -> x_end, z_end) [m]"},
 };
 
-enum { F_FLAT = 0, F_TRACK, F_SERVO, F_REDUCED, F_MINTIME, F_PATHTIME, NFORM };
-
 static const rc_formulation_def crane_formulations[NFORM] = {
     {"flat", "exact inverse by flatness sampled on the mesh (no NLP)"},
     {"track", "tracking OCP on the index-1 model, min |(x,z)-p|^2 + eps|u|^2"},
@@ -269,11 +205,6 @@ static const rc_formulation_def crane_formulations[NFORM] = {
                  "inverse"},
 };
 
-static const char *const VAR_NAMES[NWMAX] = {
-    "d",  "r",    "theta", "vd",       "vr",    "omega", "tau",     "u1",
-    "u2", "mu_d", "mu_r",  "mu_theta", "mu_vd", "mu_vr", "mu_omega"};
-static const char *const OUT_NAMES[4] = {"x", "z", "vx", "vz"};
-
 static const char *const SERVO_NOTE =
     "the index-5 path constraint is transcribed directly: with s "
     "Radau IIA stages expect about order s for vx vz, s-1 for theta tau d r, "
@@ -285,368 +216,8 @@ static const char *const REDUCED_PLAIN_NOTE =
     "drift on long horizons (roughly like t^4); check the invariants x-p1, "
     "z-p2 on the dense grid, or use project=1";
 
-#define MAXSTACK 8 /* mintime: at most 8 stack rows */
-
-/* ---- the problem's own data ---------------------------------------------- */
-typedef struct crane {
-  rc_kit_blocks kit; /* first: the kit's callbacks find their blocks here */
-  rc_problem pb;     /* pb.user = this struct (crane_of) */
-  rc_crane_params par;
-  rc_crane_path path;
-  double eps;                /* control weight */
-  double wq, wu1, wu2;       /* objective weights 1/(T Lref^2), eps/(T U^2) */
-  double lref, u1ref, u2ref; /* the objective's scales */
-  int guess_rest;
-  int uref_flat;           /* control term about the flat controls */
-  double start_x, start_z; /* path at t0 (rest guess) */
-  double w_lo[NWMAX], w_hi[NWMAX];
-  double x0[NX], xf[NX];
-  int fix_x0[NX], fix_xf[NX];
-  double tau0;
-  char note[2048];
-  char infeasible[768];
-  double *mesh_frac; /* suggested mesh breakpoints (owned) */
-  /* mintime (docs/crane-mintime.md) */
-  int nstack;
-  double stack[MAXSTACK][3]; /* X0, X1, ZMIN */
-  double stack_ell;          /* rounding length of the stack rows */
-  double reg1, reg2, u2hold; /* ureg/U1^2, ureg/U2^2, C3 m g */
-  double c_lo[MAXSTACK], c_hi[MAXSTACK];
-  char mt_note[512];
-  double pt_lo[8], pt_hi[8]; /* pathtime: path-constraint bounds */
-} crane;
-
-static const crane *crane_of(const rc_problem *pb) {
-  return (const crane *)pb->user;
-}
-
-/* ---- the index-1 core ----------------------------------------------------
- * A, B, N, Om = N / r and G of the header, with the partial derivatives the
- * rows write: gradients over w and the second derivatives that are not
- * identically zero (A: (th, th), (th, tau); B is linear; N: the (th, .)
- * column and (vr, om) = -2; Om = N / r adds the (r, .) row; G: the (th, .)
- * column, (r, om) and (om, om)). */
-typedef struct core {
-  double s, c; /* sin th, cos th */
-  double A, A_vd, A_u1, A_tau, A_th, A_thth, A_thtau;
-  double B, B_vr, B_u2, B_tau;
-  double N, Om;
-  double Om_g[NW];  /* dOm/dw */
-  double Om_rk[NW]; /* d2Om/dr dw_k, k != r (= -N_k / r^2) */
-  double Om_rr, Om_thth, Om_thvd, Om_thtau, Om_thu1, Om_vrom;
-  double G, G_r, G_th, G_vd, G_vr, G_om, G_tau, G_u1, G_u2;
-  double G_thth, G_thvd, G_thtau, G_thu1, G_rom, G_omom;
-} core;
-
-/* sin and cos of th; 1 (recoverable) outside the model's domain r > 0. */
-static int core_trig(const double *w, double *s, double *c) {
-  if (!(w[IR] > 0.0) || !isfinite(w[IR]) || !isfinite(w[ITH]))
-    return 1; /* outside the domain of Om: the solver may step back */
-  *s = sin(w[ITH]);
-  *c = cos(w[ITH]);
-  return 0;
-}
-
-static int core_eval(const crane *cr, const double *w, int order, core *K) {
-  const rc_crane_params *P = &cr->par;
-  const double r = w[IR], vd = w[IVD], vr = w[IVR], om = w[IOM];
-  const double tau = w[ITAU], u1 = w[IU1], u2 = w[IU2];
-  double s, c;
-  if (core_trig(w, &s, &c))
-    return 1;
-  const double M1 = P->M1, M2 = P->M2, J = P->J, mgM = P->m * P->g / M2;
-  K->s = s;
-  K->c = c;
-  const double A = (-P->C1 * vd + u1 + tau * s) / M1;
-  const double B = (-P->C2 * vr - P->C3 * u2 + P->C3 * P->C3 * tau) / J;
-  const double N = -mgM * s - A * c - 2.0 * vr * om;
-  K->A = A;
-  K->B = B;
-  K->N = N;
-  K->Om = N / r;
-  K->G = tau - P->m * P->g * c + M2 * (A * s + B - r * om * om);
-  if (order < 1)
-    return 0;
-  K->A_vd = -P->C1 / M1;
-  K->A_u1 = 1.0 / M1;
-  K->A_tau = s / M1;
-  K->A_th = tau * c / M1;
-  K->B_vr = -P->C2 / J;
-  K->B_u2 = -P->C3 / J;
-  K->B_tau = P->C3 * P->C3 / J;
-  /* N = -(m g/M2) s - A c - 2 vr om, then Om = N / r */
-  double Ng[NW] = {0};
-  Ng[IVD] = -K->A_vd * c;
-  Ng[IU1] = -K->A_u1 * c;
-  Ng[ITAU] = -K->A_tau * c;
-  Ng[ITH] = -mgM * c - K->A_th * c + A * s;
-  Ng[IVR] = -2.0 * om;
-  Ng[IOM] = -2.0 * vr;
-  for (int k = 0; k < NW; ++k)
-    K->Om_g[k] = Ng[k] / r;
-  K->Om_g[IR] = -N / (r * r);
-  /* G = tau - m g c + M2 (A s + B - r om^2) */
-  K->G_r = -M2 * om * om;
-  K->G_th = M2 * (K->A_th * s) + (P->m * P->g * s + M2 * A * c);
-  K->G_vd = M2 * (K->A_vd * s);
-  K->G_vr = M2 * K->B_vr;
-  K->G_om = -2.0 * M2 * r * om;
-  K->G_tau = M2 * (K->A_tau * s + K->B_tau) + 1.0;
-  K->G_u1 = M2 * (K->A_u1 * s);
-  K->G_u2 = M2 * K->B_u2;
-  if (order < 2)
-    return 0;
-  K->A_thth = -tau * s / M1;
-  K->A_thtau = c / M1;
-  /* N's Hessian: (th, th), (th, vd), (th, tau), (th, u1), (vr, om) = -2 */
-  const double N_thth = mgM * s - K->A_thth * c + 2.0 * K->A_th * s + A * c;
-  const double N_thvd = K->A_vd * s, N_thu1 = K->A_u1 * s;
-  const double N_thtau = -K->A_thtau * c + K->A_tau * s;
-  /* Om = N / r */
-  K->Om_thth = N_thth / r;
-  K->Om_thvd = N_thvd / r;
-  K->Om_thtau = N_thtau / r;
-  K->Om_thu1 = N_thu1 / r;
-  K->Om_vrom = -2.0 / r;
-  for (int k = 0; k < NW; ++k)
-    K->Om_rk[k] = -Ng[k] / (r * r);
-  K->Om_rr = 2.0 * N / (r * r * r);
-  /* G */
-  K->G_thth =
-      P->m * P->g * c + M2 * (K->A_thth * s + 2.0 * K->A_th * c - A * s);
-  K->G_thvd = M2 * (K->A_vd * c);
-  K->G_thtau = M2 * (K->A_thtau * s + K->A_tau * c);
-  K->G_thu1 = M2 * (K->A_u1 * c);
-  K->G_rom = -2.0 * M2 * om;
-  K->G_omom = -2.0 * M2 * r;
-  return 0;
-}
-
-/* ---- rows of the model: f and G -------------------------------------------
- * Each writer states a row's value and its derivative entries together
- * (radcol/kit.h); the entries it writes are the row's pattern. */
-
-/* vd' = A */
-static void row_A(rc_kit *k, int i, const core *K) {
-  rc_kit_row(k, i, K->A);
-  if (rc_kit_order(k) < 1)
-    return;
-  rc_kit_d(k, ITH, K->A_th);
-  rc_kit_d(k, IVD, K->A_vd);
-  rc_kit_d(k, ITAU, K->A_tau);
-  rc_kit_d(k, IU1, K->A_u1);
-  rc_kit_d2(k, ITH, ITH, K->A_thth);
-  rc_kit_d2(k, ITAU, ITH, K->A_thtau);
-}
-
-/* vr' = B (linear) */
-static void row_B(rc_kit *k, int i, const core *K) {
-  rc_kit_row(k, i, K->B);
-  rc_kit_d(k, IVR, K->B_vr);
-  rc_kit_d(k, ITAU, K->B_tau);
-  rc_kit_d(k, IU2, K->B_u2);
-}
-
-/* om' = Om = N / r */
-static void row_Om(rc_kit *k, int i, const core *K) {
-  static const int in[] = {IR, ITH, IVD, IVR, IOM, ITAU, IU1};
-  rc_kit_row(k, i, K->Om);
-  if (rc_kit_order(k) < 1)
-    return;
-  for (size_t j = 0; j < sizeof in / sizeof *in; ++j)
-    rc_kit_d(k, in[j], K->Om_g[in[j]]);
-  rc_kit_d2(k, IR, IR, K->Om_rr);
-  for (size_t j = 1; j < sizeof in / sizeof *in; ++j)
-    rc_kit_d2(k, in[j], IR, K->Om_rk[in[j]]);
-  rc_kit_d2(k, ITH, ITH, K->Om_thth);
-  rc_kit_d2(k, IVD, ITH, K->Om_thvd);
-  rc_kit_d2(k, ITAU, ITH, K->Om_thtau);
-  rc_kit_d2(k, IU1, ITH, K->Om_thu1);
-  rc_kit_d2(k, IOM, IVR, K->Om_vrom);
-}
-
-/* 0 = G = tau - m g c + M2 (A s + B - r om^2) */
-static void row_G(rc_kit *k, int i, const core *K) {
-  rc_kit_row(k, i, K->G);
-  if (rc_kit_order(k) < 1)
-    return;
-  rc_kit_d(k, IR, K->G_r);
-  rc_kit_d(k, ITH, K->G_th);
-  rc_kit_d(k, IVD, K->G_vd);
-  rc_kit_d(k, IVR, K->G_vr);
-  rc_kit_d(k, IOM, K->G_om);
-  rc_kit_d(k, ITAU, K->G_tau);
-  rc_kit_d(k, IU1, K->G_u1);
-  rc_kit_d(k, IU2, K->G_u2);
-  rc_kit_d2(k, ITH, ITH, K->G_thth);
-  rc_kit_d2(k, IVD, ITH, K->G_thvd);
-  rc_kit_d2(k, ITAU, ITH, K->G_thtau);
-  rc_kit_d2(k, IU1, ITH, K->G_thu1);
-  rc_kit_d2(k, IOM, IR, K->G_rom);
-  rc_kit_d2(k, IOM, IOM, K->G_omom);
-}
-
-/* Rows 0..6 of every crane formulation: x' = f (rows 0..5) and 0 = G
- * (row 6).  With projection (reduced, project=1) row i gets + mu_i. */
-static int rows_model(const crane *cr, const double *w, int project, rc_kit *k,
-                      core *K) {
-  const int rc = core_eval(cr, w, rc_kit_order(k), K);
-  if (rc)
-    return rc;
-  rc_kit_row(k, 0, w[IVD]);
-  rc_kit_d(k, IVD, 1.0);
-  rc_kit_row(k, 1, w[IVR]);
-  rc_kit_d(k, IVR, 1.0);
-  rc_kit_row(k, 2, w[IOM]);
-  rc_kit_d(k, IOM, 1.0);
-  row_A(k, 3, K);
-  row_B(k, 4, K);
-  row_Om(k, 5, K);
-  if (project)
-    for (int i = 0; i < NX; ++i) {
-      rc_kit_row(k, i, w[IMU + i]);
-      rc_kit_d(k, IMU + i, 1.0);
-    }
-  row_G(k, 6, K);
-  return 0;
-}
-
-/* ---- rows along the path --------------------------------------------------
- * Path quantities of the reduced formulation at t, and the tracking errors
- * and P .. U of the header at (t, w). */
-typedef struct pathq {
-  double p1[5], p2[5];
-  double a, ad, add, b, bd, bdd;
-} pathq;
-
-static void path_at(const crane *cr, double t, pathq *q) {
-  rc_crane_path_eval(&cr->path, t, q->p1, q->p2);
-  const double M2 = cr->par.M2;
-  q->a = -M2 * q->p1[2];
-  q->ad = -M2 * q->p1[3];
-  q->add = -M2 * q->p1[4];
-  q->b = cr->par.m * cr->par.g - M2 * q->p2[2];
-  q->bd = -M2 * q->p2[3];
-  q->bdd = -M2 * q->p2[4];
-}
-
-typedef struct along {
-  pathq q;
-  double s, c;   /* sin th, cos th */
-  double ex, ez; /* x - p1, z - p2 */
-  double P, Q, R, S, T, U;
-} along;
-
-static void along_at(const crane *cr, double t, const double *w, double s,
-                     double c, along *X) {
-  path_at(cr, t, &X->q);
-  const pathq *q = &X->q;
-  X->s = s;
-  X->c = c;
-  X->ex = w[IR] * s + w[ID] - q->p1[0];
-  X->ez = w[IR] * c - q->p2[0];
-  X->P = q->a * s + q->b * c;
-  X->Q = q->a * c - q->b * s;
-  X->R = q->ad * c - q->bd * s;
-  X->S = q->ad * s + q->bd * c;
-  X->T = q->add * c - q->bdd * s;
-  X->U = q->add * s + q->bdd * c;
-}
-
-/* The hidden constraints (reduced) and tracking errors, each times sc (the
- * projection writes them with sc = 0 at t0, where mu_i = 0 replaces them). */
-
-/* x - p1 = r s + d - p1 */
-static void row_ex(rc_kit *k, int i, double sc, const double *w,
-                   const along *X) {
-  const double r = w[IR], s = X->s, c = X->c;
-  rc_kit_row(k, i, sc * X->ex);
-  rc_kit_d(k, ID, sc * 1.0);
-  rc_kit_d(k, IR, sc * s);
-  rc_kit_d(k, ITH, sc * (r * c));
-  rc_kit_d2(k, ITH, IR, sc * c);
-  rc_kit_d2(k, ITH, ITH, sc * (-r * s));
-}
-
-/* z - p2 = r c - p2 */
-static void row_ez(rc_kit *k, int i, double sc, const double *w,
-                   const along *X) {
-  const double r = w[IR], s = X->s, c = X->c;
-  rc_kit_row(k, i, sc * X->ez);
-  rc_kit_d(k, IR, sc * c);
-  rc_kit_d(k, ITH, sc * (-r * s));
-  rc_kit_d2(k, ITH, IR, sc * (-s));
-  rc_kit_d2(k, ITH, ITH, sc * (-r * c));
-}
-
-/* vx - p1' = vr s + r om c + vd - p1' */
-static void row_evx(rc_kit *k, int i, double sc, const double *w,
-                    const along *X) {
-  const double r = w[IR], vr = w[IVR], om = w[IOM], s = X->s, c = X->c;
-  rc_kit_row(k, i, sc * (vr * s + r * om * c + w[IVD] - X->q.p1[1]));
-  if (rc_kit_order(k) < 1)
-    return;
-  rc_kit_d(k, IVR, sc * s);
-  rc_kit_d(k, IR, sc * (om * c));
-  rc_kit_d(k, IOM, sc * (r * c));
-  rc_kit_d(k, ITH, sc * (vr * c - r * om * s));
-  rc_kit_d(k, IVD, sc * 1.0);
-  rc_kit_d2(k, IVR, ITH, sc * c);
-  rc_kit_d2(k, IOM, IR, sc * c);
-  rc_kit_d2(k, ITH, IR, sc * (-om * s));
-  rc_kit_d2(k, IOM, ITH, sc * (-r * s));
-  rc_kit_d2(k, ITH, ITH, sc * (-vr * s - r * om * c));
-}
-
-/* vz - p2' = vr c - r om s - p2' */
-static void row_evz(rc_kit *k, int i, double sc, const double *w,
-                    const along *X) {
-  const double r = w[IR], vr = w[IVR], om = w[IOM], s = X->s, c = X->c;
-  rc_kit_row(k, i, sc * (vr * c - r * om * s - X->q.p2[1]));
-  if (rc_kit_order(k) < 1)
-    return;
-  rc_kit_d(k, IVR, sc * c);
-  rc_kit_d(k, IR, sc * (-om * s));
-  rc_kit_d(k, IOM, sc * (-r * s));
-  rc_kit_d(k, ITH, sc * (-vr * s - r * om * c));
-  rc_kit_d2(k, IVR, ITH, sc * (-s));
-  rc_kit_d2(k, IOM, IR, sc * (-s));
-  rc_kit_d2(k, ITH, IR, sc * (-om * c));
-  rc_kit_d2(k, IOM, ITH, sc * (-r * c));
-  rc_kit_d2(k, ITH, ITH, sc * (-vr * c + r * om * s));
-}
-
-/* Q = a c - b s */
-static void row_q(rc_kit *k, int i, double sc, const along *X) {
-  rc_kit_row(k, i, sc * X->Q);
-  rc_kit_d(k, ITH, sc * (-X->P));
-  rc_kit_d2(k, ITH, ITH, sc * (-X->Q));
-}
-
-/* Q' = R - P om */
-static void row_qd(rc_kit *k, int i, double sc, const double *w,
-                   const along *X) {
-  const double om = w[IOM];
-  rc_kit_row(k, i, sc * (X->R - X->P * om));
-  rc_kit_d(k, ITH, sc * (-X->S - X->Q * om));
-  rc_kit_d(k, IOM, sc * (-X->P));
-  rc_kit_d2(k, ITH, ITH, sc * (-X->R + X->P * om));
-  rc_kit_d2(k, IOM, ITH, sc * (-X->Q));
-}
-
-/* The six hidden constraints of reduced in rows i0 .. i0 + 5, times sc. */
-static void rows_hidden(rc_kit *k, int i0, double sc, const double *w,
-                        const along *X) {
-  row_ex(k, i0, sc, w, X);
-  row_ez(k, i0 + 1, sc, w, X);
-  row_evx(k, i0 + 2, sc, w, X);
-  row_evz(k, i0 + 3, sc, w, X);
-  row_q(k, i0 + 4, sc, X);
-  row_qd(k, i0 + 5, sc, w, X);
-}
-
 /* reduced: 0 = G2 = tau - P */
-static void row_g2(rc_kit *k, int i, const double *w, const along *X) {
+static void row_g2(rc_kit *k, int i, const double *w, const crane_along *X) {
   rc_kit_row(k, i, w[ITAU] - X->P);
   rc_kit_d(k, ITAU, 1.0);
   rc_kit_d(k, ITH, -X->Q);
@@ -655,8 +226,8 @@ static void row_g2(rc_kit *k, int i, const double *w, const along *X) {
 
 /* reduced: 0 = G3 = T - 2 S om - Q om^2 - P Om: -P times Om's entries, plus
  * the (th, .) column and (om, om) of the other terms. */
-static void row_g3(rc_kit *k, int i, const double *w, const core *K,
-                   const along *X) {
+static void row_g3(rc_kit *k, int i, const double *w, const crane_core *K,
+                   const crane_along *X) {
   const double om = w[IOM], P = X->P, Q = X->Q, R = X->R, S = X->S;
   rc_kit_row(k, i, X->T - 2.0 * S * om - Q * om * om - P * K->Om);
   if (rc_kit_order(k) < 1)
@@ -691,7 +262,7 @@ static void row_g3(rc_kit *k, int i, const double *w, const core *K,
 
 /* track: L = wq (ex^2 + ez^2) + wu1 du1^2 + wu2 du2^2, du = u - uref */
 static int row_track(rc_kit *k, int i, const crane *cr, double t,
-                     const double *w, const along *X) {
+                     const double *w, const crane_along *X) {
   const double q = cr->wq, a1 = cr->wu1, a2 = cr->wu2;
   const double r = w[IR], s = X->s, c = X->c, ex = X->ex, ez = X->ez;
   double du1 = w[IU1], du2 = w[IU2];
@@ -723,7 +294,7 @@ static int row_track(rc_kit *k, int i, const crane *cr, double t,
 
 /* mintime: stack j, z - ZMIN - (pos(X0 - x)^3 + pos(x - X1)^3) / ell^2 */
 static void row_stack(rc_kit *k, int i, const crane *cr, int j, const double *w,
-                      const core *K) {
+                      const crane_core *K) {
   const double *st = cr->stack[j], il2 = 1.0 / (cr->stack_ell * cr->stack_ell);
   const double r = w[IR], s = K->s, c = K->c;
   const double x = w[ID] + r * s, z = r * c;
@@ -759,18 +330,6 @@ static void row_reg(rc_kit *k, int i, const crane *cr, const double *w) {
   rc_kit_d2(k, IU2, IU2, 2.0 * cr->reg2);
 }
 
-/* ---- the blocks of each formulation (the kit's functions) ----------------
- * Point rows: 0..6 the model (rows_model), then
- *   flat     -
- *   track    7: L
- *   servo    7, 8: x - p1, z - p2 (path constraints)
- *   reduced  7: G2, 8: G3; project=1: 9..14 the hidden constraints h_j,
- *            replaced at t0 by mu_j = 0 (both written at every t, the
- *            unused one times 0, so that the pattern is their union)
- *   mintime  7 .. 6 + nstack: the stacks; then the regularisation if ureg > 0
- * Invariants: flat, track G, x - p1, z - p2; servo x - p1, z - p2,
- * vx - p1', vz - p2'; reduced the six hidden constraints; mintime G. */
-static const char *const INV_TENSION_PATH[] = {"tension_eq", "x-p1", "z-p2"};
 static const char *const INV_SERVO[] = {"x-p1", "z-p2", "vx-p1'", "vz-p2'"};
 static const char *const INV_HIDDEN[] = {"x-p1",   "z-p2", "vx-p1'",
                                          "vz-p2'", "Q",    "Q'"};
@@ -779,33 +338,33 @@ static const char *const INV_TENSION[] = {"tension_eq"};
 static int flat_point(const rc_problem *pb, double t, const double *w,
                       rc_kit *k) {
   (void)t;
-  core K;
-  return rows_model(crane_of(pb), w, 0, k, &K);
+  crane_core K;
+  return rc_crane_rows_model(crane_of(pb), w, 0, k, &K);
 }
 
 static int track_point(const rc_problem *pb, double t, const double *w,
                        rc_kit *k) {
   const crane *cr = crane_of(pb);
-  core K;
-  const int rc = rows_model(cr, w, 0, k, &K);
+  crane_core K;
+  const int rc = rc_crane_rows_model(cr, w, 0, k, &K);
   if (rc)
     return rc;
-  along X;
-  along_at(cr, t, w, K.s, K.c, &X);
+  crane_along X;
+  rc_crane_along_at(cr, t, w, K.s, K.c, &X);
   return row_track(k, 7, cr, t, w, &X);
 }
 
 static int servo_point(const rc_problem *pb, double t, const double *w,
                        rc_kit *k) {
   const crane *cr = crane_of(pb);
-  core K;
-  const int rc = rows_model(cr, w, 0, k, &K);
+  crane_core K;
+  const int rc = rc_crane_rows_model(cr, w, 0, k, &K);
   if (rc)
     return rc;
-  along X;
-  along_at(cr, t, w, K.s, K.c, &X);
-  row_ex(k, 7, 1.0, w, &X);
-  row_ez(k, 8, 1.0, w, &X);
+  crane_along X;
+  rc_crane_along_at(cr, t, w, K.s, K.c, &X);
+  rc_crane_row_ex(k, 7, 1.0, w, &X);
+  rc_crane_row_ez(k, 8, 1.0, w, &X);
   return 0;
 }
 
@@ -813,17 +372,17 @@ static int reduced_point(const rc_problem *pb, double t, const double *w,
                          rc_kit *k) {
   const crane *cr = crane_of(pb);
   const int project = pb->ny > 3; /* the multipliers mu follow G, G2, G3 */
-  core K;
-  const int rc = rows_model(cr, w, project, k, &K);
+  crane_core K;
+  const int rc = rc_crane_rows_model(cr, w, project, k, &K);
   if (rc)
     return rc;
-  along X;
-  along_at(cr, t, w, K.s, K.c, &X);
+  crane_along X;
+  rc_crane_along_at(cr, t, w, K.s, K.c, &X);
   row_g2(k, 7, w, &X);
   row_g3(k, 8, w, &K, &X);
   if (project) { /* docs/crane-index-reduction.md, "Projection" */
     const double at_t0 = t == pb->t0 ? 1.0 : 0.0;
-    rows_hidden(k, 9, 1.0 - at_t0, w, &X);
+    rc_crane_rows_hidden(k, 9, 1.0 - at_t0, w, &X);
     for (int j = 0; j < NX; ++j) {
       rc_kit_row(k, 9 + j, at_t0 * w[IMU + j]);
       rc_kit_d(k, IMU + j, at_t0);
@@ -836,8 +395,8 @@ static int mintime_point(const rc_problem *pb, double t, const double *w,
                          rc_kit *k) {
   (void)t;
   const crane *cr = crane_of(pb);
-  core K;
-  const int rc = rows_model(cr, w, 0, k, &K);
+  crane_core K;
+  const int rc = rc_crane_rows_model(cr, w, 0, k, &K);
   if (rc)
     return rc;
   for (int j = 0; j < cr->nstack; ++j)
@@ -857,137 +416,45 @@ static int mintime_boundary(const rc_problem *pb, double t, const double *z,
   return 0;
 }
 
-static int tension_path_inv(const rc_problem *pb, double t, const double *w,
-                            rc_kit *k) {
-  const crane *cr = crane_of(pb);
-  core K;
-  const int rc = core_eval(cr, w, rc_kit_order(k), &K);
-  if (rc)
-    return rc;
-  along X;
-  along_at(cr, t, w, K.s, K.c, &X);
-  row_G(k, 0, &K);
-  row_ex(k, 1, 1.0, w, &X);
-  row_ez(k, 2, 1.0, w, &X);
-  return 0;
-}
-
 /* The path quantities at (t, w) without the core (invariants). */
 static int along_only(const rc_problem *pb, double t, const double *w,
-                      along *X) {
+                      crane_along *X) {
   double s, c;
-  if (core_trig(w, &s, &c))
+  if (rc_crane_core_trig(w, &s, &c))
     return 1;
-  along_at(crane_of(pb), t, w, s, c, X);
+  rc_crane_along_at(crane_of(pb), t, w, s, c, X);
   return 0;
 }
 
 static int servo_inv(const rc_problem *pb, double t, const double *w,
                      rc_kit *k) {
-  along X;
+  crane_along X;
   if (along_only(pb, t, w, &X))
     return 1;
-  row_ex(k, 0, 1.0, w, &X);
-  row_ez(k, 1, 1.0, w, &X);
-  row_evx(k, 2, 1.0, w, &X);
-  row_evz(k, 3, 1.0, w, &X);
+  rc_crane_row_ex(k, 0, 1.0, w, &X);
+  rc_crane_row_ez(k, 1, 1.0, w, &X);
+  rc_crane_row_evx(k, 2, 1.0, w, &X);
+  rc_crane_row_evz(k, 3, 1.0, w, &X);
   return 0;
 }
 
 static int hidden_inv(const rc_problem *pb, double t, const double *w,
                       rc_kit *k) {
-  along X;
+  crane_along X;
   if (along_only(pb, t, w, &X))
     return 1;
-  rows_hidden(k, 0, 1.0, w, &X);
+  rc_crane_rows_hidden(k, 0, 1.0, w, &X);
   return 0;
 }
 
 static int tension_inv(const rc_problem *pb, double t, const double *w,
                        rc_kit *k) {
   (void)t;
-  core K;
-  const int rc = core_eval(crane_of(pb), w, rc_kit_order(k), &K);
+  crane_core K;
+  const int rc = rc_crane_core_eval(crane_of(pb), w, rc_kit_order(k), &K);
   if (rc == 0)
-    row_G(k, 0, &K);
+    rc_crane_row_G(k, 0, &K);
   return rc;
-}
-
-static int crane_outputs(const rc_problem *pb, double t, const double *w,
-                         double *out) {
-  (void)pb;
-  (void)t;
-  const double s = sin(w[ITH]), c = cos(w[ITH]);
-  const double r = w[IR], om = w[IOM], vr = w[IVR];
-  out[0] = r * s + w[ID];
-  out[1] = r * c;
-  out[2] = vr * s + r * om * c + w[IVD];
-  out[3] = vr * c - r * om * s;
-  return 0;
-}
-
-static void flat_to_w(const rc_crane_flat *f, double *w) {
-  w[ID] = f->d;
-  w[IR] = f->r;
-  w[ITH] = f->theta;
-  w[IVD] = f->vd;
-  w[IVR] = f->vr;
-  w[IOM] = f->omega;
-  w[ITAU] = f->tau;
-  w[IU1] = f->u1;
-  w[IU2] = f->u2;
-}
-
-static int crane_reference(const rc_problem *pb, int nt, const double *t,
-                           double *ref) {
-  const crane *cr = crane_of(pb);
-  const int nw = rc_problem_nw(pb);
-  for (int k = 0; k < nt; ++k) {
-    rc_crane_flat f;
-    if (rc_crane_flat_eval(&cr->par, &cr->path, t[k], &f))
-      return -1; /* excluded by the flatness check at create */
-    double *row = ref + (size_t)k * (size_t)(nw + 4);
-    flat_to_w(&f, row);
-    for (int i = NW; i < nw; ++i)
-      row[i] = 0.0; /* projection multipliers vanish on exact solutions */
-    row[nw + 0] = f.x;
-    row[nw + 1] = f.z;
-    row[nw + 2] = f.vx;
-    row[nw + 3] = f.vz;
-  }
-  return 0;
-}
-
-static int crane_guess(const rc_problem *pb, double t, double *w) {
-  const crane *cr = crane_of(pb);
-  const int nw = rc_problem_nw(pb);
-  for (int i = NW; i < nw; ++i)
-    w[i] = 0.0;
-  if (cr->guess_rest) { /* at rest under the trolley at the start point */
-    const double mg = cr->par.m * cr->par.g;
-    const double rest[NW] = {cr->start_x, cr->start_z,    0, 0, 0, 0, mg,
-                             0.0,         cr->par.C3 * mg};
-    memcpy(w, rest, sizeof rest);
-  } else {
-    rc_crane_flat f;
-    if (rc_crane_flat_eval(&cr->par, &cr->path, t, &f))
-      return -1;
-    flat_to_w(&f, w);
-  }
-  if (t <= pb->t0) { /* the user's initial values where they were set */
-    for (int i = 0; i < NX; ++i)
-      w[i] = cr->x0[i];
-    w[ITAU] = cr->tau0;
-  }
-  return 0;
-}
-
-static void crane_destroy(rc_problem *pb) {
-  crane *cr = (crane *)pb->user;
-  rc_kit_release(&cr->kit);
-  rc_crane_path_free(&cr->path);
-  free(cr->mesh_frac);
-  free(cr);
 }
 
 static rc_err check_params(const double *v, rc_error *err) {
@@ -1042,7 +509,7 @@ static double flat_value(const crane *cr, int i, double t) {
   rc_crane_flat f;
   double w[NW];
   rc_crane_flat_eval(&cr->par, &cr->path, t, &f);
-  flat_to_w(&f, w);
+  rc_crane_flat_to_w(&f, w);
   return i < NW ? w[i] : i == NW ? f.x : f.z;
 }
 
@@ -1159,21 +626,21 @@ static rc_err check_fixed(const crane *cr, const double *v, int var,
                           "crane: %s = %g contradicts the fixed %s state "
                           "%s = %g %s at t = %g s: expected %s >= %g",
                           crane_params[L->psym].name, v[L->psym], which,
-                          VAR_NAMES[var], value, L->unit, t,
+                          rc_crane_var_names[var], value, L->unit, t,
                           crane_params[L->psym].name, fabs(value));
     if (L->plo >= 0 && cr->w_lo[var] > -HUGE_VAL && value < cr->w_lo[var])
       return rc_error_set(err, RC_ERR_INPUT,
                           "crane: %s = %g contradicts the fixed %s state "
                           "%s = %g %s at t = %g s: expected %s <= %g",
                           crane_params[L->plo].name, v[L->plo], which,
-                          VAR_NAMES[var], value, L->unit, t,
+                          rc_crane_var_names[var], value, L->unit, t,
                           crane_params[L->plo].name, value);
     if (L->phi >= 0 && value > v[L->phi])
       return rc_error_set(err, RC_ERR_INPUT,
                           "crane: %s = %g contradicts the fixed %s state "
                           "%s = %g %s at t = %g s: expected %s >= %g",
                           crane_params[L->phi].name, v[L->phi], which,
-                          VAR_NAMES[var], value, L->unit, t,
+                          rc_crane_var_names[var], value, L->unit, t,
                           crane_params[L->phi].name, value);
   }
   return RC_OK;
@@ -1278,7 +745,7 @@ static void track_fix_end(crane *cr, int end) {
     rc_crane_flat ff;
     rc_crane_flat_eval(&cr->par, &cr->path, pb->tf, &ff);
     double wf[NW];
-    flat_to_w(&ff, wf);
+    rc_crane_flat_to_w(&ff, wf);
     if (end == 0) {
       const double rest[NX] = {ff.x, ff.z, 0.0, 0.0, 0.0, 0.0};
       memcpy(wf, rest, sizeof rest);
@@ -1332,19 +799,20 @@ static void track_note_limits(crane *cr, const double *v, const scan_ext *ex) {
     if (L->psym >= 0 && fmax(ex->hi[i], -ex->lo[i]) > v[L->psym]) {
       const int up = ex->hi[i] >= -ex->lo[i];
       note_add(cr, "%sflat |%s| = %.4g %s > %s = %g at t = %.4g s", lead,
-               VAR_NAMES[i], up ? ex->hi[i] : -ex->lo[i], L->unit,
+               rc_crane_var_names[i], up ? ex->hi[i] : -ex->lo[i], L->unit,
                crane_params[L->psym].name, v[L->psym],
                up ? ex->t_hi[i] : ex->t_lo[i]);
       first = 0;
     }
     if (L->phi >= 0 && ex->hi[i] > v[L->phi]) {
-      note_add(cr, fmt_hi, lead, VAR_NAMES[i], ex->hi[i], L->unit,
+      note_add(cr, fmt_hi, lead, rc_crane_var_names[i], ex->hi[i], L->unit,
                crane_params[L->phi].name, v[L->phi], ex->t_hi[i]);
       first = 0;
     }
     if (L->plo >= 0 && i != ITAU && v[L->plo] > 0.0 && ex->lo[i] < v[L->plo]) {
-      note_add(cr, fmt_lo, first ? lead : "; ", VAR_NAMES[i], ex->lo[i],
-               L->unit, crane_params[L->plo].name, v[L->plo], ex->t_lo[i]);
+      note_add(cr, fmt_lo, first ? lead : "; ", rc_crane_var_names[i],
+               ex->lo[i], L->unit, crane_params[L->plo].name, v[L->plo],
+               ex->t_lo[i]);
       first = 0;
     }
   }
@@ -2246,7 +1714,7 @@ static rc_err pathtime_curve(crane *cr, const rc_param_values *pv,
   if (!(pv->is_set && pv->is_set[P_TF]) && chord > 0.0)
     pb->tf = fmin(pb->tf_hi, fmax(pb->tf_lo, pb->tf * sqrt(L / chord)));
   rc_crane_path_free(&cr->path);
-  cr->path = curve; /* owned from now on (crane_destroy frees it) */
+  cr->path = curve; /* owned from now on (rc_crane_destroy frees it) */
   return RC_OK;
 }
 
@@ -2277,7 +1745,7 @@ static void pathtime_dims(crane *cr, const double *v, rc_kit_spec *ks) {
   ks->invariants = NULL;
   /* ks->boundary stays mintime_boundary: phi = tf at z[2 nx] */
   pb->nout = 4;
-  pb->out_names = OUT_NAMES;
+  pb->out_names = rc_crane_out_names;
   pb->outputs = pt_outputs;
   pb->guess = pt_guess;
 }
@@ -2409,7 +1877,7 @@ static rc_err initial_state(crane *cr, const rc_param_values *pv,
   cr->start_x = f0.x;
   cr->start_z = f0.z;
   double w0[NW];
-  flat_to_w(&f0, w0);
+  rc_crane_flat_to_w(&f0, w0);
   for (int i = 0; i < NX; ++i) {
     int set = pv->is_set && pv->is_set[init_param[i]];
     cr->x0[i] = set ? v[init_param[i]] : w0[i];
@@ -2445,7 +1913,7 @@ static void problem_common(crane *cr, const rc_model *model, int formulation,
   pb->nx = NX;
   pb->ny = 1;
   pb->nu = 2;
-  pb->var_names = VAR_NAMES;
+  pb->var_names = rc_crane_var_names;
   pb->w_lo = cr->w_lo;
   pb->w_hi = cr->w_hi;
   pb->c_lo = zeros;
@@ -2457,11 +1925,11 @@ static void problem_common(crane *cr, const rc_model *model, int formulation,
   pb->t0_algebraic = 1;
   pb->index = 1;
   pb->nout = 4;
-  pb->out_names = OUT_NAMES;
-  pb->outputs = crane_outputs;
-  pb->guess = crane_guess;
-  pb->reference = crane_reference;
-  pb->destroy = crane_destroy;
+  pb->out_names = rc_crane_out_names;
+  pb->outputs = rc_crane_outputs;
+  pb->guess = rc_crane_guess;
+  pb->reference = rc_crane_reference;
+  pb->destroy = rc_crane_destroy;
   /* track: 30 x 5 meets |(x,z)-p| <= 1e-6 m and control errors <= 1e-3
    * max|u| on the default path (docs/crane-index-reduction.md,
    * "Measurements"); a waypoint path gets a mesh of its own (below). */
@@ -2483,9 +1951,9 @@ static rc_err formulation_setup(crane *cr, int formulation,
   switch (formulation) {
   case F_FLAT:
     pb->sampled_reference = 1;
-    set_invariants(pb, INV_TENSION_PATH, 3);
+    set_invariants(pb, rc_crane_inv_tension_path, 3);
     ks->point = flat_point;
-    ks->invariants = tension_path_inv;
+    ks->invariants = rc_crane_tension_path_inv;
     return RC_OK;
   case F_TRACK: {
     pb->has_lagrange = 1;
@@ -2497,9 +1965,9 @@ static rc_err formulation_setup(crane *cr, int formulation,
       return rc;
     if (cr->note[0])
       pb->note = cr->note;
-    set_invariants(pb, INV_TENSION_PATH, 3);
+    set_invariants(pb, rc_crane_inv_tension_path, 3);
     ks->point = track_point;
-    ks->invariants = tension_path_inv;
+    ks->invariants = rc_crane_tension_path_inv;
     return RC_OK;
   }
   case F_SERVO:
@@ -2624,7 +2092,7 @@ static rc_err crane_create(const rc_model *model, int formulation,
   crane *cr = calloc(1, sizeof *cr);
   if (!cr)
     return rc_error_set(err, RC_ERR_NOMEM, "crane: out of memory");
-  cr->pb.user = cr; /* from here on crane_destroy frees everything */
+  cr->pb.user = cr; /* from here on rc_crane_destroy frees everything */
   cr->par = (rc_crane_params){v[P_M1], v[P_M2], v[P_MG], v[P_J],
                               v[P_C1], v[P_C2], v[P_C3], v[P_G]};
   cr->eps = ch.eps;
@@ -2637,7 +2105,7 @@ static rc_err crane_create(const rc_model *model, int formulation,
   if (rc == RC_OK)
     rc = crane_build(cr, model, formulation, pv, ch.end, tf, err);
   if (rc != RC_OK) {
-    crane_destroy(&cr->pb);
+    rc_crane_destroy(&cr->pb);
     return rc;
   }
   *out = &cr->pb;
