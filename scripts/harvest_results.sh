@@ -15,7 +15,7 @@
 #   Default CTEST_ARGS: -j1 (the runs of one key come in the same order
 #   every time) and -E leaving out the tests whose files differ from run to
 #   run or that need the real executable: robust.kill_write,
-#   robust.signals and robust.output.write_limit (timing), test_simulate
+#   robust.signals and robust.output.write_limit (timing), test_simulate_cli
 #   (process ids in file names), gen and plugin (plugins resolve symbols
 #   from the executable).  Two harvests of one build then compare equal.
 #   The script exits 0 whatever the tests did: the files are the point.
@@ -25,7 +25,7 @@ set -euo pipefail
 build="${1:?usage: scripts/harvest_results.sh BUILD_DIR OUT_DIR [CTEST_ARGS...]}"
 out="${2:?usage: scripts/harvest_results.sh BUILD_DIR OUT_DIR [CTEST_ARGS...]}"
 shift 2
-[ $# -gt 0 ] || set -- -j1 -E '^(robust\.kill_write|robust\.signals|robust\.output\.write_limit|test_simulate|gen|plugin)$'
+[ $# -gt 0 ] || set -- -j1 -E '^(robust\.kill_write|robust\.signals|robust\.output\.write_limit|test_simulate_cli|gen|plugin)$'
 build=$(cd "$build" && pwd)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
