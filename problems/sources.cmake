@@ -6,10 +6,12 @@ set(RADCOL_PROBLEM_SOURCES
   problems/catalogue.c
   problems/crane/along.c
   problems/crane/create.c
+  problems/crane/limits.c
   problems/crane/model.c
   problems/crane/path.c
   problems/crane/path_csv.c
   problems/crane/path_spline.c
+  problems/crane/track.c
   problems/double_pendulum.c
   problems/four_bar.c
   problems/pendulum.c

@@ -166,6 +166,72 @@ typedef struct crane_along {
   double P, Q, R, S, T, U;
 } crane_along;
 
+/* The text parameters end, guess, uref and the control weight eps. */
+typedef struct crane_choices {
+  int end; /* 0 rest, 1 flat, 2 free */
+  int guess_rest, uref_flat;
+  double eps;
+} crane_choices;
+
+static inline void crane_invariants(rc_problem *pb, const char *const *names,
+                                    int n) {
+  pb->ninv = n;
+  pb->inv_names = names;
+}
+
+/* ---- each formulation family: its dimensions, limits, notes and kit
+ * functions on a problem that has the path, x(t0) and the shared fields
+ * (create.c); RC_OK or the input error. */
+rc_err rc_crane_flat_setup(crane *cr, const rc_param_values *pv,
+                           const crane_choices *ch, rc_kit_spec *ks,
+                           rc_error *err);
+rc_err rc_crane_track_setup(crane *cr, const rc_param_values *pv,
+                            const crane_choices *ch, rc_kit_spec *ks,
+                            rc_error *err);
+rc_err rc_crane_servo_setup(crane *cr, const rc_param_values *pv,
+                            const crane_choices *ch, rc_kit_spec *ks,
+                            rc_error *err);
+rc_err rc_crane_reduced_setup(crane *cr, const rc_param_values *pv,
+                              const crane_choices *ch, rc_kit_spec *ks,
+                              rc_error *err);
+rc_err rc_crane_mintime_setup(crane *cr, const rc_param_values *pv,
+                              const crane_choices *ch, rc_kit_spec *ks,
+                              rc_error *err);
+rc_err rc_crane_pathtime_setup(crane *cr, const rc_param_values *pv,
+                               const crane_choices *ch, rc_kit_spec *ks,
+                               rc_error *err);
+
+/* ---- create.c: the parameters ----------------------------------------------
+ */
+extern const rc_param_def rc_crane_param_defs[NPARAM];
+
+/* ---- limits.c: the physical limits and the flat inverse's extremes ------ */
+#define NSCAN (NW + 2) /* w, then the load position x, z */
+/* The flat inverse's largest and smallest values of each of d .. u2, x, z
+ * on the horizon, and where they are attained. */
+typedef struct crane_scan {
+  double hi[NSCAN], t_hi[NSCAN], lo[NSCAN], t_lo[NSCAN];
+} crane_scan;
+/* One limit: the variable it bounds and the parameters that bound it. */
+typedef struct crane_limit {
+  int var;      /* point-vector index */
+  int plo, phi; /* parameter of the lower / upper bound (-1: symmetric) */
+  int psym;     /* parameter of |w| <= value, or -1 */
+  const char *unit;
+} crane_limit;
+#define CRANE_NLIMITS 7
+extern const crane_limit rc_crane_limits[CRANE_NLIMITS];
+/* Scans and polishes the extremes of the flat inverse of cr->path on
+ * [t0, tf]. */
+void rc_crane_flat_scan(const crane *cr, double t0, double tf, crane_scan *e);
+/* A fixed state value (which: "start", "end (...)") at t against the bounds
+ * of its variable var: RC_ERR_INPUT naming the parameter. */
+rc_err rc_crane_check_fixed(const crane *cr, const double *v, int var,
+                            double value, double t, const char *which,
+                            rc_error *err);
+/* The limits of the parameter values v as simple bounds on w. */
+void rc_crane_limits_as_bounds(crane *cr, const double *v);
+
 /* ---- model.c: the index-1 model ------------------------------------------ */
 extern const char *const rc_crane_var_names[NWMAX]; /* d .. u2, mu_d .. */
 extern const char *const rc_crane_out_names[4];     /* x, z, vx, vz */

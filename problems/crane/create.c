@@ -89,7 +89,7 @@
 #define CRANE_OBJ_SCALE_DEFAULT 1e5
 #define CRANE_MT_OBJ_SCALE_DEFAULT 100.0 /* mintime: Ipopt sees 100 tf */
 
-static const rc_param_def crane_params[NPARAM] = {
+const rc_param_def rc_crane_param_defs[NPARAM] = {
     {"M1", RC_PARAM_REAL, 10.0, NULL, "trolley mass [kg]"},
     {"M2", RC_PARAM_REAL, 2.0, NULL, "load (inertial) mass [kg]"},
     {"m", RC_PARAM_REAL, 2.0, NULL, "load (gravitational) mass [kg]"},
@@ -260,38 +260,6 @@ static void row_g3(rc_kit *k, int i, const double *w, const crane_core *K,
   rc_kit_d2(k, IOM, IOM, -2.0 * Q);
 }
 
-/* track: L = wq (ex^2 + ez^2) + wu1 du1^2 + wu2 du2^2, du = u - uref */
-static int row_track(rc_kit *k, int i, const crane *cr, double t,
-                     const double *w, const crane_along *X) {
-  const double q = cr->wq, a1 = cr->wu1, a2 = cr->wu2;
-  const double r = w[IR], s = X->s, c = X->c, ex = X->ex, ez = X->ez;
-  double du1 = w[IU1], du2 = w[IU2];
-  if (cr->uref_flat) { /* uref = the flat inverse's controls at t */
-    rc_crane_flat f;
-    if (rc_crane_flat_eval(&cr->par, &cr->path, t, &f))
-      return -1; /* excluded by the flatness check at create */
-    du1 -= f.u1;
-    du2 -= f.u2;
-  }
-  rc_kit_row(k, i, q * (ex * ex + ez * ez) + a1 * du1 * du1 + a2 * du2 * du2);
-  if (rc_kit_order(k) < 1)
-    return 0;
-  rc_kit_d(k, ID, 2.0 * q * ex);
-  rc_kit_d(k, IR, 2.0 * q * (ex * s + ez * c));
-  rc_kit_d(k, ITH, 2.0 * q * r * (ex * c - ez * s));
-  rc_kit_d(k, IU1, 2.0 * a1 * du1);
-  rc_kit_d(k, IU2, 2.0 * a2 * du2);
-  rc_kit_d2(k, ID, ID, 2.0 * q);
-  rc_kit_d2(k, IR, ID, 2.0 * q * s);
-  rc_kit_d2(k, ITH, ID, 2.0 * q * r * c);
-  rc_kit_d2(k, IR, IR, 2.0 * q);
-  rc_kit_d2(k, ITH, IR, 2.0 * q * (ex * c - ez * s));
-  rc_kit_d2(k, ITH, ITH, 2.0 * q * (r * r - r * (ex * s + ez * c)));
-  rc_kit_d2(k, IU1, IU1, 2.0 * a1);
-  rc_kit_d2(k, IU2, IU2, 2.0 * a2);
-  return 0;
-}
-
 /* mintime: stack j, z - ZMIN - (pos(X0 - x)^3 + pos(x - X1)^3) / ell^2 */
 static void row_stack(rc_kit *k, int i, const crane *cr, int j, const double *w,
                       const crane_core *K) {
@@ -340,18 +308,6 @@ static int flat_point(const rc_problem *pb, double t, const double *w,
   (void)t;
   crane_core K;
   return rc_crane_rows_model(crane_of(pb), w, 0, k, &K);
-}
-
-static int track_point(const rc_problem *pb, double t, const double *w,
-                       rc_kit *k) {
-  const crane *cr = crane_of(pb);
-  crane_core K;
-  const int rc = rc_crane_rows_model(cr, w, 0, k, &K);
-  if (rc)
-    return rc;
-  crane_along X;
-  rc_crane_along_at(cr, t, w, K.s, K.c, &X);
-  return row_track(k, 7, cr, t, w, &X);
 }
 
 static int servo_point(const rc_problem *pb, double t, const double *w,
@@ -463,9 +419,9 @@ static rc_err check_params(const double *v, rc_error *err) {
                                  P_THMAX, P_VDMAX, P_VRMAX};
   for (size_t i = 0; i < sizeof positive / sizeof *positive; ++i)
     if (!(v[positive[i]] > 0.0) || isnan(v[positive[i]]))
-      return rc_error_set(err, RC_ERR_INPUT,
-                          "crane: %s = %g: expected a value > 0",
-                          crane_params[positive[i]].name, v[positive[i]]);
+      return rc_error_set(
+          err, RC_ERR_INPUT, "crane: %s = %g: expected a value > 0",
+          rc_crane_param_defs[positive[i]].name, v[positive[i]]);
   static const int nonneg[] = {P_C1, P_C2, P_RMIN, P_TAUMIN};
   if (!(v[P_REACHRMAX] >= 0.0))
     return rc_error_set(err, RC_ERR_INPUT,
@@ -476,7 +432,7 @@ static rc_err check_params(const double *v, rc_error *err) {
     if (!(v[nonneg[i]] >= 0.0 && isfinite(v[nonneg[i]])))
       return rc_error_set(err, RC_ERR_INPUT,
                           "crane: %s = %g: expected a finite value >= 0",
-                          crane_params[nonneg[i]].name, v[nonneg[i]]);
+                          rc_crane_param_defs[nonneg[i]].name, v[nonneg[i]]);
   if (!(v[P_RMAX] > v[P_RMIN]))
     return rc_error_set(err, RC_ERR_INPUT,
                         "crane: rmax = %g: expected rmax > rmin = %g",
@@ -496,440 +452,6 @@ static int text_choice(const char *text, const char *const *choices) {
     if (strcmp(text, choices[i]) == 0)
       return i;
   return -1;
-}
-
-/* ---- the flat inverse's extremes ------------------------------------------
- * Scanned on a grid of max(2000, 400 per waypoint segment) points, then each
- * extreme polished by golden-section search on the two grid intervals around
- * it (the flat inverse is smooth between waypoints; every path radcol builds
- * is C^4, so the polished value is the local maximum to ~1e-12). */
-#define NSCAN (NW + 2) /* w, then the load position x, z */
-
-static double flat_value(const crane *cr, int i, double t) {
-  rc_crane_flat f;
-  double w[NW];
-  rc_crane_flat_eval(&cr->par, &cr->path, t, &f);
-  rc_crane_flat_to_w(&f, w);
-  return i < NW ? w[i] : i == NW ? f.x : f.z;
-}
-
-/* Maximum of sgn * flat_value(i) on [a, b]: golden-section search. */
-static double golden_max(const crane *cr, int i, double sgn, double a, double b,
-                         double *t_at) {
-  const double gr = 0.5 * (sqrt(5.0) - 1.0);
-  double x1 = b - gr * (b - a), x2 = a + gr * (b - a);
-  double f1 = sgn * flat_value(cr, i, x1), f2 = sgn * flat_value(cr, i, x2);
-  for (int it = 0; it < 80 && b - a > 1e-14 * (1.0 + fabs(b)); ++it) {
-    if (f1 >= f2) {
-      b = x2;
-      x2 = x1;
-      f2 = f1;
-      x1 = b - gr * (b - a);
-      f1 = sgn * flat_value(cr, i, x1);
-    } else {
-      a = x1;
-      x1 = x2;
-      f1 = f2;
-      x2 = a + gr * (b - a);
-      f2 = sgn * flat_value(cr, i, x2);
-    }
-  }
-  *t_at = f1 >= f2 ? x1 : x2;
-  return f1 >= f2 ? f1 : f2;
-}
-
-typedef struct scan_ext {
-  double hi[NSCAN], t_hi[NSCAN], lo[NSCAN], t_lo[NSCAN];
-} scan_ext;
-
-static void flat_scan(const crane *cr, double t0, double tf, scan_ext *e) {
-  int ngrid = 400 * (cr->path.n - 1);
-  ngrid = ngrid < 2000 ? 2000 : ngrid > 200000 ? 200000 : ngrid;
-  int khi[NSCAN], klo[NSCAN];
-  for (int k = 0; k <= ngrid; ++k) {
-    const double t = t0 + (tf - t0) * k / ngrid;
-    for (int i = 0; i < NSCAN; ++i) {
-      const double v = flat_value(cr, i, t);
-      if (k == 0 || v > e->hi[i]) {
-        e->hi[i] = v;
-        khi[i] = k;
-      }
-      if (k == 0 || v < e->lo[i]) {
-        e->lo[i] = v;
-        klo[i] = k;
-      }
-    }
-  }
-  const double h = (tf - t0) / ngrid;
-  for (int i = 0; i < NSCAN; ++i) {
-    double a = fmax(t0, t0 + (khi[i] - 1) * h),
-           b = fmin(tf, t0 + (khi[i] + 1) * h);
-    double t;
-    double v = golden_max(cr, i, 1.0, a, b, &t);
-    e->t_hi[i] = t0 + khi[i] * h;
-    if (v > e->hi[i]) {
-      e->hi[i] = v;
-      e->t_hi[i] = t;
-    }
-    a = fmax(t0, t0 + (klo[i] - 1) * h);
-    b = fmin(tf, t0 + (klo[i] + 1) * h);
-    v = -golden_max(cr, i, -1.0, a, b, &t);
-    e->t_lo[i] = t0 + klo[i] * h;
-    if (v < e->lo[i]) {
-      e->lo[i] = v;
-      e->t_lo[i] = t;
-    }
-  }
-}
-
-/* ---- checks and notes before solving (track) -------------------------------
- * A simple bound on a state that the fixed start or end state violates is an
- * input error; so is a path whose flat inverse needs tau <= taumin.  Bounds
- * the flat inverse violates only make exact tracking impossible: said in the
- * note, with the extreme value and where. */
-typedef struct limit_def {
-  int var;      /* point-vector index */
-  int plo, phi; /* parameter of the lower / upper bound (-1: symmetric) */
-  int psym;     /* parameter of |w| <= value, or -1 */
-  const char *unit;
-} limit_def;
-
-static const limit_def LIMITS[] = {
-    {IU1, -1, -1, P_U1MAX, "N"},   {IU2, -1, -1, P_U2MAX, "N m"},
-    {IR, P_RMIN, P_RMAX, -1, "m"}, {ITAU, P_TAUMIN, -1, -1, "N"},
-    {ITH, -1, -1, P_THMAX, "rad"}, {IVD, -1, -1, P_VDMAX, "m/s"},
-    {IVR, -1, -1, P_VRMAX, "m/s"},
-};
-
-static void note_add(crane *cr, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-static void note_add(crane *cr, const char *fmt, ...) {
-  size_t len = strlen(cr->note);
-  if (len + 2 >= sizeof cr->note)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(cr->note + len, sizeof cr->note - len, fmt, ap);
-  va_end(ap);
-}
-
-/* A fixed state value against the bounds of its variable. */
-static rc_err check_fixed(const crane *cr, const double *v, int var,
-                          double value, double t, const char *which,
-                          rc_error *err) {
-  for (size_t l = 0; l < sizeof LIMITS / sizeof *LIMITS; ++l) {
-    const limit_def *L = &LIMITS[l];
-    if (L->var != var)
-      continue;
-    if (L->psym >= 0 && fabs(value) > v[L->psym])
-      return rc_error_set(err, RC_ERR_INPUT,
-                          "crane: %s = %g contradicts the fixed %s state "
-                          "%s = %g %s at t = %g s: expected %s >= %g",
-                          crane_params[L->psym].name, v[L->psym], which,
-                          rc_crane_var_names[var], value, L->unit, t,
-                          crane_params[L->psym].name, fabs(value));
-    if (L->plo >= 0 && cr->w_lo[var] > -HUGE_VAL && value < cr->w_lo[var])
-      return rc_error_set(err, RC_ERR_INPUT,
-                          "crane: %s = %g contradicts the fixed %s state "
-                          "%s = %g %s at t = %g s: expected %s <= %g",
-                          crane_params[L->plo].name, v[L->plo], which,
-                          rc_crane_var_names[var], value, L->unit, t,
-                          crane_params[L->plo].name, value);
-    if (L->phi >= 0 && value > v[L->phi])
-      return rc_error_set(err, RC_ERR_INPUT,
-                          "crane: %s = %g contradicts the fixed %s state "
-                          "%s = %g %s at t = %g s: expected %s >= %g",
-                          crane_params[L->phi].name, v[L->phi], which,
-                          rc_crane_var_names[var], value, L->unit, t,
-                          crane_params[L->phi].name, value);
-  }
-  return RC_OK;
-}
-
-/* Necessary condition for reaching a fixed end state with |u1| <= a, from
- * the horizontal momentum balance (docs/crane-jobs.md, "End conditions"):
- * X = M1 d + M2 x, P = X', rho = x - d = r sin theta, M = M1 + M2,
- * k = C1 / M:
- *   X(T) - X0 - P0 E = int_0^T e^{-k(T-s)} U(s) ds
- *                      + k M2 int_0^T e^{-k(T-s)} (rho(s) - rho0) ds,
- *   U(t) = int_0^t u1,  U(T) = P_T - P0 + k (X_T - X0) - k M2 (rho_T - rho0),
- *   E = (1 - e^{-kT}) / k.
- * |U'| <= a with U(0) = 0 and U(T) fixed bounds U pointwise by a tent; the
- * weight is positive, so the first integral lies in [lo, hi].  Returns the
- * shortfall (> 0: unreachable unless the sway term supplies it) and the
- * needed and reachable values. */
-typedef struct reach {
-  double need, lo, hi, sway_gain; /* sway_gain = k M2 E */
-  int impulse;                    /* |U(T)| > a T: impossible outright */
-  double UT;
-} reach;
-
-/* int_0^T e^{-k(T-s)} min(a s, UT + a (T - s)) ds, exactly up to rounding:
- * the integrand is a line times an exponential on each side of the kink,
- * and 8-point Gauss-Legendre integrates such a piece to a relative error
- * below (k T)^16 / 16! -- a proof must not rest on a quadrature error. */
-static double tent_integral(double k, double T, double a, double UT) {
-  static const double X[4] = {0.1834346424956498, 0.5255324099163290,
-                              0.7966664774136267, 0.9602898564975363};
-  static const double W[4] = {0.3626837833783620, 0.3137066278408012,
-                              0.2223810344533745, 0.1012285362903763};
-  const double kink = fmin(fmax(0.5 * (UT + a * T) / a, 0.0), T);
-  const double cut[3] = {0.0, kink, T};
-  double sum = 0.0;
-  for (int p = 0; p < 2; ++p) {
-    /* sub-pieces of k-length <= 1 keep the bound for long horizons */
-    const int m = 1 + (int)fmin(k * (cut[p + 1] - cut[p]), 1e4);
-    const double len = (cut[p + 1] - cut[p]) / m;
-    for (int j = 0; j < m; ++j) {
-      const double c = cut[p] + (j + 0.5) * len, h = 0.5 * len;
-      for (int q = 0; q < 8; ++q) {
-        const double sv = c + (q < 4 ? -h : h) * X[q % 4];
-        sum +=
-            h * W[q % 4] * exp(-k * (T - sv)) * fmin(a * sv, UT + a * (T - sv));
-      }
-    }
-  }
-  return sum;
-}
-
-static void momentum_reach(const crane *cr, const double *xs, const double *xe,
-                           double T, double a, reach *R) {
-  const rc_crane_params *P = &cr->par;
-  const double M = P->M1 + P->M2, k = P->C1 / M;
-  double X[2], Pm[2], rho[2];
-  const double *st[2] = {xs, xe};
-  for (int j = 0; j < 2; ++j) {
-    const double *x = st[j], s = sin(x[ITH]), c = cos(x[ITH]);
-    rho[j] = x[IR] * s;
-    const double vx = x[IVD] + x[IVR] * s + x[IR] * x[IOM] * c;
-    X[j] = P->M1 * x[ID] + P->M2 * (x[ID] + rho[j]);
-    Pm[j] = P->M1 * x[IVD] + P->M2 * vx;
-  }
-  const double E = k > 0.0 ? -expm1(-k * T) / k : T;
-  R->UT = Pm[1] - Pm[0] + k * (X[1] - X[0]) - k * P->M2 * (rho[1] - rho[0]);
-  R->need = X[1] - X[0] - Pm[0] * E;
-  R->sway_gain = k * P->M2 * E;
-  R->impulse = fabs(R->UT) > a * T;
-  R->hi = tent_integral(k, T, a, R->UT);
-  R->lo = -tent_integral(k, T, a, -R->UT);
-}
-
-/* The physical limits of SPEC 4.3 as simple bounds on the point vector
- * (track and mintime): |u1| <= u1max, |u2| <= u2max, rmin <= r <= rmax,
- * tau >= taumin, |theta| <= thetamax, |vd| <= vdmax, |vr| <= vrmax. */
-static void limits_as_bounds(crane *cr, const double *v) {
-  cr->w_lo[IU1] = -v[P_U1MAX];
-  cr->w_hi[IU1] = v[P_U1MAX];
-  cr->w_lo[IU2] = -v[P_U2MAX];
-  cr->w_hi[IU2] = v[P_U2MAX];
-  if (v[P_RMIN] > 0.0)
-    cr->w_lo[IR] = v[P_RMIN];
-  cr->w_hi[IR] = v[P_RMAX];
-  cr->w_lo[ITAU] = v[P_TAUMIN];
-  cr->w_lo[ITH] = -v[P_THMAX];
-  cr->w_hi[ITH] = v[P_THMAX];
-  cr->w_lo[IVD] = -v[P_VDMAX];
-  cr->w_hi[IVD] = v[P_VDMAX];
-  cr->w_lo[IVR] = -v[P_VRMAX];
-  cr->w_hi[IVR] = v[P_VRMAX];
-}
-
-static const char *const END_NAMES[] = {"rest", "flat"};
-
-/* End condition: rest puts the load at the path's end point with
- * theta = 0, so d = p1(tf), r = p2(tf); flat takes the flat inverse's end
- * state (identical for a path that ends at rest); free fixes nothing. */
-static void track_fix_end(crane *cr, int end) {
-  rc_problem *pb = &cr->pb;
-  if (end != 2) {
-    rc_crane_flat ff;
-    rc_crane_flat_eval(&cr->par, &cr->path, pb->tf, &ff);
-    double wf[NW];
-    rc_crane_flat_to_w(&ff, wf);
-    if (end == 0) {
-      const double rest[NX] = {ff.x, ff.z, 0.0, 0.0, 0.0, 0.0};
-      memcpy(wf, rest, sizeof rest);
-    }
-    for (int i = 0; i < NX; ++i) {
-      cr->xf[i] = wf[i];
-      cr->fix_xf[i] = 1;
-    }
-    pb->fix_xf = cr->fix_xf;
-    pb->xf = cr->xf;
-  }
-}
-
-/* The fixed start and end states against the bounds, and a path whose
- * flat inverse needs tau <= taumin: input errors. */
-static rc_err track_check_fixed(const crane *cr, const double *v, int end,
-                                const scan_ext *ex, rc_error *err) {
-  const rc_problem *pb = &cr->pb;
-  for (int i = 0; i < NX; ++i) {
-    rc_err rc = check_fixed(cr, v, i, cr->x0[i], pb->t0, "start", err);
-    if (rc == RC_OK && end != 2) {
-      char which[32];
-      snprintf(which, sizeof which, "end (end=%s)", END_NAMES[end]);
-      rc = check_fixed(cr, v, i, cr->xf[i], pb->tf, which, err);
-    }
-    if (rc != RC_OK)
-      return rc;
-  }
-  if (ex->lo[ITAU] <= v[P_TAUMIN])
-    return rc_error_set(err, RC_ERR_INPUT,
-                        "crane: the path needs tension tau = %.4g N <= taumin "
-                        "= %g at t = %.4g s (a slack or pushing cable): "
-                        "expected a slower or smaller move, or a smaller "
-                        "taumin",
-                        ex->lo[ITAU], v[P_TAUMIN], ex->t_lo[ITAU]);
-  return RC_OK;
-}
-
-/* The note: exact tracking is impossible where the flat inverse leaves a
- * bound (the extreme value and where). */
-static void track_note_limits(crane *cr, const double *v, const scan_ext *ex) {
-  int first = 1;
-  for (size_t l = 0; l < sizeof LIMITS / sizeof *LIMITS; ++l) {
-    const limit_def *L = &LIMITS[l];
-    const int i = L->var;
-    const char *fmt_hi = "%sflat %s = %.4g %s > %s = %g at t = %.4g s";
-    const char *fmt_lo = "%sflat %s = %.4g %s < %s = %g at t = %.4g s";
-    const char *lead = first ? "exact tracking is impossible within the "
-                               "limits: "
-                             : "; ";
-    if (L->psym >= 0 && fmax(ex->hi[i], -ex->lo[i]) > v[L->psym]) {
-      const int up = ex->hi[i] >= -ex->lo[i];
-      note_add(cr, "%sflat |%s| = %.4g %s > %s = %g at t = %.4g s", lead,
-               rc_crane_var_names[i], up ? ex->hi[i] : -ex->lo[i], L->unit,
-               crane_params[L->psym].name, v[L->psym],
-               up ? ex->t_hi[i] : ex->t_lo[i]);
-      first = 0;
-    }
-    if (L->phi >= 0 && ex->hi[i] > v[L->phi]) {
-      note_add(cr, fmt_hi, lead, rc_crane_var_names[i], ex->hi[i], L->unit,
-               crane_params[L->phi].name, v[L->phi], ex->t_hi[i]);
-      first = 0;
-    }
-    if (L->plo >= 0 && i != ITAU && v[L->plo] > 0.0 && ex->lo[i] < v[L->plo]) {
-      note_add(cr, fmt_lo, first ? lead : "; ", rc_crane_var_names[i],
-               ex->lo[i], L->unit, crane_params[L->plo].name, v[L->plo],
-               ex->t_lo[i]);
-      first = 0;
-    }
-  }
-  if (!first)
-    note_add(cr, " (the solve tracks as well as the limits allow)");
-}
-
-/* Reachability of a fixed end state with |u1| <= u1max (momentum_reach):
- * proved unreachable, pb->infeasible says why (the solve ends infeasible
- * without running the NLP), under the stated cable-length assumption when
- * rmax is not set; otherwise a note on the sway reaching would need. */
-static void track_reachability(crane *cr, const double *v, int end,
-                               const scan_ext *ex) {
-  rc_problem *pb = &cr->pb;
-  if (end != 2 && isfinite(v[P_U1MAX])) {
-    reach R;
-    momentum_reach(cr, cr->x0, cr->xf, pb->tf - pb->t0, v[P_U1MAX], &R);
-    const double M = cr->par.M1 + cr->par.M2;
-    /* |x - d| = r |sin theta| <= r sin(min(thetamax, pi/2)); without rmax
-     * the check assumes r <= reach_rmax (0: 5 times the path's longest
-     * cable) and says so: docs/crane-jobs.md, "An end state the limits
-     * cannot reach". */
-    const double s_th = v[P_THMAX] < 2.0 * atan(1.0) ? sin(v[P_THMAX]) : 1.0;
-    const int assumed = !isfinite(v[P_RMAX]);
-    const double r_b = !assumed               ? v[P_RMAX]
-                       : v[P_REACHRMAX] > 0.0 ? v[P_REACHRMAX]
-                                              : 5.0 * ex->hi[IR];
-    const double rho0 = fabs(cr->x0[IR] * sin(cr->x0[ITH]));
-    const double sway = R.sway_gain > 0.0 ? R.sway_gain * (r_b * s_th + rho0)
-                                          : 0.0; /* C1 = 0 */
-    const double tol = 1e-6 * (fabs(R.need) + M);
-    const double short_hi = R.need - R.hi, short_lo = R.lo - R.need;
-    const double gap = fmax(short_hi, short_lo);
-    const double reach_m = (gap == short_hi ? R.hi : R.lo) / M;
-    /* the smallest cable length that could close the gap */
-    const double r_need =
-        R.sway_gain > 0.0 ? ((gap - tol) / R.sway_gain - rho0) / s_th : 0.0;
-    if (R.impulse || (isfinite(sway) && gap > tol + sway)) {
-      /* the solve ends infeasible without running the NLP */
-      if (R.impulse)
-        snprintf(cr->infeasible, sizeof cr->infeasible,
-                 "the end state (end=%s) is unreachable with |u1| <= u1max "
-                 "= %g N: the horizontal momentum balance needs a force "
-                 "impulse of %.4g N s, more than u1max T = %.4g N s",
-                 END_NAMES[end], v[P_U1MAX], fabs(R.UT),
-                 v[P_U1MAX] * (pb->tf - pb->t0));
-      else {
-        char why[384], th_text[64] = "";
-        if (isfinite(v[P_THMAX]))
-          snprintf(th_text, sizeof th_text, " and thetamax = %g rad",
-                   v[P_THMAX]);
-        if (R.sway_gain <= 0.0)
-          snprintf(why, sizeof why, "(C1 = 0: the sway cannot help)");
-        else if (!assumed)
-          snprintf(why, sizeof why,
-                   "with the sway allowed by rmax = %g m%s (reaching needs "
-                   "r > %.4g m)",
-                   v[P_RMAX], th_text, r_need);
-        else
-          snprintf(why, sizeof why,
-                   "unless the cable is paid out beyond r = %.4g m to let "
-                   "the load swing that far off the trolley's vertical; "
-                   "checked for r <= %.4g m (rmax not set: reach_rmax, "
-                   "default 5 times the path's longest cable %.4g m; "
-                   "a larger reach_rmax (1e100: none) lets the solver search)",
-                   r_need, r_b, ex->hi[IR]);
-        snprintf(cr->infeasible, sizeof cr->infeasible,
-                 "the end state (end=%s) is unreachable with |u1| <= u1max "
-                 "= %g N: the horizontal momentum balance of trolley and "
-                 "load (%g kg) moves their centre of mass by at most %.4g m "
-                 "(needed %.4g m) %s",
-                 END_NAMES[end], v[P_U1MAX], M, reach_m, R.need / M, why);
-      }
-      pb->infeasible = cr->infeasible;
-    } else if (gap > tol) {
-      note_add(cr,
-               "%swith |u1| <= u1max = %g N the horizontal momentum balance "
-               "of trolley and load (%g kg) moves their centre of mass by at "
-               "most %.4g m (needed %.4g m) unless the cable's sway offset "
-               "x - d changes by %.4g m on average (a cable of at least "
-               "%.4g m): reaching the end state needs that much sway",
-               cr->note[0] ? "; " : "", v[P_U1MAX], M, reach_m, R.need / M,
-               gap / R.sway_gain, r_need);
-    }
-  }
-}
-
-/* Objective scales (docs/crane-jobs.md, "Objective"). */
-static void track_objective(crane *cr, const double *v, const scan_ext *ex) {
-  rc_problem *pb = &cr->pb;
-  const double T = pb->tf - pb->t0;
-  const double zmax = ex->hi[NW + 1];
-  cr->lref = hypot(ex->hi[NW] - ex->lo[NW], zmax - ex->lo[NW + 1]);
-  if (!(cr->lref > 1e-3 * zmax))
-    cr->lref = zmax; /* a load at rest: its depth */
-  const double floor_f = 1e-6 * (cr->par.M1 + cr->par.M2) * cr->par.g;
-  cr->u1ref = fmax(fmin(fmax(ex->hi[IU1], -ex->lo[IU1]), v[P_U1MAX]), floor_f);
-  cr->u2ref = fmax(fmin(fmax(ex->hi[IU2], -ex->lo[IU2]), v[P_U2MAX]),
-                   floor_f * cr->par.C3);
-  cr->wq = 1.0 / (T * cr->lref * cr->lref);
-  cr->wu1 = cr->eps / (T * cr->u1ref * cr->u1ref);
-  cr->wu2 = cr->eps / (T * cr->u2ref * cr->u2ref);
-  pb->objective_scale = v[P_SIGMA];
-}
-
-/* Limits, checks, end condition, objective scales and the note (track). */
-static rc_err track_setup(crane *cr, const double *v, int end,
-                          const scan_ext *ex, rc_error *err) {
-  limits_as_bounds(cr, v);
-  track_fix_end(cr, end);
-  const rc_err rc = track_check_fixed(cr, v, end, ex, err);
-  if (rc != RC_OK)
-    return rc;
-  track_note_limits(cr, v, ex);
-  track_reachability(cr, v, end, ex);
-  track_objective(cr, v, ex);
-  return RC_OK;
 }
 
 /* ---- the default mesh of a waypoint path -----------------------------------
@@ -1087,10 +609,11 @@ static rc_err mt_parse_stacks(crane *cr, const char *text, rc_error *err) {
 /* Largest violation of the limits by the flat inverse of cr->path (scanned):
  * 0 when the profile meets every limit. */
 static double mt_profile_excess(const crane *cr, const double *v,
-                                const scan_ext *ex) {
+                                const crane_scan *ex) {
   double worst = 0.0;
-  for (size_t l = 0; l < sizeof LIMITS / sizeof *LIMITS; ++l) {
-    const limit_def *L = &LIMITS[l];
+  for (size_t l = 0; l < sizeof rc_crane_limits / sizeof *rc_crane_limits;
+       ++l) {
+    const crane_limit *L = &rc_crane_limits[l];
     const int i = L->var;
     if (L->psym >= 0)
       worst =
@@ -1154,7 +677,8 @@ static rc_err mt_fix_rest_end(crane *cr, const double *v, rc_error *err) {
   pb->fix_xf = cr->fix_xf;
   pb->xf = cr->xf;
   for (int i = 0; i < NX; ++i) {
-    const rc_err rc = check_fixed(cr, v, i, cr->x0[i], pb->t0, "start", err);
+    const rc_err rc =
+        rc_crane_check_fixed(cr, v, i, cr->x0[i], pb->t0, "start", err);
     if (rc != RC_OK)
       return rc;
   }
@@ -1232,8 +756,8 @@ static double mt_starting_tf(crane *cr, const double *v, double *excess) {
     if (rc_crane_path_check_flat(&trial, &cr->par, &e2) == RC_OK) {
       rc_crane_path saved = cr->path;
       cr->path = trial;
-      scan_ext ex;
-      flat_scan(cr, 0.0, T, &ex);
+      crane_scan ex;
+      rc_crane_flat_scan(cr, 0.0, T, &ex);
       exT = mt_profile_excess(cr, v, &ex);
       cr->path = saved;
     }
@@ -1263,7 +787,7 @@ static rc_err mintime_setup(crane *cr, const rc_param_values *pv,
   if (rc != RC_OK)
     return rc;
   cr->stack_ell = v[P_STACKEDGE];
-  limits_as_bounds(cr, v); /* the physical limits, as track */
+  rc_crane_limits_as_bounds(cr, v); /* the physical limits, as track */
   rc = mt_fix_rest_end(cr, v, err);
   if (rc == RC_OK)
     rc = mt_check_stack_ends(cr, v, err);
@@ -1699,8 +1223,8 @@ static rc_err pathtime_curve(crane *cr, const rc_param_values *pv,
                           "crane: %s = %g with curve = '%s': expected no "
                           "%s (the curve's first and last rows are the "
                           "start and end)",
-                          crane_params[ends[k]].name, v[ends[k]], file,
-                          crane_params[ends[k]].name);
+                          rc_crane_param_defs[ends[k]].name, v[ends[k]], file,
+                          rc_crane_param_defs[ends[k]].name);
   rc_crane_path curve;
   rc_err rc = rc_crane_curve_read_csv(&curve, file, err);
   if (rc == RC_OK)
@@ -1780,13 +1304,6 @@ static rc_err pathtime_finish(crane *cr, const rc_param_values *pv,
  * crane_create checks the parameters, builds the path and the initial state,
  * then the formulation's dimensions, limits and notes, and records its
  * blocks with the kit. */
-
-/* The text parameters end, guess, uref and the control weight eps. */
-typedef struct crane_choices {
-  int end; /* 0 rest, 1 flat, 2 free */
-  int guess_rest, uref_flat;
-  double eps;
-} crane_choices;
 
 static rc_err parse_choices(const rc_param_values *pv, crane_choices *ch,
                             rc_error *err) {
@@ -1885,7 +1402,7 @@ static rc_err initial_state(crane *cr, const rc_param_values *pv,
     if (!isfinite(cr->x0[i]))
       return rc_error_set(err, RC_ERR_INPUT,
                           "crane: %s = %g: expected a finite initial value",
-                          crane_params[init_param[i]].name, cr->x0[i]);
+                          rc_crane_param_defs[init_param[i]].name, cr->x0[i]);
   }
   if (!(cr->x0[IR] > 0.0))
     return rc_error_set(err, RC_ERR_INPUT,
@@ -1937,85 +1454,106 @@ static void problem_common(crane *cr, const rc_model *model, int formulation,
   pb->default_stages = 5;
 }
 
-static void set_invariants(rc_problem *pb, const char *const *names, int n) {
-  pb->ninv = n;
-  pb->inv_names = names;
+/* flat: the flat inverse sampled on the mesh (no NLP). */
+rc_err rc_crane_flat_setup(crane *cr, const rc_param_values *pv,
+                           const crane_choices *ch, rc_kit_spec *ks,
+                           rc_error *err) {
+  (void)pv;
+  (void)ch;
+  (void)err;
+  rc_problem *pb = &cr->pb;
+  pb->sampled_reference = 1;
+  crane_invariants(pb, rc_crane_inv_tension_path, 3);
+  ks->point = flat_point;
+  ks->invariants = rc_crane_tension_path_inv;
+  return RC_OK;
 }
 
-/* The formulation's dimensions, limits, notes and kit functions. */
-static rc_err formulation_setup(crane *cr, int formulation,
-                                const rc_param_values *pv, int end,
-                                rc_kit_spec *ks, rc_error *err) {
+/* servo: the path constraints x = p1, z = p2 at the collocation points. */
+rc_err rc_crane_servo_setup(crane *cr, const rc_param_values *pv,
+                            const crane_choices *ch, rc_kit_spec *ks,
+                            rc_error *err) {
+  (void)pv;
+  (void)ch;
+  (void)err;
   rc_problem *pb = &cr->pb;
-  const double *v = pv->real;
-  switch (formulation) {
-  case F_FLAT:
-    pb->sampled_reference = 1;
-    set_invariants(pb, rc_crane_inv_tension_path, 3);
-    ks->point = flat_point;
-    ks->invariants = rc_crane_tension_path_inv;
-    return RC_OK;
-  case F_TRACK: {
-    pb->has_lagrange = 1;
-    pb->t0_algebraic = 0; /* u(t0) would be free: only G(t0) holds it */
-    scan_ext ex;
-    flat_scan(cr, pb->t0, pb->tf, &ex);
-    const rc_err rc = track_setup(cr, v, end, &ex, err);
-    if (rc != RC_OK)
-      return rc;
-    if (cr->note[0])
-      pb->note = cr->note;
-    set_invariants(pb, rc_crane_inv_tension_path, 3);
-    ks->point = track_point;
-    ks->invariants = rc_crane_tension_path_inv;
-    return RC_OK;
-  }
-  case F_SERVO:
-    pb->nc = 2;
-    pb->index = 5;
-    pb->t0_algebraic = 0; /* x(t0) fixed: c at t0 would repeat it */
-    pb->note = SERVO_NOTE;
-    set_invariants(pb, INV_SERVO, 4);
-    ks->point = servo_point;
-    ks->invariants = servo_inv;
-    return RC_OK;
-  case F_REDUCED:
-    pb->ny = 3;
-    pb->nu = 0;
-    if (v[P_PROJECT] != 0.0) /* docs/crane-index-reduction.md, "Projection" */
-      pb->ny = 3 + NX;
-    else
-      pb->note = REDUCED_PLAIN_NOTE;
-    set_invariants(pb, INV_HIDDEN, NX);
-    ks->point = reduced_point;
-    ks->invariants = hidden_inv;
-    return RC_OK;
-  case F_PATHTIME:
-  case F_MINTIME: {       /* docs/crane-mintime.md */
-    pb->t0_algebraic = 0; /* as track: u(t0) would be tied only by G(t0) */
-    const rc_err rc = mintime_setup(cr, pv, err);
-    if (rc != RC_OK)
-      return rc;
-    pb->nc = cr->nstack; /* stacks c <= 0 */
-    pb->c_lo = cr->c_lo;
-    pb->c_hi = cr->c_hi;
-    pb->has_lagrange = v[P_UREG] > 0.0;
-    if (cr->mt_note[0])
-      pb->note = cr->mt_note;
-    pb->reference = NULL; /* no independent reference of the optimum */
-    set_invariants(pb, INV_TENSION, 1);
-    ks->point = mintime_point;
-    ks->boundary = mintime_boundary; /* Mayer phi = tf */
-    ks->invariants = tension_inv;
-    return RC_OK;
-  }
-  default:
-    return rc_error_set(err, RC_ERR_INPUT,
-                        "crane: formulation %d: expected "
-                        "0..%d",
-                        formulation, NFORM - 1);
-  }
+  pb->nc = 2;
+  pb->index = 5;
+  pb->t0_algebraic = 0; /* x(t0) fixed: c at t0 would repeat it */
+  pb->note = SERVO_NOTE;
+  crane_invariants(pb, INV_SERVO, 4);
+  ks->point = servo_point;
+  ks->invariants = servo_inv;
+  return RC_OK;
 }
+
+/* reduced: u1, u2 algebraic, G2, G3, and with project=1 the multipliers. */
+rc_err rc_crane_reduced_setup(crane *cr, const rc_param_values *pv,
+                              const crane_choices *ch, rc_kit_spec *ks,
+                              rc_error *err) {
+  (void)ch;
+  (void)err;
+  rc_problem *pb = &cr->pb;
+  pb->ny = 3;
+  pb->nu = 0;
+  if (pv->real[P_PROJECT] != 0.0) /* docs/crane-index-reduction.md */
+    pb->ny = 3 + NX;
+  else
+    pb->note = REDUCED_PLAIN_NOTE;
+  crane_invariants(pb, INV_HIDDEN, NX);
+  ks->point = reduced_point;
+  ks->invariants = hidden_inv;
+  return RC_OK;
+}
+
+/* mintime (docs/crane-mintime.md): free tf, Mayer phi = tf, the limits,
+ * the stacks, the regularisation. */
+rc_err rc_crane_mintime_setup(crane *cr, const rc_param_values *pv,
+                              const crane_choices *ch, rc_kit_spec *ks,
+                              rc_error *err) {
+  (void)ch;
+  rc_problem *pb = &cr->pb;
+  pb->t0_algebraic = 0; /* as track: u(t0) would be tied only by G(t0) */
+  const rc_err rc = mintime_setup(cr, pv, err);
+  if (rc != RC_OK)
+    return rc;
+  pb->nc = cr->nstack; /* stacks c <= 0 */
+  pb->c_lo = cr->c_lo;
+  pb->c_hi = cr->c_hi;
+  pb->has_lagrange = pv->real[P_UREG] > 0.0;
+  if (cr->mt_note[0])
+    pb->note = cr->mt_note;
+  pb->reference = NULL; /* no independent reference of the optimum */
+  crane_invariants(pb, INV_TENSION, 1);
+  ks->point = mintime_point;
+  ks->boundary = mintime_boundary; /* Mayer phi = tf */
+  ks->invariants = tension_inv;
+  return RC_OK;
+}
+
+/* pathtime: mintime's checks, free tf and starting T, then its own
+ * dimensions, limits and kit functions. */
+rc_err rc_crane_pathtime_setup(crane *cr, const rc_param_values *pv,
+                               const crane_choices *ch, rc_kit_spec *ks,
+                               rc_error *err) {
+  const rc_err rc = rc_crane_mintime_setup(cr, pv, ch, ks, err);
+  if (rc != RC_OK)
+    return rc;
+  return pathtime_finish(cr, pv, ks, err);
+}
+
+/* Each formulation's dimensions, limits, notes and kit functions. */
+typedef rc_err (*crane_setup)(crane *cr, const rc_param_values *pv,
+                              const crane_choices *ch, rc_kit_spec *ks,
+                              rc_error *err);
+static const crane_setup SETUP[NFORM] = {
+    [F_FLAT] = rc_crane_flat_setup,
+    [F_TRACK] = rc_crane_track_setup,
+    [F_SERVO] = rc_crane_servo_setup,
+    [F_REDUCED] = rc_crane_reduced_setup,
+    [F_MINTIME] = rc_crane_mintime_setup,
+    [F_PATHTIME] = rc_crane_pathtime_setup,
+};
 
 /* A smooth waypoint path: its overshoot between waypoints, before the
  * formulation's note. */
@@ -2036,16 +1574,13 @@ static void smooth_path_note(crane *cr) {
 
 /* The problem of formulation on cr (path and initial state set). */
 static rc_err crane_build(crane *cr, const rc_model *model, int formulation,
-                          const rc_param_values *pv, int end, double tf,
-                          rc_error *err) {
+                          const rc_param_values *pv, const crane_choices *ch,
+                          double tf, rc_error *err) {
   rc_problem *pb = &cr->pb;
   problem_common(cr, model, formulation, tf);
   rc_kit_spec ks = {0};
-  rc_err rc = formulation_setup(cr, formulation, pv, end, &ks, err);
+  rc_err rc = SETUP[formulation](cr, pv, ch, &ks, err);
   if (rc != RC_OK)
-    return rc;
-  if (formulation == F_PATHTIME &&
-      (rc = pathtime_finish(cr, pv, &ks, err)) != RC_OK)
     return rc;
   /* record the blocks at the guess at t0 (inside every domain) */
   double w_rec[NWMAX];
@@ -2103,7 +1638,7 @@ static rc_err crane_create(const rc_model *model, int formulation,
   if (rc == RC_OK)
     rc = initial_state(cr, pv, err);
   if (rc == RC_OK)
-    rc = crane_build(cr, model, formulation, pv, ch.end, tf, err);
+    rc = crane_build(cr, model, formulation, pv, &ch, tf, err);
   if (rc != RC_OK) {
     rc_crane_destroy(&cr->pb);
     return rc;
@@ -2119,6 +1654,6 @@ const rc_model rc_model_crane = {
     crane_formulations,
     F_TRACK,
     NPARAM,
-    crane_params,
+    rc_crane_param_defs,
     crane_create,
 };
