@@ -11,6 +11,7 @@ set(RADCOL_PROBLEM_SOURCES
   problems/crane/path.c
   problems/crane/path_csv.c
   problems/crane/path_spline.c
+  problems/crane/reduced.c
   problems/crane/track.c
   problems/double_pendulum.c
   problems/four_bar.c

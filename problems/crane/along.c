@@ -137,17 +137,7 @@ void rc_crane_rows_hidden(rc_kit *k, int i0, double sc, const double *w,
   row_qd(k, i0 + 5, sc, w, X);
 }
 
-/* ---- the blocks of each formulation (the kit's functions) ----------------
- * Point rows: 0..6 the model (rc_crane_rows_model), then
- *   flat     -
- *   track    7: L
- *   servo    7, 8: x - p1, z - p2 (path constraints)
- *   reduced  7: G2, 8: G3; project=1: 9..14 the hidden constraints h_j,
- *            replaced at t0 by mu_j = 0 (both written at every t, the
- *            unused one times 0, so that the pattern is their union)
- *   mintime  7 .. 6 + nstack: the stacks; then the regularisation if ureg > 0
- * Invariants: flat, track G, x - p1, z - p2; servo x - p1, z - p2,
- * vx - p1', vz - p2'; reduced the six hidden constraints; mintime G. */
+/* The invariants of flat and track: G, x - p1, z - p2. */
 const char *const rc_crane_inv_tension_path[3] = {"tension_eq", "x-p1", "z-p2"};
 
 int rc_crane_tension_path_inv(const rc_problem *pb, double t, const double *w,
