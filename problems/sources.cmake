@@ -7,6 +7,7 @@ set(RADCOL_PROBLEM_SOURCES
   problems/crane/along.c
   problems/crane/create.c
   problems/crane/limits.c
+  problems/crane/mintime.c
   problems/crane/model.c
   problems/crane/path.c
   problems/crane/path_csv.c
