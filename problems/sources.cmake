@@ -12,6 +12,7 @@ set(RADCOL_PROBLEM_SOURCES
   problems/crane/path.c
   problems/crane/path_csv.c
   problems/crane/path_spline.c
+  problems/crane/pathtime.c
   problems/crane/reduced.c
   problems/crane/track.c
   problems/double_pendulum.c

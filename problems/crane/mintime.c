@@ -17,8 +17,8 @@
  * frictionless bang-bang time 2 sqrt(|x_end - x_start| (M1 + M2) / u1max),
  * on which the rest-to-rest profile's flat inverse meets every limit, with
  * tau >= m g / 2 and |u1| <= (M1 + M2) g; the guess is that flat inverse.
- * Ipopt sees 100 tf (obj_scale if set).  Point rows 7 .. 6 + nstack the stacks, then
- * the regularisation; invariant G.
+ * Ipopt sees 100 tf (obj_scale if set).  Point rows 7 .. 6 + nstack the stacks,
+ * then the regularisation; invariant G.
  */
 #include <math.h>
 #include <stdio.h>
