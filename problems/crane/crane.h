@@ -232,6 +232,11 @@ rc_err rc_crane_check_fixed(const crane *cr, const double *v, int var,
 /* The limits of the parameter values v as simple bounds on w. */
 void rc_crane_limits_as_bounds(crane *cr, const double *v);
 
+/* ---- mesh.c: the default mesh of a waypoint path ------------------------ */
+/* Sets pb->default_mesh_n, _frac (owned by cr) from the waypoints and the
+ * flat inverse's interpolation error; RC_ERR_NOMEM or the check's error. */
+rc_err rc_crane_default_mesh(crane *cr, rc_error *err);
+
 /* ---- model.c: the index-1 model ------------------------------------------ */
 extern const char *const rc_crane_var_names[NWMAX]; /* d .. u2, mu_d .. */
 extern const char *const rc_crane_out_names[4];     /* x, z, vx, vz */
