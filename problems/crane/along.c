@@ -18,20 +18,20 @@
 
 #include "crane.h"
 
-static void path_at(const crane *cr, double t, crane_pathq *q) {
-  rc_crane_path_eval(&cr->path, t, q->p1, q->p2);
-  const double M2 = cr->par.M2;
+static void path_at(const crane_model *cm, double t, crane_pathq *q) {
+  rc_crane_path_eval(&cm->path, t, q->p1, q->p2);
+  const double M2 = cm->par.M2;
   q->a = -M2 * q->p1[2];
   q->ad = -M2 * q->p1[3];
   q->add = -M2 * q->p1[4];
-  q->b = cr->par.m * cr->par.g - M2 * q->p2[2];
+  q->b = cm->par.m * cm->par.g - M2 * q->p2[2];
   q->bd = -M2 * q->p2[3];
   q->bdd = -M2 * q->p2[4];
 }
 
-void rc_crane_along_at(const crane *cr, double t, const double *w, double s,
-                       double c, crane_along *X) {
-  path_at(cr, t, &X->q);
+void rc_crane_along_at(const crane_model *cm, double t, const double *w,
+                       double s, double c, crane_along *X) {
+  path_at(cm, t, &X->q);
   const crane_pathq *q = &X->q;
   X->s = s;
   X->c = c;
@@ -142,13 +142,13 @@ const char *const rc_crane_inv_tension_path[3] = {"tension_eq", "x-p1", "z-p2"};
 
 int rc_crane_tension_path_inv(const rc_problem *pb, double t, const double *w,
                               rc_kit *k) {
-  const crane *cr = crane_of(pb);
+  const crane_model *cm = crane_of(pb);
   crane_core K;
-  const int rc = rc_crane_core_eval(cr, w, rc_kit_order(k), &K);
+  const int rc = rc_crane_core_eval(cm, w, rc_kit_order(k), &K);
   if (rc)
     return rc;
   crane_along X;
-  rc_crane_along_at(cr, t, w, K.s, K.c, &X);
+  rc_crane_along_at(cm, t, w, K.s, K.c, &X);
   rc_crane_row_G(k, 0, &K);
   rc_crane_row_ex(k, 1, 1.0, w, &X);
   rc_crane_row_ez(k, 2, 1.0, w, &X);

@@ -32,6 +32,8 @@
 #ifndef RADCOL_PROBLEMS_CRANE_CRANE_H
 #define RADCOL_PROBLEMS_CRANE_CRANE_H
 
+#include <stddef.h>
+
 #include "path.h"
 #include "radcol/kit.h"
 #include "radcol/problem.h"
@@ -100,37 +102,83 @@ enum { F_FLAT = 0, F_TRACK, F_SERVO, F_REDUCED, F_MINTIME, F_PATHTIME, NFORM };
 
 #define MAXSTACK 8 /* mintime: at most 8 stack rows */
 
-/* ---- the problem's own data ---------------------------------------------- */
-typedef struct crane {
+/* ---- the problem's own data ------------------------------------------------
+ * One struct per formulation, each extending the common model by holding it
+ * as its first member: pb.user points to the common model, which is also
+ * the formulation's struct (C11 6.7.2.1: a pointer to a struct, suitably
+ * converted, points to its first member and back).  flat, servo and reduced
+ * need nothing of their own and use crane_model as it is. */
+
+/* What every formulation has: parameters, path, bounds, fixed states. */
+typedef struct crane_model {
   rc_kit_blocks kit; /* first: the kit's callbacks find their blocks here */
   rc_problem pb;     /* pb.user = this struct (crane_of) */
   rc_crane_params par;
   rc_crane_path path;
-  double eps;                /* control weight */
-  double wq, wu1, wu2;       /* objective weights 1/(T Lref^2), eps/(T U^2) */
-  double lref, u1ref, u2ref; /* the objective's scales */
-  int guess_rest;
-  int uref_flat;           /* control term about the flat controls */
+  int guess_rest;          /* guess=rest: at rest under the start point */
   double start_x, start_z; /* path at t0 (rest guess) */
   double w_lo[NWMAX], w_hi[NWMAX];
   double x0[NX], xf[NX];
   int fix_x0[NX], fix_xf[NX];
   double tau0;
-  char note[2048];
-  char infeasible[768];
+  char note[2048];   /* track's checks, a smooth path's overshoot */
   double *mesh_frac; /* suggested mesh breakpoints (owned) */
-  /* mintime (docs/crane-mintime.md) */
+} crane_model;
+
+/* track (track.c): the objective's weights and scales, the proof text. */
+typedef struct crane_track {
+  crane_model base;
+  double eps;                /* control weight */
+  double wq, wu1, wu2;       /* objective weights 1/(T Lref^2), eps/(T U^2) */
+  double lref, u1ref, u2ref; /* the objective's scales */
+  int uref_flat;             /* control term about the flat controls */
+  char infeasible[768];      /* an end state proved unreachable: why */
+} crane_track;
+
+/* mintime (mintime.c, docs/crane-mintime.md): stacks, regularisation. */
+typedef struct crane_mintime {
+  crane_model base;
   int nstack;
   double stack[MAXSTACK][3]; /* X0, X1, ZMIN */
   double stack_ell;          /* rounding length of the stack rows */
   double reg1, reg2, u2hold; /* ureg/U1^2, ureg/U2^2, C3 m g */
   double c_lo[MAXSTACK], c_hi[MAXSTACK];
-  char mt_note[512];
-  double pt_lo[8], pt_hi[8]; /* pathtime: path-constraint bounds */
-} crane;
+  char tf_note[512]; /* the starting tf, or no u1max */
+} crane_mintime;
 
-static inline const crane *crane_of(const rc_problem *pb) {
-  return (const crane *)pb->user;
+/* pathtime (pathtime.c): set up as mintime, then its own dimensions. */
+typedef struct crane_pathtime {
+  crane_mintime mt;
+  double p0[2], dp[2];     /* the straight line: P0 and D = P1 - P0 */
+  double c_lo[1], c_hi[1]; /* the path constraint b >= 1 % m g */
+} crane_pathtime;
+
+_Static_assert(offsetof(crane_track, base) == 0, "crane_track: base first");
+_Static_assert(offsetof(crane_mintime, base) == 0, "crane_mintime: base first");
+_Static_assert(offsetof(crane_pathtime, mt) == 0, "crane_pathtime: mt first");
+
+/* The formulation's data from its problem (callbacks) or from the common
+ * model (setup): the same address, seen as the formulation's struct. */
+static inline const crane_model *crane_of(const rc_problem *pb) {
+  return (const crane_model *)pb->user;
+}
+static inline const crane_track *crane_track_of(const rc_problem *pb) {
+  return (const crane_track *)pb->user;
+}
+static inline const crane_mintime *crane_mintime_of(const rc_problem *pb) {
+  return (const crane_mintime *)pb->user;
+}
+static inline const crane_pathtime *crane_pathtime_of(const rc_problem *pb) {
+  return (const crane_pathtime *)pb->user;
+}
+static inline crane_track *crane_as_track(crane_model *cm) {
+  return (crane_track *)cm;
+}
+static inline crane_mintime *crane_as_mintime(crane_model *cm) {
+  return (crane_mintime *)cm;
+}
+static inline crane_pathtime *crane_as_pathtime(crane_model *cm) {
+  return (crane_pathtime *)cm;
 }
 
 /* ---- the index-1 core ----------------------------------------------------
@@ -182,22 +230,22 @@ static inline void crane_invariants(rc_problem *pb, const char *const *names,
 /* ---- each formulation family: its dimensions, limits, notes and kit
  * functions on a problem that has the path, x(t0) and the shared fields
  * (create.c); RC_OK or the input error. */
-rc_err rc_crane_flat_setup(crane *cr, const rc_param_values *pv,
+rc_err rc_crane_flat_setup(crane_model *cm, const rc_param_values *pv,
                            const crane_choices *ch, rc_kit_spec *ks,
                            rc_error *err);
-rc_err rc_crane_track_setup(crane *cr, const rc_param_values *pv,
+rc_err rc_crane_track_setup(crane_model *cm, const rc_param_values *pv,
                             const crane_choices *ch, rc_kit_spec *ks,
                             rc_error *err);
-rc_err rc_crane_servo_setup(crane *cr, const rc_param_values *pv,
+rc_err rc_crane_servo_setup(crane_model *cm, const rc_param_values *pv,
                             const crane_choices *ch, rc_kit_spec *ks,
                             rc_error *err);
-rc_err rc_crane_reduced_setup(crane *cr, const rc_param_values *pv,
+rc_err rc_crane_reduced_setup(crane_model *cm, const rc_param_values *pv,
                               const crane_choices *ch, rc_kit_spec *ks,
                               rc_error *err);
-rc_err rc_crane_mintime_setup(crane *cr, const rc_param_values *pv,
+rc_err rc_crane_mintime_setup(crane_model *cm, const rc_param_values *pv,
                               const crane_choices *ch, rc_kit_spec *ks,
                               rc_error *err);
-rc_err rc_crane_pathtime_setup(crane *cr, const rc_param_values *pv,
+rc_err rc_crane_pathtime_setup(crane_model *cm, const rc_param_values *pv,
                                const crane_choices *ch, rc_kit_spec *ks,
                                rc_error *err);
 
@@ -221,21 +269,22 @@ typedef struct crane_limit {
 } crane_limit;
 #define CRANE_NLIMITS 7
 extern const crane_limit rc_crane_limits[CRANE_NLIMITS];
-/* Scans and polishes the extremes of the flat inverse of cr->path on
+/* Scans and polishes the extremes of the flat inverse of cm->path on
  * [t0, tf]. */
-void rc_crane_flat_scan(const crane *cr, double t0, double tf, crane_scan *e);
+void rc_crane_flat_scan(const crane_model *cm, double t0, double tf,
+                        crane_scan *e);
 /* A fixed state value (which: "start", "end (...)") at t against the bounds
  * of its variable var: RC_ERR_INPUT naming the parameter. */
-rc_err rc_crane_check_fixed(const crane *cr, const double *v, int var,
+rc_err rc_crane_check_fixed(const crane_model *cm, const double *v, int var,
                             double value, double t, const char *which,
                             rc_error *err);
 /* The limits of the parameter values v as simple bounds on w. */
-void rc_crane_limits_as_bounds(crane *cr, const double *v);
+void rc_crane_limits_as_bounds(crane_model *cm, const double *v);
 
 /* ---- mesh.c: the default mesh of a waypoint path ------------------------ */
-/* Sets pb->default_mesh_n, _frac (owned by cr) from the waypoints and the
+/* Sets pb->default_mesh_n, _frac (owned by cm) from the waypoints and the
  * flat inverse's interpolation error; RC_ERR_NOMEM or the check's error. */
-rc_err rc_crane_default_mesh(crane *cr, rc_error *err);
+rc_err rc_crane_default_mesh(crane_model *cm, rc_error *err);
 
 /* ---- model.c: the index-1 model ------------------------------------------ */
 extern const char *const rc_crane_var_names[NWMAX]; /* d .. u2, mu_d .. */
@@ -244,12 +293,12 @@ extern const char *const rc_crane_out_names[4];     /* x, z, vx, vz */
 int rc_crane_core_trig(const double *w, double *s, double *c);
 /* A, B, Om, G at w and, to order 1 or 2, their partials; 1 outside the
  * domain. */
-int rc_crane_core_eval(const crane *cr, const double *w, int order,
+int rc_crane_core_eval(const crane_model *cm, const double *w, int order,
                        crane_core *K);
 /* The row 0 = G in row i. */
 void rc_crane_row_G(rc_kit *k, int i, const crane_core *K);
 /* Rows 0..6: x' = f and 0 = G (+ mu_i in row i with project), K filled. */
-int rc_crane_rows_model(const crane *cr, const double *w, int project,
+int rc_crane_rows_model(const crane_model *cm, const double *w, int project,
                         rc_kit *k, crane_core *K);
 /* The flat inverse's (d .. u2) in the point-vector layout. */
 void rc_crane_flat_to_w(const rc_crane_flat *f, double *w);
@@ -263,8 +312,8 @@ void rc_crane_destroy(rc_problem *pb);
 
 /* ---- along.c: the rows along the path ------------------------------------ */
 /* The path quantities and P .. U at (t, w), given s = sin th, c = cos th. */
-void rc_crane_along_at(const crane *cr, double t, const double *w, double s,
-                       double c, crane_along *X);
+void rc_crane_along_at(const crane_model *cm, double t, const double *w,
+                       double s, double c, crane_along *X);
 /* x - p1, z - p2, vx - p1', vz - p2' in row i, times sc. */
 void rc_crane_row_ex(rc_kit *k, int i, double sc, const double *w,
                      const crane_along *X);

@@ -289,7 +289,7 @@ static rc_err parse_choices(const rc_param_values *pv, crane_choices *ch,
 
 /* The load path: the waypoint file (path_mode smooth or stop; *tf becomes
  * its last t) or the default step to tf, checked for the flat inverse. */
-static rc_err load_path(crane *cr, const rc_param_values *pv, double *tf,
+static rc_err load_path(crane_model *cm, const rc_param_values *pv, double *tf,
                         rc_error *err) {
   const double *v = pv->real;
   const char *file = pv->text ? pv->text[P_PATH] : NULL;
@@ -304,11 +304,11 @@ static rc_err load_path(crane *cr, const rc_param_values *pv, double *tf,
   }
   rc_err rc;
   if (file && *file) {
-    rc = rc_crane_path_read_csv(&cr->path, file, err);
+    rc = rc_crane_path_read_csv(&cm->path, file, err);
     if (rc == RC_OK && smooth)
-      rc = rc_crane_path_smooth(&cr->path, err);
+      rc = rc_crane_path_smooth(&cm->path, err);
     if (rc == RC_OK) {
-      double tl = cr->path.t[cr->path.n - 1];
+      double tl = cm->path.t[cm->path.n - 1];
       if (pv->is_set && pv->is_set[P_TF] &&
           fabs(tl - *tf) > 1e-12 * fmax(1.0, fabs(*tf)))
         rc = rc_error_set(err, RC_ERR_INPUT,
@@ -319,39 +319,39 @@ static rc_err load_path(crane *cr, const rc_param_values *pv, double *tf,
       *tf = tl;
     }
   } else {
-    rc = rc_crane_path_default(&cr->path, *tf, v[P_XS], v[P_ZS], v[P_XE],
+    rc = rc_crane_path_default(&cm->path, *tf, v[P_XS], v[P_ZS], v[P_XE],
                                v[P_ZE], err);
   }
   if (rc == RC_OK)
-    rc = rc_crane_path_check_flat(&cr->path, &cr->par, err);
+    rc = rc_crane_path_check_flat(&cm->path, &cm->par, err);
   return rc;
 }
 
 /* x(t0) (fixed) from the flat inverse unless set, and tau's guess at t0. */
-static rc_err initial_state(crane *cr, const rc_param_values *pv,
+static rc_err initial_state(crane_model *cm, const rc_param_values *pv,
                             rc_error *err) {
   static const int init_param[NX] = {P_D0, P_R0, P_TH0, P_VD0, P_VR0, P_OM0};
   const double *v = pv->real;
   rc_crane_flat f0;
-  rc_crane_flat_eval(&cr->par, &cr->path, 0.0, &f0);
-  cr->start_x = f0.x;
-  cr->start_z = f0.z;
+  rc_crane_flat_eval(&cm->par, &cm->path, 0.0, &f0);
+  cm->start_x = f0.x;
+  cm->start_z = f0.z;
   double w0[NW];
   rc_crane_flat_to_w(&f0, w0);
   for (int i = 0; i < NX; ++i) {
     int set = pv->is_set && pv->is_set[init_param[i]];
-    cr->x0[i] = set ? v[init_param[i]] : w0[i];
-    cr->fix_x0[i] = 1;
-    if (!isfinite(cr->x0[i]))
+    cm->x0[i] = set ? v[init_param[i]] : w0[i];
+    cm->fix_x0[i] = 1;
+    if (!isfinite(cm->x0[i]))
       return rc_error_set(err, RC_ERR_INPUT,
                           "crane: %s = %g: expected a finite initial value",
-                          rc_crane_param_defs[init_param[i]].name, cr->x0[i]);
+                          rc_crane_param_defs[init_param[i]].name, cm->x0[i]);
   }
-  if (!(cr->x0[IR] > 0.0))
+  if (!(cm->x0[IR] > 0.0))
     return rc_error_set(err, RC_ERR_INPUT,
                         "crane: r0 = %g: expected a cable length > 0",
-                        cr->x0[IR]);
-  cr->tau0 = (pv->is_set && pv->is_set[P_TAU0] && isfinite(v[P_TAU0]))
+                        cm->x0[IR]);
+  cm->tau0 = (pv->is_set && pv->is_set[P_TAU0] && isfinite(v[P_TAU0]))
                  ? v[P_TAU0]
                  : w0[ITAU];
   return RC_OK;
@@ -359,14 +359,14 @@ static rc_err initial_state(crane *cr, const rc_param_values *pv,
 
 /* What every formulation shares: the index-1 model's dimensions, no
  * simple bounds, x(t0) fixed, the outputs, guess and reference. */
-static void problem_common(crane *cr, const rc_model *model, int formulation,
-                           double tf) {
+static void problem_common(crane_model *cm, const rc_model *model,
+                           int formulation, double tf) {
   for (int i = 0; i < NWMAX; ++i) {
-    cr->w_lo[i] = -HUGE_VAL;
-    cr->w_hi[i] = HUGE_VAL;
+    cm->w_lo[i] = -HUGE_VAL;
+    cm->w_hi[i] = HUGE_VAL;
   }
   static const double zeros[2] = {0.0, 0.0};
-  rc_problem *pb = &cr->pb;
+  rc_problem *pb = &cm->pb;
   pb->model = model->name;
   pb->formulation = crane_formulations[formulation].name;
   pb->summary = crane_formulations[formulation].summary;
@@ -374,14 +374,14 @@ static void problem_common(crane *cr, const rc_model *model, int formulation,
   pb->ny = 1;
   pb->nu = 2;
   pb->var_names = rc_crane_var_names;
-  pb->w_lo = cr->w_lo;
-  pb->w_hi = cr->w_hi;
+  pb->w_lo = cm->w_lo;
+  pb->w_hi = cm->w_hi;
   pb->c_lo = zeros;
   pb->c_hi = zeros;
   pb->t0 = 0.0;
   pb->tf = tf;
-  pb->fix_x0 = cr->fix_x0;
-  pb->x0 = cr->x0;
+  pb->fix_x0 = cm->fix_x0;
+  pb->x0 = cm->x0;
   pb->t0_algebraic = 1;
   pb->index = 1;
   pb->nout = 4;
@@ -397,44 +397,48 @@ static void problem_common(crane *cr, const rc_model *model, int formulation,
   pb->default_stages = 5;
 }
 
-/* Each formulation's dimensions, limits, notes and kit functions. */
-typedef rc_err (*crane_setup)(crane *cr, const rc_param_values *pv,
-                              const crane_choices *ch, rc_kit_spec *ks,
-                              rc_error *err);
-static const crane_setup SETUP[NFORM] = {
-    [F_FLAT] = rc_crane_flat_setup,
-    [F_TRACK] = rc_crane_track_setup,
-    [F_SERVO] = rc_crane_servo_setup,
-    [F_REDUCED] = rc_crane_reduced_setup,
-    [F_MINTIME] = rc_crane_mintime_setup,
-    [F_PATHTIME] = rc_crane_pathtime_setup,
+/* Each formulation: the size of its struct (crane.h) and the function that
+ * sets its dimensions, limits, notes and kit functions. */
+typedef struct crane_form {
+  size_t size;
+  rc_err (*setup)(crane_model *cm, const rc_param_values *pv,
+                  const crane_choices *ch, rc_kit_spec *ks, rc_error *err);
+} crane_form;
+
+static const crane_form FORMS[NFORM] = {
+    [F_FLAT] = {sizeof(crane_model), rc_crane_flat_setup},
+    [F_TRACK] = {sizeof(crane_track), rc_crane_track_setup},
+    [F_SERVO] = {sizeof(crane_model), rc_crane_servo_setup},
+    [F_REDUCED] = {sizeof(crane_model), rc_crane_reduced_setup},
+    [F_MINTIME] = {sizeof(crane_mintime), rc_crane_mintime_setup},
+    [F_PATHTIME] = {sizeof(crane_pathtime), rc_crane_pathtime_setup},
 };
 
 /* A smooth waypoint path: its overshoot between waypoints, before the
  * formulation's note. */
-static void smooth_path_note(crane *cr) {
-  rc_problem *pb = &cr->pb;
+static void smooth_path_note(crane_model *cm) {
+  rc_problem *pb = &cm->pb;
   rc_crane_overshoot os;
-  rc_crane_path_overshoot(&cr->path, &os);
-  char prev[sizeof cr->note]; /* the track or servo note, maybe cr->note */
+  rc_crane_path_overshoot(&cm->path, &os);
+  char prev[sizeof cm->note]; /* the track or servo note, maybe cm->note */
   snprintf(prev, sizeof prev, "%s", pb->note ? pb->note : "");
-  snprintf(cr->note, sizeof cr->note,
+  snprintf(cm->note, sizeof cm->note,
            "smooth path through %d waypoints (degree-9 spline, at rest at "
            "the first and last): between waypoints it leaves their range "
            "by up to %.3g m in x (t = %.4g s) and %.3g m in z (t = %.4g s)"
            "%s%.1700s",
-           cr->path.n, os.dx, os.tx, os.dz, os.tz, prev[0] ? "; " : "", prev);
-  pb->note = cr->note;
+           cm->path.n, os.dx, os.tx, os.dz, os.tz, prev[0] ? "; " : "", prev);
+  pb->note = cm->note;
 }
 
-/* The problem of formulation on cr (path and initial state set). */
-static rc_err crane_build(crane *cr, const rc_model *model, int formulation,
-                          const rc_param_values *pv, const crane_choices *ch,
-                          double tf, rc_error *err) {
-  rc_problem *pb = &cr->pb;
-  problem_common(cr, model, formulation, tf);
+/* The problem of formulation on cm (path and initial state set). */
+static rc_err crane_build(crane_model *cm, const rc_model *model,
+                          int formulation, const rc_param_values *pv,
+                          const crane_choices *ch, double tf, rc_error *err) {
+  rc_problem *pb = &cm->pb;
+  problem_common(cm, model, formulation, tf);
   rc_kit_spec ks = {0};
-  rc_err rc = SETUP[formulation](cr, pv, ch, &ks, err);
+  rc_err rc = FORMS[formulation].setup(cm, pv, ch, &ks, err);
   if (rc != RC_OK)
     return rc;
   /* record the blocks at the guess at t0 (inside every domain) */
@@ -446,14 +450,14 @@ static rc_err crane_build(crane *cr, const rc_model *model, int formulation,
                         "reaches",
                         pb->formulation, pb->t0);
   ks.w_record = w_rec;
-  rc = rc_kit_attach(pb, &cr->kit, &ks, err);
+  rc = rc_kit_attach(pb, &cm->kit, &ks, err);
   if (rc != RC_OK)
     return rc;
-  if (cr->path.mode == RC_CRANE_PATH_SMOOTH)
-    smooth_path_note(cr);
+  if (cm->path.mode == RC_CRANE_PATH_SMOOTH)
+    smooth_path_note(cm);
   const char *file = pv->text ? pv->text[P_PATH] : NULL;
   if (file && *file) {
-    rc = rc_crane_default_mesh(cr, err);
+    rc = rc_crane_default_mesh(cm, err);
     if (rc != RC_OK)
       return rc;
   }
@@ -479,26 +483,25 @@ static rc_err crane_create(const rc_model *model, int formulation,
     rc = parse_choices(pv, &ch, err);
   if (rc != RC_OK)
     return rc;
-  crane *cr = calloc(1, sizeof *cr);
-  if (!cr)
+  /* the formulation's struct, its common model first (crane.h) */
+  crane_model *cm = calloc(1, FORMS[formulation].size);
+  if (!cm)
     return rc_error_set(err, RC_ERR_NOMEM, "crane: out of memory");
-  cr->pb.user = cr; /* from here on rc_crane_destroy frees everything */
-  cr->par = (rc_crane_params){v[P_M1], v[P_M2], v[P_MG], v[P_J],
+  cm->pb.user = cm; /* from here on rc_crane_destroy frees everything */
+  cm->par = (rc_crane_params){v[P_M1], v[P_M2], v[P_MG], v[P_J],
                               v[P_C1], v[P_C2], v[P_C3], v[P_G]};
-  cr->eps = ch.eps;
-  cr->guess_rest = ch.guess_rest;
-  cr->uref_flat = ch.uref_flat;
+  cm->guess_rest = ch.guess_rest;
   double tf = v[P_TF];
-  rc = load_path(cr, pv, &tf, err);
+  rc = load_path(cm, pv, &tf, err);
   if (rc == RC_OK)
-    rc = initial_state(cr, pv, err);
+    rc = initial_state(cm, pv, err);
   if (rc == RC_OK)
-    rc = crane_build(cr, model, formulation, pv, &ch, tf, err);
+    rc = crane_build(cm, model, formulation, pv, &ch, tf, err);
   if (rc != RC_OK) {
-    rc_crane_destroy(&cr->pb);
+    rc_crane_destroy(&cm->pb);
     return rc;
   }
-  *out = &cr->pb;
+  *out = &cm->pb;
   return RC_OK;
 }
 

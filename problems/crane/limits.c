@@ -18,47 +18,48 @@
 
 #include "crane.h"
 
-static double flat_value(const crane *cr, int i, double t) {
+static double flat_value(const crane_model *cm, int i, double t) {
   rc_crane_flat f;
   double w[NW];
-  rc_crane_flat_eval(&cr->par, &cr->path, t, &f);
+  rc_crane_flat_eval(&cm->par, &cm->path, t, &f);
   rc_crane_flat_to_w(&f, w);
   return i < NW ? w[i] : i == NW ? f.x : f.z;
 }
 
 /* Maximum of sgn * flat_value(i) on [a, b]: golden-section search. */
-static double golden_max(const crane *cr, int i, double sgn, double a, double b,
-                         double *t_at) {
+static double golden_max(const crane_model *cm, int i, double sgn, double a,
+                         double b, double *t_at) {
   const double gr = 0.5 * (sqrt(5.0) - 1.0);
   double x1 = b - gr * (b - a), x2 = a + gr * (b - a);
-  double f1 = sgn * flat_value(cr, i, x1), f2 = sgn * flat_value(cr, i, x2);
+  double f1 = sgn * flat_value(cm, i, x1), f2 = sgn * flat_value(cm, i, x2);
   for (int it = 0; it < 80 && b - a > 1e-14 * (1.0 + fabs(b)); ++it) {
     if (f1 >= f2) {
       b = x2;
       x2 = x1;
       f2 = f1;
       x1 = b - gr * (b - a);
-      f1 = sgn * flat_value(cr, i, x1);
+      f1 = sgn * flat_value(cm, i, x1);
     } else {
       a = x1;
       x1 = x2;
       f1 = f2;
       x2 = a + gr * (b - a);
-      f2 = sgn * flat_value(cr, i, x2);
+      f2 = sgn * flat_value(cm, i, x2);
     }
   }
   *t_at = f1 >= f2 ? x1 : x2;
   return f1 >= f2 ? f1 : f2;
 }
 
-void rc_crane_flat_scan(const crane *cr, double t0, double tf, crane_scan *e) {
-  int ngrid = 400 * (cr->path.n - 1);
+void rc_crane_flat_scan(const crane_model *cm, double t0, double tf,
+                        crane_scan *e) {
+  int ngrid = 400 * (cm->path.n - 1);
   ngrid = ngrid < 2000 ? 2000 : ngrid > 200000 ? 200000 : ngrid;
   int khi[NSCAN], klo[NSCAN];
   for (int k = 0; k <= ngrid; ++k) {
     const double t = t0 + (tf - t0) * k / ngrid;
     for (int i = 0; i < NSCAN; ++i) {
-      const double v = flat_value(cr, i, t);
+      const double v = flat_value(cm, i, t);
       if (k == 0 || v > e->hi[i]) {
         e->hi[i] = v;
         khi[i] = k;
@@ -74,7 +75,7 @@ void rc_crane_flat_scan(const crane *cr, double t0, double tf, crane_scan *e) {
     double a = fmax(t0, t0 + (khi[i] - 1) * h),
            b = fmin(tf, t0 + (khi[i] + 1) * h);
     double t;
-    double v = golden_max(cr, i, 1.0, a, b, &t);
+    double v = golden_max(cm, i, 1.0, a, b, &t);
     e->t_hi[i] = t0 + khi[i] * h;
     if (v > e->hi[i]) {
       e->hi[i] = v;
@@ -82,7 +83,7 @@ void rc_crane_flat_scan(const crane *cr, double t0, double tf, crane_scan *e) {
     }
     a = fmax(t0, t0 + (klo[i] - 1) * h);
     b = fmin(tf, t0 + (klo[i] + 1) * h);
-    v = -golden_max(cr, i, -1.0, a, b, &t);
+    v = -golden_max(cm, i, -1.0, a, b, &t);
     e->t_lo[i] = t0 + klo[i] * h;
     if (v < e->lo[i]) {
       e->lo[i] = v;
@@ -99,7 +100,7 @@ const crane_limit rc_crane_limits[CRANE_NLIMITS] = {
 };
 
 /* A fixed state value against the bounds of its variable. */
-rc_err rc_crane_check_fixed(const crane *cr, const double *v, int var,
+rc_err rc_crane_check_fixed(const crane_model *cm, const double *v, int var,
                             double value, double t, const char *which,
                             rc_error *err) {
   for (size_t l = 0; l < sizeof rc_crane_limits / sizeof *rc_crane_limits;
@@ -114,7 +115,7 @@ rc_err rc_crane_check_fixed(const crane *cr, const double *v, int var,
                           rc_crane_param_defs[L->psym].name, v[L->psym], which,
                           rc_crane_var_names[var], value, L->unit, t,
                           rc_crane_param_defs[L->psym].name, fabs(value));
-    if (L->plo >= 0 && cr->w_lo[var] > -HUGE_VAL && value < cr->w_lo[var])
+    if (L->plo >= 0 && cm->w_lo[var] > -HUGE_VAL && value < cm->w_lo[var])
       return rc_error_set(err, RC_ERR_INPUT,
                           "crane: %s = %g contradicts the fixed %s state "
                           "%s = %g %s at t = %g s: expected %s <= %g",
@@ -135,19 +136,19 @@ rc_err rc_crane_check_fixed(const crane *cr, const double *v, int var,
 /* The physical limits of SPEC 4.3 as simple bounds on the point vector
  * (track and mintime): |u1| <= u1max, |u2| <= u2max, rmin <= r <= rmax,
  * tau >= taumin, |theta| <= thetamax, |vd| <= vdmax, |vr| <= vrmax. */
-void rc_crane_limits_as_bounds(crane *cr, const double *v) {
-  cr->w_lo[IU1] = -v[P_U1MAX];
-  cr->w_hi[IU1] = v[P_U1MAX];
-  cr->w_lo[IU2] = -v[P_U2MAX];
-  cr->w_hi[IU2] = v[P_U2MAX];
+void rc_crane_limits_as_bounds(crane_model *cm, const double *v) {
+  cm->w_lo[IU1] = -v[P_U1MAX];
+  cm->w_hi[IU1] = v[P_U1MAX];
+  cm->w_lo[IU2] = -v[P_U2MAX];
+  cm->w_hi[IU2] = v[P_U2MAX];
   if (v[P_RMIN] > 0.0)
-    cr->w_lo[IR] = v[P_RMIN];
-  cr->w_hi[IR] = v[P_RMAX];
-  cr->w_lo[ITAU] = v[P_TAUMIN];
-  cr->w_lo[ITH] = -v[P_THMAX];
-  cr->w_hi[ITH] = v[P_THMAX];
-  cr->w_lo[IVD] = -v[P_VDMAX];
-  cr->w_hi[IVD] = v[P_VDMAX];
-  cr->w_lo[IVR] = -v[P_VRMAX];
-  cr->w_hi[IVR] = v[P_VRMAX];
+    cm->w_lo[IR] = v[P_RMIN];
+  cm->w_hi[IR] = v[P_RMAX];
+  cm->w_lo[ITAU] = v[P_TAUMIN];
+  cm->w_lo[ITH] = -v[P_THMAX];
+  cm->w_hi[ITH] = v[P_THMAX];
+  cm->w_lo[IVD] = -v[P_VDMAX];
+  cm->w_hi[IVD] = v[P_VDMAX];
+  cm->w_lo[IVR] = -v[P_VRMAX];
+  cm->w_hi[IVR] = v[P_VRMAX];
 }

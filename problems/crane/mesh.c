@@ -47,9 +47,9 @@
 #define MESH_TOL_U 3e-4   /* relative to max |u_i| */
 #define MESH_TOL_POS 1e-7 /* m */
 
-rc_err rc_crane_default_mesh(crane *cr, rc_error *err) {
-  rc_problem *pb = &cr->pb;
-  const rc_crane_path *P = &cr->path;
+rc_err rc_crane_default_mesh(crane_model *cm, rc_error *err) {
+  rc_problem *pb = &cm->pb;
+  const rc_crane_path *P = &cm->path;
   const double t0 = pb->t0, tf = pb->tf, T = tf - t0;
   const int s = pb->default_stages;
   double *tb = malloc(sizeof(double) * (size_t)(P->n + 2));
@@ -125,10 +125,10 @@ rc_err rc_crane_default_mesh(crane *cr, rc_error *err) {
     int ne = 0;
     for (int j = 0; j < nseg; ++j)
       ne += m[j];
-    cr->mesh_frac = frac;
+    cm->mesh_frac = frac;
     frac = NULL;
     pb->default_mesh_n = ne;
-    pb->default_mesh_frac = cr->mesh_frac;
+    pb->default_mesh_frac = cm->mesh_frac;
     pb->default_mesh_stages = NULL; /* default_stages everywhere */
   }
 done:

@@ -30,9 +30,9 @@
 #define CRANE_MT_OBJ_SCALE_DEFAULT 100.0 /* mintime: Ipopt sees 100 tf */
 
 /* mintime: stack j, z - ZMIN - (pos(X0 - x)^3 + pos(x - X1)^3) / ell^2 */
-static void row_stack(rc_kit *k, int i, const crane *cr, int j, const double *w,
-                      const crane_core *K) {
-  const double *st = cr->stack[j], il2 = 1.0 / (cr->stack_ell * cr->stack_ell);
+static void row_stack(rc_kit *k, int i, const crane_mintime *mt, int j,
+                      const double *w, const crane_core *K) {
+  const double *st = mt->stack[j], il2 = 1.0 / (mt->stack_ell * mt->stack_ell);
   const double r = w[IR], s = K->s, c = K->c;
   const double x = w[ID] + r * s, z = r * c;
   const double a = fmax(0.0, st[0] - x), b = fmax(0.0, x - st[1]);
@@ -58,13 +58,14 @@ static void row_stack(rc_kit *k, int i, const crane *cr, int j, const double *w,
 }
 
 /* mintime: reg1 u1^2 + reg2 (u2 - u2hold)^2 */
-static void row_reg(rc_kit *k, int i, const crane *cr, const double *w) {
-  const double e2 = w[IU2] - cr->u2hold;
-  rc_kit_row(k, i, cr->reg1 * w[IU1] * w[IU1] + cr->reg2 * e2 * e2);
-  rc_kit_d(k, IU1, 2.0 * cr->reg1 * w[IU1]);
-  rc_kit_d(k, IU2, 2.0 * cr->reg2 * e2);
-  rc_kit_d2(k, IU1, IU1, 2.0 * cr->reg1);
-  rc_kit_d2(k, IU2, IU2, 2.0 * cr->reg2);
+static void row_reg(rc_kit *k, int i, const crane_mintime *mt,
+                    const double *w) {
+  const double e2 = w[IU2] - mt->u2hold;
+  rc_kit_row(k, i, mt->reg1 * w[IU1] * w[IU1] + mt->reg2 * e2 * e2);
+  rc_kit_d(k, IU1, 2.0 * mt->reg1 * w[IU1]);
+  rc_kit_d(k, IU2, 2.0 * mt->reg2 * e2);
+  rc_kit_d2(k, IU1, IU1, 2.0 * mt->reg1);
+  rc_kit_d2(k, IU2, IU2, 2.0 * mt->reg2);
 }
 
 static const char *const INV_TENSION[] = {"tension_eq"};
@@ -72,15 +73,15 @@ static const char *const INV_TENSION[] = {"tension_eq"};
 static int mintime_point(const rc_problem *pb, double t, const double *w,
                          rc_kit *k) {
   (void)t;
-  const crane *cr = crane_of(pb);
+  const crane_mintime *mt = crane_mintime_of(pb);
   crane_core K;
-  const int rc = rc_crane_rows_model(cr, w, 0, k, &K);
+  const int rc = rc_crane_rows_model(&mt->base, w, 0, k, &K);
   if (rc)
     return rc;
-  for (int j = 0; j < cr->nstack; ++j)
-    row_stack(k, 7 + j, cr, j, w, &K);
+  for (int j = 0; j < mt->nstack; ++j)
+    row_stack(k, 7 + j, mt, j, w, &K);
   if (pb->has_lagrange)
-    row_reg(k, 7 + cr->nstack, cr, w);
+    row_reg(k, 7 + mt->nstack, mt, w);
   return 0;
 }
 
@@ -104,9 +105,10 @@ static int tension_inv(const rc_problem *pb, double t, const double *w,
   return rc;
 }
 
-/* Parses "X0:X1:ZMIN[;X0:X1:ZMIN...]" into cr->stack. */
-static rc_err mt_parse_stacks(crane *cr, const char *text, rc_error *err) {
-  cr->nstack = 0;
+/* Parses "X0:X1:ZMIN[;X0:X1:ZMIN...]" into mt->stack. */
+static rc_err mt_parse_stacks(crane_mintime *mt, const char *text,
+                              rc_error *err) {
+  mt->nstack = 0;
   const char *p = text;
   while (p && *p) {
     double v[3];
@@ -122,7 +124,7 @@ static rc_err mt_parse_stacks(crane *cr, const char *text, rc_error *err) {
                             text);
       p = *end ? end + 1 : end;
     }
-    if (cr->nstack == MAXSTACK)
+    if (mt->nstack == MAXSTACK)
       return rc_error_set(err, RC_ERR_INPUT,
                           "crane: stack = '%s': expected at most %d stacks",
                           text, MAXSTACK);
@@ -131,14 +133,14 @@ static rc_err mt_parse_stacks(crane *cr, const char *text, rc_error *err) {
                           "crane: stack %g:%g:%g: expected X0 < X1 and a top "
                           "ZMIN > 0 below the rail [m]",
                           v[0], v[1], v[2]);
-    memcpy(cr->stack[cr->nstack++], v, sizeof v);
+    memcpy(mt->stack[mt->nstack++], v, sizeof v);
   }
   return RC_OK;
 }
 
-/* Largest violation of the limits by the flat inverse of cr->path (scanned):
+/* Largest violation of the limits by the flat inverse of cm->path (scanned):
  * 0 when the profile meets every limit. */
-static double mt_profile_excess(const crane *cr, const double *v,
+static double mt_profile_excess(const crane_model *cm, const double *v,
                                 const crane_scan *ex) {
   double worst = 0.0;
   for (size_t l = 0; l < sizeof rc_crane_limits / sizeof *rc_crane_limits;
@@ -155,10 +157,10 @@ static double mt_profile_excess(const crane *cr, const double *v,
   }
   /* and a gentle profile, whatever the limits: tau >= m g / 2 (far from
    * the slack cable and the flat inverse's edge b = 0) */
-  const double mg = cr->par.m * cr->par.g;
+  const double mg = cm->par.m * cm->par.g;
   worst = fmax(worst, (0.5 * mg - ex->lo[ITAU]) / mg);
   /* without u1max: trolley forces up to (M1 + M2) g */
-  const double f1 = (cr->par.M1 + cr->par.M2) * cr->par.g;
+  const double f1 = (cm->par.M1 + cm->par.M2) * cm->par.g;
   worst = fmax(worst, (fmax(ex->hi[IU1], -ex->lo[IU1]) - f1) / f1);
   return worst;
 }
@@ -197,18 +199,18 @@ static rc_err mt_check_params(const rc_param_values *pv, rc_error *err) {
 
 /* The end at rest at (x_end, z_end): d = x_end, r = z_end, the rest 0; the
  * fixed start and the rest state against the limits. */
-static rc_err mt_fix_rest_end(crane *cr, const double *v, rc_error *err) {
-  rc_problem *pb = &cr->pb;
+static rc_err mt_fix_rest_end(crane_model *cm, const double *v, rc_error *err) {
+  rc_problem *pb = &cm->pb;
   const double rest[NX] = {v[P_XE], v[P_ZE], 0.0, 0.0, 0.0, 0.0};
   for (int i = 0; i < NX; ++i) {
-    cr->xf[i] = rest[i];
-    cr->fix_xf[i] = 1;
+    cm->xf[i] = rest[i];
+    cm->fix_xf[i] = 1;
   }
-  pb->fix_xf = cr->fix_xf;
-  pb->xf = cr->xf;
+  pb->fix_xf = cm->fix_xf;
+  pb->xf = cm->xf;
   for (int i = 0; i < NX; ++i) {
     const rc_err rc =
-        rc_crane_check_fixed(cr, v, i, cr->x0[i], pb->t0, "start", err);
+        rc_crane_check_fixed(cm, v, i, cm->x0[i], pb->t0, "start", err);
     if (rc != RC_OK)
       return rc;
   }
@@ -220,7 +222,7 @@ static rc_err mt_fix_rest_end(crane *cr, const double *v, rc_error *err) {
         "(cable length r = z_end = %g m): expected rmin <= %g "
         "<= rmax",
         v[P_RMIN], v[P_RMAX], v[P_ZE], v[P_ZE]);
-  const double mg = cr->par.m * cr->par.g;
+  const double mg = cm->par.m * cm->par.g;
   if (!(mg > v[P_TAUMIN]))
     return rc_error_set(err, RC_ERR_INPUT,
                         "crane: taumin = %g: expected taumin < m g = %g N "
@@ -231,12 +233,14 @@ static rc_err mt_fix_rest_end(crane *cr, const double *v, rc_error *err) {
 
 /* The start and end points against the (rounded) stacks; the stack rows'
  * bounds c <= 0. */
-static rc_err mt_check_stack_ends(crane *cr, const double *v, rc_error *err) {
-  for (int j = 0; j < cr->nstack; ++j) {
-    const double *st = cr->stack[j],
-                 il2 = 1.0 / (cr->stack_ell * cr->stack_ell);
-    const double px[2] = {cr->x0[ID] + cr->x0[IR] * sin(cr->x0[ITH]), v[P_XE]};
-    const double pz[2] = {cr->x0[IR] * cos(cr->x0[ITH]), v[P_ZE]};
+static rc_err mt_check_stack_ends(crane_mintime *mt, const double *v,
+                                  rc_error *err) {
+  const crane_model *cm = &mt->base;
+  for (int j = 0; j < mt->nstack; ++j) {
+    const double *st = mt->stack[j],
+                 il2 = 1.0 / (mt->stack_ell * mt->stack_ell);
+    const double px[2] = {cm->x0[ID] + cm->x0[IR] * sin(cm->x0[ITH]), v[P_XE]};
+    const double pz[2] = {cm->x0[IR] * cos(cm->x0[ITH]), v[P_ZE]};
     for (int e = 0; e < 2; ++e) {
       const double a = fmax(0.0, st[0] - px[e]), b = fmax(0.0, px[e] - st[1]);
       if (pz[e] - st[2] - (a * a * a + b * b * b) * il2 > 0.0)
@@ -246,32 +250,33 @@ static rc_err mt_check_stack_ends(crane *cr, const double *v, rc_error *err) {
                             "(stack_edge = %g m): expected z <= ZMIN over "
                             "the stack",
                             st[0], st[1], st[2], e ? "end" : "start", px[e],
-                            pz[e], cr->stack_ell);
+                            pz[e], mt->stack_ell);
     }
-    cr->c_lo[j] = -HUGE_VAL;
-    cr->c_hi[j] = 0.0;
+    mt->c_lo[j] = -HUGE_VAL;
+    mt->c_hi[j] = 0.0;
   }
   return RC_OK;
 }
 
 /* The regularisation weights ureg/U1^2, ureg/U2^2 and the holding torque. */
-static void mt_reg_weights(crane *cr, const double *v) {
+static void mt_reg_weights(crane_mintime *mt, const double *v) {
+  const crane_model *cm = &mt->base;
   const double U1 =
-      isfinite(v[P_U1MAX]) ? v[P_U1MAX] : (cr->par.M1 + cr->par.M2) * cr->par.g;
+      isfinite(v[P_U1MAX]) ? v[P_U1MAX] : (cm->par.M1 + cm->par.M2) * cm->par.g;
   const double U2 = isfinite(v[P_U2MAX])
                         ? v[P_U2MAX]
-                        : cr->par.C3 * (cr->par.M1 + cr->par.M2) * cr->par.g;
-  cr->reg1 = v[P_UREG] / (U1 * U1);
-  cr->reg2 = v[P_UREG] / (U2 * U2);
-  cr->u2hold = cr->par.C3 * (cr->par.m * cr->par.g); /* C3 m g */
+                        : cm->par.C3 * (cm->par.M1 + cm->par.M2) * cm->par.g;
+  mt->reg1 = v[P_UREG] / (U1 * U1);
+  mt->reg2 = v[P_UREG] / (U2 * U2);
+  mt->u2hold = cm->par.C3 * (cm->par.m * cm->par.g); /* C3 m g */
 }
 
 /* The starting tf when `tf` is not set: the shortest T (geometric steps of
  * 5 % from a lower bound) on which the rest-to-rest profile's flat inverse
  * meets every limit, or the one closest to it (*excess > 0: the relative
  * excess); the guess is that flat inverse (guess=flat). */
-static double mt_starting_tf(crane *cr, const double *v, double *excess) {
-  const double D = fabs(v[P_XE] - v[P_XS]), M = cr->par.M1 + cr->par.M2;
+static double mt_starting_tf(crane_model *cm, const double *v, double *excess) {
+  const double D = fabs(v[P_XE] - v[P_XS]), M = cm->par.M1 + cm->par.M2;
   /* frictionless bang-bang time of the centre of mass: a lower bound */
   double T = isfinite(v[P_U1MAX]) ? 2.0 * sqrt(D * M / v[P_U1MAX]) : 0.0;
   T = fmax(T, v[P_TFLO]);
@@ -283,13 +288,13 @@ static double mt_starting_tf(crane *cr, const double *v, double *excess) {
                               &e2) != RC_OK)
       continue;
     double exT = HUGE_VAL;
-    if (rc_crane_path_check_flat(&trial, &cr->par, &e2) == RC_OK) {
-      rc_crane_path saved = cr->path;
-      cr->path = trial;
+    if (rc_crane_path_check_flat(&trial, &cm->par, &e2) == RC_OK) {
+      rc_crane_path saved = cm->path;
+      cm->path = trial;
       crane_scan ex;
-      rc_crane_flat_scan(cr, 0.0, T, &ex);
-      exT = mt_profile_excess(cr, v, &ex);
-      cr->path = saved;
+      rc_crane_flat_scan(cm, 0.0, T, &ex);
+      exT = mt_profile_excess(cm, v, &ex);
+      cm->path = saved;
     }
     rc_crane_path_free(&trial);
     if (exT < best_ex) {
@@ -304,34 +309,35 @@ static double mt_starting_tf(crane *cr, const double *v, double *excess) {
 }
 
 /* Limits, rest end, stacks, objective and the starting tf (mintime). */
-static rc_err mintime_setup(crane *cr, const rc_param_values *pv,
+static rc_err mintime_setup(crane_mintime *mt, const rc_param_values *pv,
                             rc_error *err) {
-  rc_problem *pb = &cr->pb;
+  crane_model *cm = &mt->base;
+  rc_problem *pb = &cm->pb;
   const double *v = pv->real;
   const int *is_set = pv->is_set;
   const int tf_set = is_set && is_set[P_TF];
   rc_err rc = mt_check_params(pv, err);
   if (rc == RC_OK)
     rc = mt_parse_stacks(
-        cr, pv->text && pv->text[P_STACK] ? pv->text[P_STACK] : "", err);
+        mt, pv->text && pv->text[P_STACK] ? pv->text[P_STACK] : "", err);
   if (rc != RC_OK)
     return rc;
-  cr->stack_ell = v[P_STACKEDGE];
-  rc_crane_limits_as_bounds(cr, v); /* the physical limits, as track */
-  rc = mt_fix_rest_end(cr, v, err);
+  mt->stack_ell = v[P_STACKEDGE];
+  rc_crane_limits_as_bounds(cm, v); /* the physical limits, as track */
+  rc = mt_fix_rest_end(cm, v, err);
   if (rc == RC_OK)
-    rc = mt_check_stack_ends(cr, v, err);
+    rc = mt_check_stack_ends(mt, v, err);
   if (rc != RC_OK)
     return rc;
-  mt_reg_weights(cr, v);
+  mt_reg_weights(mt, v);
   double T = v[P_TF], excess = 0.0;
   if (!tf_set)
-    T = mt_starting_tf(cr, v, &excess);
-  rc_crane_path_free(&cr->path);
-  rc = rc_crane_path_default(&cr->path, T, v[P_XS], v[P_ZS], v[P_XE], v[P_ZE],
+    T = mt_starting_tf(cm, v, &excess);
+  rc_crane_path_free(&cm->path);
+  rc = rc_crane_path_default(&cm->path, T, v[P_XS], v[P_ZS], v[P_XE], v[P_ZE],
                              err);
   if (rc == RC_OK)
-    rc = rc_crane_path_check_flat(&cr->path, &cr->par, err);
+    rc = rc_crane_path_check_flat(&cm->path, &cm->par, err);
   if (rc != RC_OK)
     return rc;
   pb->tf = T;
@@ -347,13 +353,13 @@ static rc_err mintime_setup(crane *cr, const rc_param_values *pv,
   pb->objective_scale =
       is_set && is_set[P_SIGMA] ? v[P_SIGMA] : CRANE_MT_OBJ_SCALE_DEFAULT;
   if (!tf_set && excess > 0.0)
-    snprintf(cr->mt_note, sizeof cr->mt_note,
+    snprintf(mt->tf_note, sizeof mt->tf_note,
              "starting guess: no rest-to-rest profile in tf_lo..tf_hi meets "
              "every limit (best T = %.4g s, %.3g relative excess); "
              "the solve starts from it anyway",
              T, excess);
   if (!isfinite(v[P_U1MAX]))
-    snprintf(cr->mt_note, sizeof cr->mt_note,
+    snprintf(mt->tf_note, sizeof mt->tf_note,
              "u1max is not set: without a trolley force limit a minimum "
              "time is not attained (tf runs down towards tf_lo = %g s and "
              "the solve cannot converge); set u1max",
@@ -363,21 +369,22 @@ static rc_err mintime_setup(crane *cr, const rc_param_values *pv,
 
 /* mintime (docs/crane-mintime.md): free tf, Mayer phi = tf, the limits,
  * the stacks, the regularisation. */
-rc_err rc_crane_mintime_setup(crane *cr, const rc_param_values *pv,
+rc_err rc_crane_mintime_setup(crane_model *cm, const rc_param_values *pv,
                               const crane_choices *ch, rc_kit_spec *ks,
                               rc_error *err) {
   (void)ch;
-  rc_problem *pb = &cr->pb;
+  crane_mintime *mt = crane_as_mintime(cm);
+  rc_problem *pb = &cm->pb;
   pb->t0_algebraic = 0; /* as track: u(t0) would be tied only by G(t0) */
-  const rc_err rc = mintime_setup(cr, pv, err);
+  const rc_err rc = mintime_setup(mt, pv, err);
   if (rc != RC_OK)
     return rc;
-  pb->nc = cr->nstack; /* stacks c <= 0 */
-  pb->c_lo = cr->c_lo;
-  pb->c_hi = cr->c_hi;
+  pb->nc = mt->nstack; /* stacks c <= 0 */
+  pb->c_lo = mt->c_lo;
+  pb->c_hi = mt->c_hi;
   pb->has_lagrange = pv->real[P_UREG] > 0.0;
-  if (cr->mt_note[0])
-    pb->note = cr->mt_note;
+  if (mt->tf_note[0])
+    pb->note = mt->tf_note;
   pb->reference = NULL; /* no independent reference of the optimum */
   crane_invariants(pb, INV_TENSION, 1);
   ks->point = mintime_point;

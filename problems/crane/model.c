@@ -55,9 +55,9 @@ int rc_crane_core_trig(const double *w, double *s, double *c) {
   return 0;
 }
 
-int rc_crane_core_eval(const crane *cr, const double *w, int order,
+int rc_crane_core_eval(const crane_model *cm, const double *w, int order,
                        crane_core *K) {
-  const rc_crane_params *P = &cr->par;
+  const rc_crane_params *P = &cm->par;
   const double r = w[IR], vd = w[IVD], vr = w[IVR], om = w[IOM];
   const double tau = w[ITAU], u1 = w[IU1], u2 = w[IU2];
   double s, c;
@@ -197,9 +197,9 @@ void rc_crane_row_G(rc_kit *k, int i, const crane_core *K) {
 
 /* Rows 0..6 of every crane formulation: x' = f (rows 0..5) and 0 = G
  * (row 6).  With projection (reduced, project=1) row i gets + mu_i. */
-int rc_crane_rows_model(const crane *cr, const double *w, int project,
+int rc_crane_rows_model(const crane_model *cm, const double *w, int project,
                         rc_kit *k, crane_core *K) {
-  const int rc = rc_crane_core_eval(cr, w, rc_kit_order(k), K);
+  const int rc = rc_crane_core_eval(cm, w, rc_kit_order(k), K);
   if (rc)
     return rc;
   rc_kit_row(k, 0, w[IVD]);
@@ -247,11 +247,11 @@ void rc_crane_flat_to_w(const rc_crane_flat *f, double *w) {
 
 int rc_crane_reference(const rc_problem *pb, int nt, const double *t,
                        double *ref) {
-  const crane *cr = crane_of(pb);
+  const crane_model *cm = crane_of(pb);
   const int nw = rc_problem_nw(pb);
   for (int k = 0; k < nt; ++k) {
     rc_crane_flat f;
-    if (rc_crane_flat_eval(&cr->par, &cr->path, t[k], &f))
+    if (rc_crane_flat_eval(&cm->par, &cm->path, t[k], &f))
       return -1; /* excluded by the flatness check at create */
     double *row = ref + (size_t)k * (size_t)(nw + 4);
     rc_crane_flat_to_w(&f, row);
@@ -266,33 +266,33 @@ int rc_crane_reference(const rc_problem *pb, int nt, const double *t,
 }
 
 int rc_crane_guess(const rc_problem *pb, double t, double *w) {
-  const crane *cr = crane_of(pb);
+  const crane_model *cm = crane_of(pb);
   const int nw = rc_problem_nw(pb);
   for (int i = NW; i < nw; ++i)
     w[i] = 0.0;
-  if (cr->guess_rest) { /* at rest under the trolley at the start point */
-    const double mg = cr->par.m * cr->par.g;
-    const double rest[NW] = {cr->start_x, cr->start_z,    0, 0, 0, 0, mg,
-                             0.0,         cr->par.C3 * mg};
+  if (cm->guess_rest) { /* at rest under the trolley at the start point */
+    const double mg = cm->par.m * cm->par.g;
+    const double rest[NW] = {cm->start_x, cm->start_z,    0, 0, 0, 0, mg,
+                             0.0,         cm->par.C3 * mg};
     memcpy(w, rest, sizeof rest);
   } else {
     rc_crane_flat f;
-    if (rc_crane_flat_eval(&cr->par, &cr->path, t, &f))
+    if (rc_crane_flat_eval(&cm->par, &cm->path, t, &f))
       return -1;
     rc_crane_flat_to_w(&f, w);
   }
   if (t <= pb->t0) { /* the user's initial values where they were set */
     for (int i = 0; i < NX; ++i)
-      w[i] = cr->x0[i];
-    w[ITAU] = cr->tau0;
+      w[i] = cm->x0[i];
+    w[ITAU] = cm->tau0;
   }
   return 0;
 }
 
 void rc_crane_destroy(rc_problem *pb) {
-  crane *cr = (crane *)pb->user;
-  rc_kit_release(&cr->kit);
-  rc_crane_path_free(&cr->path);
-  free(cr->mesh_frac);
-  free(cr);
+  crane_model *cm = (crane_model *)pb->user;
+  rc_kit_release(&cm->kit);
+  rc_crane_path_free(&cm->path);
+  free(cm->mesh_frac);
+  free(cm);
 }

@@ -141,15 +141,16 @@ static jet2 j_atan(jet2 x) {
 }
 
 /* P^(k)(sigma), k = 0..6, of x (P[k][0]) and z (P[k][1]). */
-static void pt_curve(const crane *cr, double sigma, double P[7][2]) {
+static void pt_curve(const crane_pathtime *pt, double sigma, double P[7][2]) {
+  const crane_model *cm = &pt->mt.base;
   memset(P, 0, sizeof(double) * 14);
-  if (cr->path.mode == RC_CRANE_PATH_CURVE) {
-    rc_crane_curve_eval(&cr->path, sigma, P);
+  if (cm->path.mode == RC_CRANE_PATH_CURVE) {
+    rc_crane_curve_eval(&cm->path, sigma, P);
     return;
   }
-  const double Dx = cr->xf[4], Dz = cr->xf[5]; /* set by pathtime_finish */
-  P[0][0] = cr->x0[4] + Dx * sigma;
-  P[0][1] = cr->x0[5] + Dz * sigma;
+  const double Dx = pt->dp[0], Dz = pt->dp[1]; /* set by pathtime_dims */
+  P[0][0] = pt->p0[0] + Dx * sigma;
+  P[0][1] = pt->p0[1] + Dz * sigma;
   P[1][0] = Dx;
   P[1][1] = Dz;
 }
@@ -157,15 +158,15 @@ static void pt_curve(const crane *cr, double sigma, double P[7][2]) {
 /* The load's derivatives p^(k), k = 0..4, as jets (pk[k][0] x, [1] z).  On
  * the straight line P'' = P''' = ... = 0: p = P0 + D sigma, p^(k) = D s_k,
  * so no structure comes from the curve's terms. */
-static void pt_load(const crane *cr, const double *w, jet2 pk[5][2]) {
+static void pt_load(const crane_pathtime *pt, const double *w, jet2 pk[5][2]) {
   const jet2 sg = j_var(w[0], 0), s1 = j_var(w[1], 1), s2 = j_var(w[2], 2),
              s3 = j_var(w[3], 3), s4 = j_var(w[PT_IU], 4);
   double P[7][2];
-  pt_curve(cr, w[0], P);
-  if (cr->path.mode != RC_CRANE_PATH_CURVE) {
+  pt_curve(pt, w[0], P);
+  if (pt->mt.base.path.mode != RC_CRANE_PATH_CURVE) {
     const jet2 sk[5] = {sg, s1, s2, s3, s4};
     for (int c = 0; c < 2; ++c) {
-      pk[0][c] = j_lin(1.0, j_const(cr->x0[4 + c]), P[1][c], sg);
+      pk[0][c] = j_lin(1.0, j_const(pt->p0[c]), P[1][c], sg);
       for (int k = 1; k < 5; ++k)
         pk[k][c] = j_scale(P[1][c], sk[k]);
     }
@@ -197,10 +198,10 @@ typedef struct pt_vals {
   jet2 b;
 } pt_vals;
 
-static int pt_eval_all(const crane *cr, const double *w, pt_vals *o) {
-  const rc_crane_params *P = &cr->par;
+static int pt_eval_all(const crane_pathtime *pt, const double *w, pt_vals *o) {
+  const rc_crane_params *P = &pt->mt.base.par;
   jet2 p[5][2];
-  pt_load(cr, w, p);
+  pt_load(pt, w, p);
   const double M2 = P->M2, mg = P->m * P->g;
   const jet2 a = j_scale(-M2, p[2][0]), ad = j_scale(-M2, p[3][0]),
              add = j_scale(-M2, p[4][0]);
@@ -258,7 +259,7 @@ static int pathtime_point(const rc_problem *pb, double t, const double *w,
                           rc_kit *k) {
   (void)t;
   pt_vals o;
-  const int rc = pt_eval_all(crane_of(pb), w, &o);
+  const int rc = pt_eval_all(crane_pathtime_of(pb), w, &o);
   if (rc)
     return rc;
   for (int i = 0; i < PT_NX; ++i) { /* sigma_i' = sigma_{i+1} */
@@ -285,7 +286,7 @@ static int pt_outputs(const rc_problem *pb, double t, const double *w,
                       double *out) {
   (void)t;
   double P[7][2];
-  pt_curve(crane_of(pb), w[0], P);
+  pt_curve(crane_pathtime_of(pb), w[0], P);
   out[0] = P[0][0];
   out[1] = P[0][1];
   out[2] = P[1][0] * w[1];
@@ -317,7 +318,7 @@ static int pt_guess(const rc_problem *pb, double t, double *w) {
   for (int k = 0; k < PT_N; ++k)
     w[PT_WIN[k]] = sv[k] / pow(T, k);
   pt_vals o;
-  if (pt_eval_all(crane_of(pb), w, &o))
+  if (pt_eval_all(crane_pathtime_of(pb), w, &o))
     return -1;
   for (int k = 0; k < PT_NY; ++k)
     w[PT_NX + k] = o.y[k].v;
@@ -327,15 +328,16 @@ static int pt_guess(const rc_problem *pb, double t, double *w) {
 /* pathtime's limits: 0 <= sigma <= 1, sigma' >= 0 (monotone), the copies
  * y = (d, r, theta, vd, vr, omega, tau, u1, u2) within the crane's limits
  * and b >= 1 % of m g (the flat inverse's domain). */
-static void pathtime_limits(crane *cr, const double *v) {
+static void pathtime_limits(crane_pathtime *pt, const double *v) {
+  crane_model *cm = &pt->mt.base;
   for (int i = 0; i < NWMAX; ++i) {
-    cr->w_lo[i] = -HUGE_VAL;
-    cr->w_hi[i] = HUGE_VAL;
+    cm->w_lo[i] = -HUGE_VAL;
+    cm->w_hi[i] = HUGE_VAL;
   }
-  cr->w_lo[0] = 0.0;
-  cr->w_hi[0] = 1.0;
-  cr->w_lo[1] = 0.0;
-  double *lo = cr->w_lo + PT_NX, *hi = cr->w_hi + PT_NX;
+  cm->w_lo[0] = 0.0;
+  cm->w_hi[0] = 1.0;
+  cm->w_lo[1] = 0.0;
+  double *lo = cm->w_lo + PT_NX, *hi = cm->w_hi + PT_NX;
   if (v[P_RMIN] > 0.0)
     lo[1] = v[P_RMIN];
   hi[1] = v[P_RMAX];
@@ -350,8 +352,8 @@ static void pathtime_limits(crane *cr, const double *v) {
   hi[7] = v[P_U1MAX];
   lo[8] = -v[P_U2MAX];
   hi[8] = v[P_U2MAX];
-  cr->pt_lo[0] = 0.01 * cr->par.m * cr->par.g; /* b: the flat inverse's */
-  cr->pt_hi[0] = HUGE_VAL;                     /* domain */
+  pt->c_lo[0] = 0.01 * cm->par.m * cm->par.g; /* b: the flat inverse's */
+  pt->c_hi[0] = HUGE_VAL;                     /* domain */
 }
 
 /* The curve hangs below the rail and its ends are reachable at rest:
@@ -386,14 +388,14 @@ static rc_err check_curve_depth(const rc_crane_path *curve, const char *file,
   return RC_OK;
 }
 
-/* The curve of file replaces the straight line as the path (cr->path): the
+/* The curve of file replaces the straight line as the path (cm->path): the
  * straight line's end parameters must not be set, the curve must pass
  * check_curve_depth, and an unset tf starts at the straight line's T scaled
  * like a bang-bang time, sqrt(length / chord). */
-static rc_err pathtime_curve(crane *cr, const rc_param_values *pv,
+static rc_err pathtime_curve(crane_model *cm, const rc_param_values *pv,
                              const char *file, rc_error *err) {
   static const int ends[4] = {P_XS, P_ZS, P_XE, P_ZE};
-  rc_problem *pb = &cr->pb;
+  rc_problem *pb = &cm->pb;
   const double *v = pv->real;
   for (int k = 0; k < 4; ++k)
     if (pv->is_set && pv->is_set[ends[k]])
@@ -415,21 +417,26 @@ static rc_err pathtime_curve(crane *cr, const rc_param_values *pv,
   const double chord = hypot(v[P_XE] - v[P_XS], v[P_ZE] - v[P_ZS]);
   if (!(pv->is_set && pv->is_set[P_TF]) && chord > 0.0)
     pb->tf = fmin(pb->tf_hi, fmax(pb->tf_lo, pb->tf * sqrt(L / chord)));
-  rc_crane_path_free(&cr->path);
-  cr->path = curve; /* owned from now on (rc_crane_destroy frees it) */
+  rc_crane_path_free(&cm->path);
+  cm->path = curve; /* owned from now on (rc_crane_destroy frees it) */
   return RC_OK;
 }
 
 /* pathtime's dimensions, boundary values and kit functions: sigma and its
- * derivatives at rest at both ends; slots 4, 5 carry P0 and D. */
-static void pathtime_dims(crane *cr, const double *v, rc_kit_spec *ks) {
-  rc_problem *pb = &cr->pb;
-  const double x0[NX] = {0, 0, 0, 0, v[P_XS], v[P_ZS]};
-  const double xf[NX] = {1, 0, 0, 0, v[P_XE] - v[P_XS], v[P_ZE] - v[P_ZS]};
-  memcpy(cr->x0, x0, sizeof x0);
-  memcpy(cr->xf, xf, sizeof xf);
+ * derivatives at rest at both ends; the straight line's P0 and D. */
+static void pathtime_dims(crane_pathtime *pt, const double *v,
+                          rc_kit_spec *ks) {
+  crane_model *cm = &pt->mt.base;
+  rc_problem *pb = &cm->pb;
+  const double x0[PT_NX] = {0, 0, 0, 0}, xf[PT_NX] = {1, 0, 0, 0};
+  memcpy(cm->x0, x0, sizeof x0);
+  memcpy(cm->xf, xf, sizeof xf);
+  pt->p0[0] = v[P_XS];
+  pt->p0[1] = v[P_ZS];
+  pt->dp[0] = v[P_XE] - v[P_XS];
+  pt->dp[1] = v[P_ZE] - v[P_ZS];
   for (int i = 0; i < NX; ++i)
-    cr->fix_x0[i] = cr->fix_xf[i] = i < PT_NX;
+    cm->fix_x0[i] = cm->fix_xf[i] = i < PT_NX;
   pb->nx = PT_NX;
   pb->ny = PT_NY;
   pb->nu = 1;
@@ -439,8 +446,8 @@ static void pathtime_dims(crane *cr, const double *v, rc_kit_spec *ks) {
    * cover element 0 through them (docs/dense-bounds.md, 1a) */
   pb->t0_algebraic = 1;
   pb->var_names = PT_VAR_NAMES;
-  pb->c_lo = cr->pt_lo;
-  pb->c_hi = cr->pt_hi;
+  pb->c_lo = pt->c_lo;
+  pb->c_hi = pt->c_hi;
   pb->ninv = 0;
   pb->inv_names = NULL;
   ks->point = pathtime_point;
@@ -455,10 +462,10 @@ static void pathtime_dims(crane *cr, const double *v, rc_kit_spec *ks) {
 /* Turns a mintime problem (limits checked, free tf, starting T set) into
  * pathtime: its dimensions, limits and kit functions, along the straight
  * line or a curve file. */
-static rc_err pathtime_finish(crane *cr, const rc_param_values *pv,
+static rc_err pathtime_finish(crane_pathtime *pt, const rc_param_values *pv,
                               rc_kit_spec *ks, rc_error *err) {
   const double *v = pv->real;
-  if (cr->nstack > 0)
+  if (pt->mt.nstack > 0)
     return rc_error_set(err, RC_ERR_INPUT,
                         "crane: stack with formulation pathtime: expected no "
                         "stack (the load stays on the path)");
@@ -467,24 +474,24 @@ static rc_err pathtime_finish(crane *cr, const rc_param_values *pv,
                         "crane: ureg = %g with formulation pathtime: expected "
                         "0 (not implemented there)",
                         v[P_UREG]);
-  pathtime_limits(cr, v);
+  pathtime_limits(pt, v);
   const char *file = pv->text ? pv->text[P_CURVE] : NULL;
   if (file && *file) {
-    rc_err rc = pathtime_curve(cr, pv, file, err);
+    rc_err rc = pathtime_curve(&pt->mt.base, pv, file, err);
     if (rc != RC_OK)
       return rc;
   }
-  pathtime_dims(cr, v, ks);
+  pathtime_dims(pt, v, ks);
   return RC_OK;
 }
 
 /* pathtime: mintime's checks, free tf and starting T, then its own
  * dimensions, limits and kit functions. */
-rc_err rc_crane_pathtime_setup(crane *cr, const rc_param_values *pv,
+rc_err rc_crane_pathtime_setup(crane_model *cm, const rc_param_values *pv,
                                const crane_choices *ch, rc_kit_spec *ks,
                                rc_error *err) {
-  const rc_err rc = rc_crane_mintime_setup(cr, pv, ch, ks, err);
+  const rc_err rc = rc_crane_mintime_setup(cm, pv, ch, ks, err);
   if (rc != RC_OK)
     return rc;
-  return pathtime_finish(cr, pv, ks, err);
+  return pathtime_finish(crane_as_pathtime(cm), pv, ks, err);
 }

@@ -98,13 +98,13 @@ static int flat_point(const rc_problem *pb, double t, const double *w,
 
 static int servo_point(const rc_problem *pb, double t, const double *w,
                        rc_kit *k) {
-  const crane *cr = crane_of(pb);
+  const crane_model *cm = crane_of(pb);
   crane_core K;
-  const int rc = rc_crane_rows_model(cr, w, 0, k, &K);
+  const int rc = rc_crane_rows_model(cm, w, 0, k, &K);
   if (rc)
     return rc;
   crane_along X;
-  rc_crane_along_at(cr, t, w, K.s, K.c, &X);
+  rc_crane_along_at(cm, t, w, K.s, K.c, &X);
   rc_crane_row_ex(k, 7, 1.0, w, &X);
   rc_crane_row_ez(k, 8, 1.0, w, &X);
   return 0;
@@ -112,14 +112,14 @@ static int servo_point(const rc_problem *pb, double t, const double *w,
 
 static int reduced_point(const rc_problem *pb, double t, const double *w,
                          rc_kit *k) {
-  const crane *cr = crane_of(pb);
+  const crane_model *cm = crane_of(pb);
   const int project = pb->ny > 3; /* the multipliers mu follow G, G2, G3 */
   crane_core K;
-  const int rc = rc_crane_rows_model(cr, w, project, k, &K);
+  const int rc = rc_crane_rows_model(cm, w, project, k, &K);
   if (rc)
     return rc;
   crane_along X;
-  rc_crane_along_at(cr, t, w, K.s, K.c, &X);
+  rc_crane_along_at(cm, t, w, K.s, K.c, &X);
   row_g2(k, 7, w, &X);
   row_g3(k, 8, w, &K, &X);
   if (project) { /* docs/crane-index-reduction.md, "Projection" */
@@ -165,13 +165,13 @@ static int hidden_inv(const rc_problem *pb, double t, const double *w,
 }
 
 /* flat: the flat inverse sampled on the mesh (no NLP). */
-rc_err rc_crane_flat_setup(crane *cr, const rc_param_values *pv,
+rc_err rc_crane_flat_setup(crane_model *cm, const rc_param_values *pv,
                            const crane_choices *ch, rc_kit_spec *ks,
                            rc_error *err) {
   (void)pv;
   (void)ch;
   (void)err;
-  rc_problem *pb = &cr->pb;
+  rc_problem *pb = &cm->pb;
   pb->sampled_reference = 1;
   crane_invariants(pb, rc_crane_inv_tension_path, 3);
   ks->point = flat_point;
@@ -180,13 +180,13 @@ rc_err rc_crane_flat_setup(crane *cr, const rc_param_values *pv,
 }
 
 /* servo: the path constraints x = p1, z = p2 at the collocation points. */
-rc_err rc_crane_servo_setup(crane *cr, const rc_param_values *pv,
+rc_err rc_crane_servo_setup(crane_model *cm, const rc_param_values *pv,
                             const crane_choices *ch, rc_kit_spec *ks,
                             rc_error *err) {
   (void)pv;
   (void)ch;
   (void)err;
-  rc_problem *pb = &cr->pb;
+  rc_problem *pb = &cm->pb;
   pb->nc = 2;
   pb->index = 5;
   pb->t0_algebraic = 0; /* x(t0) fixed: c at t0 would repeat it */
@@ -198,12 +198,12 @@ rc_err rc_crane_servo_setup(crane *cr, const rc_param_values *pv,
 }
 
 /* reduced: u1, u2 algebraic, G2, G3, and with project=1 the multipliers. */
-rc_err rc_crane_reduced_setup(crane *cr, const rc_param_values *pv,
+rc_err rc_crane_reduced_setup(crane_model *cm, const rc_param_values *pv,
                               const crane_choices *ch, rc_kit_spec *ks,
                               rc_error *err) {
   (void)ch;
   (void)err;
-  rc_problem *pb = &cr->pb;
+  rc_problem *pb = &cm->pb;
   pb->ny = 3;
   pb->nu = 0;
   if (pv->real[P_PROJECT] != 0.0) /* docs/crane-index-reduction.md */

@@ -31,14 +31,14 @@
 #include "crane.h"
 
 /* track: L = wq (ex^2 + ez^2) + wu1 du1^2 + wu2 du2^2, du = u - uref */
-static int row_track(rc_kit *k, int i, const crane *cr, double t,
+static int row_track(rc_kit *k, int i, const crane_track *ct, double t,
                      const double *w, const crane_along *X) {
-  const double q = cr->wq, a1 = cr->wu1, a2 = cr->wu2;
+  const double q = ct->wq, a1 = ct->wu1, a2 = ct->wu2;
   const double r = w[IR], s = X->s, c = X->c, ex = X->ex, ez = X->ez;
   double du1 = w[IU1], du2 = w[IU2];
-  if (cr->uref_flat) { /* uref = the flat inverse's controls at t */
+  if (ct->uref_flat) { /* uref = the flat inverse's controls at t */
     rc_crane_flat f;
-    if (rc_crane_flat_eval(&cr->par, &cr->path, t, &f))
+    if (rc_crane_flat_eval(&ct->base.par, &ct->base.path, t, &f))
       return -1; /* excluded by the flatness check at create */
     du1 -= f.u1;
     du2 -= f.u2;
@@ -64,26 +64,26 @@ static int row_track(rc_kit *k, int i, const crane *cr, double t,
 
 static int track_point(const rc_problem *pb, double t, const double *w,
                        rc_kit *k) {
-  const crane *cr = crane_of(pb);
+  const crane_track *ct = crane_track_of(pb);
   crane_core K;
-  const int rc = rc_crane_rows_model(cr, w, 0, k, &K);
+  const int rc = rc_crane_rows_model(&ct->base, w, 0, k, &K);
   if (rc)
     return rc;
   crane_along X;
-  rc_crane_along_at(cr, t, w, K.s, K.c, &X);
-  return row_track(k, 7, cr, t, w, &X);
+  rc_crane_along_at(&ct->base, t, w, K.s, K.c, &X);
+  return row_track(k, 7, ct, t, w, &X);
 }
 
-static void note_add(crane *cr, const char *fmt, ...)
+static void note_add(crane_model *cm, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-static void note_add(crane *cr, const char *fmt, ...) {
-  size_t len = strlen(cr->note);
-  if (len + 2 >= sizeof cr->note)
+static void note_add(crane_model *cm, const char *fmt, ...) {
+  size_t len = strlen(cm->note);
+  if (len + 2 >= sizeof cm->note)
     return;
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(cr->note + len, sizeof cr->note - len, fmt, ap);
+  vsnprintf(cm->note + len, sizeof cm->note - len, fmt, ap);
   va_end(ap);
 }
 
@@ -133,9 +133,9 @@ static double tent_integral(double k, double T, double a, double UT) {
   return sum;
 }
 
-static void momentum_reach(const crane *cr, const double *xs, const double *xe,
-                           double T, double a, reach *R) {
-  const rc_crane_params *P = &cr->par;
+static void momentum_reach(const crane_model *cm, const double *xs,
+                           const double *xe, double T, double a, reach *R) {
+  const rc_crane_params *P = &cm->par;
   const double M = P->M1 + P->M2, k = P->C1 / M;
   double X[2], Pm[2], rho[2];
   const double *st[2] = {xs, xe};
@@ -160,11 +160,11 @@ static const char *const END_NAMES[] = {"rest", "flat"};
 /* End condition: rest puts the load at the path's end point with
  * theta = 0, so d = p1(tf), r = p2(tf); flat takes the flat inverse's end
  * state (identical for a path that ends at rest); free fixes nothing. */
-static void track_fix_end(crane *cr, int end) {
-  rc_problem *pb = &cr->pb;
+static void track_fix_end(crane_model *cm, int end) {
+  rc_problem *pb = &cm->pb;
   if (end != 2) {
     rc_crane_flat ff;
-    rc_crane_flat_eval(&cr->par, &cr->path, pb->tf, &ff);
+    rc_crane_flat_eval(&cm->par, &cm->path, pb->tf, &ff);
     double wf[NW];
     rc_crane_flat_to_w(&ff, wf);
     if (end == 0) {
@@ -172,25 +172,25 @@ static void track_fix_end(crane *cr, int end) {
       memcpy(wf, rest, sizeof rest);
     }
     for (int i = 0; i < NX; ++i) {
-      cr->xf[i] = wf[i];
-      cr->fix_xf[i] = 1;
+      cm->xf[i] = wf[i];
+      cm->fix_xf[i] = 1;
     }
-    pb->fix_xf = cr->fix_xf;
-    pb->xf = cr->xf;
+    pb->fix_xf = cm->fix_xf;
+    pb->xf = cm->xf;
   }
 }
 
 /* The fixed start and end states against the bounds, and a path whose
  * flat inverse needs tau <= taumin: input errors. */
-static rc_err track_check_fixed(const crane *cr, const double *v, int end,
+static rc_err track_check_fixed(const crane_model *cm, const double *v, int end,
                                 const crane_scan *ex, rc_error *err) {
-  const rc_problem *pb = &cr->pb;
+  const rc_problem *pb = &cm->pb;
   for (int i = 0; i < NX; ++i) {
-    rc_err rc = rc_crane_check_fixed(cr, v, i, cr->x0[i], pb->t0, "start", err);
+    rc_err rc = rc_crane_check_fixed(cm, v, i, cm->x0[i], pb->t0, "start", err);
     if (rc == RC_OK && end != 2) {
       char which[32];
       snprintf(which, sizeof which, "end (end=%s)", END_NAMES[end]);
-      rc = rc_crane_check_fixed(cr, v, i, cr->xf[i], pb->tf, which, err);
+      rc = rc_crane_check_fixed(cm, v, i, cm->xf[i], pb->tf, which, err);
     }
     if (rc != RC_OK)
       return rc;
@@ -207,7 +207,7 @@ static rc_err track_check_fixed(const crane *cr, const double *v, int end,
 
 /* The note: exact tracking is impossible where the flat inverse leaves a
  * bound (the extreme value and where). */
-static void track_note_limits(crane *cr, const double *v,
+static void track_note_limits(crane_model *cm, const double *v,
                               const crane_scan *ex) {
   int first = 1;
   for (size_t l = 0; l < sizeof rc_crane_limits / sizeof *rc_crane_limits;
@@ -221,39 +221,40 @@ static void track_note_limits(crane *cr, const double *v,
                              : "; ";
     if (L->psym >= 0 && fmax(ex->hi[i], -ex->lo[i]) > v[L->psym]) {
       const int up = ex->hi[i] >= -ex->lo[i];
-      note_add(cr, "%sflat |%s| = %.4g %s > %s = %g at t = %.4g s", lead,
+      note_add(cm, "%sflat |%s| = %.4g %s > %s = %g at t = %.4g s", lead,
                rc_crane_var_names[i], up ? ex->hi[i] : -ex->lo[i], L->unit,
                rc_crane_param_defs[L->psym].name, v[L->psym],
                up ? ex->t_hi[i] : ex->t_lo[i]);
       first = 0;
     }
     if (L->phi >= 0 && ex->hi[i] > v[L->phi]) {
-      note_add(cr, fmt_hi, lead, rc_crane_var_names[i], ex->hi[i], L->unit,
+      note_add(cm, fmt_hi, lead, rc_crane_var_names[i], ex->hi[i], L->unit,
                rc_crane_param_defs[L->phi].name, v[L->phi], ex->t_hi[i]);
       first = 0;
     }
     if (L->plo >= 0 && i != ITAU && v[L->plo] > 0.0 && ex->lo[i] < v[L->plo]) {
-      note_add(cr, fmt_lo, first ? lead : "; ", rc_crane_var_names[i],
+      note_add(cm, fmt_lo, first ? lead : "; ", rc_crane_var_names[i],
                ex->lo[i], L->unit, rc_crane_param_defs[L->plo].name, v[L->plo],
                ex->t_lo[i]);
       first = 0;
     }
   }
   if (!first)
-    note_add(cr, " (the solve tracks as well as the limits allow)");
+    note_add(cm, " (the solve tracks as well as the limits allow)");
 }
 
 /* Reachability of a fixed end state with |u1| <= u1max (momentum_reach):
  * proved unreachable, pb->infeasible says why (the solve ends infeasible
  * without running the NLP), under the stated cable-length assumption when
  * rmax is not set; otherwise a note on the sway reaching would need. */
-static void track_reachability(crane *cr, const double *v, int end,
+static void track_reachability(crane_track *ct, const double *v, int end,
                                const crane_scan *ex) {
-  rc_problem *pb = &cr->pb;
+  crane_model *cm = &ct->base;
+  rc_problem *pb = &cm->pb;
   if (end != 2 && isfinite(v[P_U1MAX])) {
     reach R;
-    momentum_reach(cr, cr->x0, cr->xf, pb->tf - pb->t0, v[P_U1MAX], &R);
-    const double M = cr->par.M1 + cr->par.M2;
+    momentum_reach(cm, cm->x0, cm->xf, pb->tf - pb->t0, v[P_U1MAX], &R);
+    const double M = cm->par.M1 + cm->par.M2;
     /* |x - d| = r |sin theta| <= r sin(min(thetamax, pi/2)); without rmax
      * the check assumes r <= reach_rmax (0: 5 times the path's longest
      * cable) and says so: docs/crane-jobs.md, "An end state the limits
@@ -263,7 +264,7 @@ static void track_reachability(crane *cr, const double *v, int end,
     const double r_b = !assumed               ? v[P_RMAX]
                        : v[P_REACHRMAX] > 0.0 ? v[P_REACHRMAX]
                                               : 5.0 * ex->hi[IR];
-    const double rho0 = fabs(cr->x0[IR] * sin(cr->x0[ITH]));
+    const double rho0 = fabs(cm->x0[IR] * sin(cm->x0[ITH]));
     const double sway = R.sway_gain > 0.0 ? R.sway_gain * (r_b * s_th + rho0)
                                           : 0.0; /* C1 = 0 */
     const double tol = 1e-6 * (fabs(R.need) + M);
@@ -276,7 +277,7 @@ static void track_reachability(crane *cr, const double *v, int end,
     if (R.impulse || (isfinite(sway) && gap > tol + sway)) {
       /* the solve ends infeasible without running the NLP */
       if (R.impulse)
-        snprintf(cr->infeasible, sizeof cr->infeasible,
+        snprintf(ct->infeasible, sizeof ct->infeasible,
                  "the end state (end=%s) is unreachable with |u1| <= u1max "
                  "= %g N: the horizontal momentum balance needs a force "
                  "impulse of %.4g N s, more than u1max T = %.4g N s",
@@ -302,73 +303,79 @@ static void track_reachability(crane *cr, const double *v, int end,
                    "default 5 times the path's longest cable %.4g m; "
                    "a larger reach_rmax (1e100: none) lets the solver search)",
                    r_need, r_b, ex->hi[IR]);
-        snprintf(cr->infeasible, sizeof cr->infeasible,
+        snprintf(ct->infeasible, sizeof ct->infeasible,
                  "the end state (end=%s) is unreachable with |u1| <= u1max "
                  "= %g N: the horizontal momentum balance of trolley and "
                  "load (%g kg) moves their centre of mass by at most %.4g m "
                  "(needed %.4g m) %s",
                  END_NAMES[end], v[P_U1MAX], M, reach_m, R.need / M, why);
       }
-      pb->infeasible = cr->infeasible;
+      pb->infeasible = ct->infeasible;
     } else if (gap > tol) {
-      note_add(cr,
+      note_add(cm,
                "%swith |u1| <= u1max = %g N the horizontal momentum balance "
                "of trolley and load (%g kg) moves their centre of mass by at "
                "most %.4g m (needed %.4g m) unless the cable's sway offset "
                "x - d changes by %.4g m on average (a cable of at least "
                "%.4g m): reaching the end state needs that much sway",
-               cr->note[0] ? "; " : "", v[P_U1MAX], M, reach_m, R.need / M,
+               cm->note[0] ? "; " : "", v[P_U1MAX], M, reach_m, R.need / M,
                gap / R.sway_gain, r_need);
     }
   }
 }
 
 /* Objective scales (docs/crane-jobs.md, "Objective"). */
-static void track_objective(crane *cr, const double *v, const crane_scan *ex) {
-  rc_problem *pb = &cr->pb;
+static void track_objective(crane_track *ct, const double *v,
+                            const crane_scan *ex) {
+  const crane_model *cm = &ct->base;
+  rc_problem *pb = &ct->base.pb;
   const double T = pb->tf - pb->t0;
   const double zmax = ex->hi[NW + 1];
-  cr->lref = hypot(ex->hi[NW] - ex->lo[NW], zmax - ex->lo[NW + 1]);
-  if (!(cr->lref > 1e-3 * zmax))
-    cr->lref = zmax; /* a load at rest: its depth */
-  const double floor_f = 1e-6 * (cr->par.M1 + cr->par.M2) * cr->par.g;
-  cr->u1ref = fmax(fmin(fmax(ex->hi[IU1], -ex->lo[IU1]), v[P_U1MAX]), floor_f);
-  cr->u2ref = fmax(fmin(fmax(ex->hi[IU2], -ex->lo[IU2]), v[P_U2MAX]),
-                   floor_f * cr->par.C3);
-  cr->wq = 1.0 / (T * cr->lref * cr->lref);
-  cr->wu1 = cr->eps / (T * cr->u1ref * cr->u1ref);
-  cr->wu2 = cr->eps / (T * cr->u2ref * cr->u2ref);
+  ct->lref = hypot(ex->hi[NW] - ex->lo[NW], zmax - ex->lo[NW + 1]);
+  if (!(ct->lref > 1e-3 * zmax))
+    ct->lref = zmax; /* a load at rest: its depth */
+  const double floor_f = 1e-6 * (cm->par.M1 + cm->par.M2) * cm->par.g;
+  ct->u1ref = fmax(fmin(fmax(ex->hi[IU1], -ex->lo[IU1]), v[P_U1MAX]), floor_f);
+  ct->u2ref = fmax(fmin(fmax(ex->hi[IU2], -ex->lo[IU2]), v[P_U2MAX]),
+                   floor_f * cm->par.C3);
+  ct->wq = 1.0 / (T * ct->lref * ct->lref);
+  ct->wu1 = ct->eps / (T * ct->u1ref * ct->u1ref);
+  ct->wu2 = ct->eps / (T * ct->u2ref * ct->u2ref);
   pb->objective_scale = v[P_SIGMA];
 }
 
 /* Limits, checks, end condition, objective scales and the note (track). */
-static rc_err track_setup(crane *cr, const double *v, int end,
+static rc_err track_setup(crane_track *ct, const double *v, int end,
                           const crane_scan *ex, rc_error *err) {
-  rc_crane_limits_as_bounds(cr, v);
-  track_fix_end(cr, end);
-  const rc_err rc = track_check_fixed(cr, v, end, ex, err);
+  crane_model *cm = &ct->base;
+  rc_crane_limits_as_bounds(cm, v);
+  track_fix_end(cm, end);
+  const rc_err rc = track_check_fixed(cm, v, end, ex, err);
   if (rc != RC_OK)
     return rc;
-  track_note_limits(cr, v, ex);
-  track_reachability(cr, v, end, ex);
-  track_objective(cr, v, ex);
+  track_note_limits(cm, v, ex);
+  track_reachability(ct, v, end, ex);
+  track_objective(ct, v, ex);
   return RC_OK;
 }
 
 /* track: limits, checks, end condition, objective and the note. */
-rc_err rc_crane_track_setup(crane *cr, const rc_param_values *pv,
+rc_err rc_crane_track_setup(crane_model *cm, const rc_param_values *pv,
                             const crane_choices *ch, rc_kit_spec *ks,
                             rc_error *err) {
-  rc_problem *pb = &cr->pb;
+  crane_track *ct = crane_as_track(cm);
+  ct->eps = ch->eps;
+  ct->uref_flat = ch->uref_flat;
+  rc_problem *pb = &cm->pb;
   pb->has_lagrange = 1;
   pb->t0_algebraic = 0; /* u(t0) would be free: only G(t0) holds it */
   crane_scan ex;
-  rc_crane_flat_scan(cr, pb->t0, pb->tf, &ex);
-  const rc_err rc = track_setup(cr, pv->real, ch->end, &ex, err);
+  rc_crane_flat_scan(cm, pb->t0, pb->tf, &ex);
+  const rc_err rc = track_setup(ct, pv->real, ch->end, &ex, err);
   if (rc != RC_OK)
     return rc;
-  if (cr->note[0])
-    pb->note = cr->note;
+  if (cm->note[0])
+    pb->note = cm->note;
   crane_invariants(pb, rc_crane_inv_tension_path, 3);
   ks->point = track_point;
   ks->invariants = rc_crane_tension_path_inv;
