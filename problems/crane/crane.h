@@ -12,10 +12,20 @@
  *   reduced   the index reduction completed (u1, u2 algebraic), projected
  *   mintime   minimum-time rest-to-rest move, free tf, stacks
  *   pathtime  minimum time along a line or curve, sigma'''' control
- * Files: model.c (the index-1 model: A, B, Om, G, their rows, outputs,
- * reference and guess), along.c (path quantities and the rows along the
- * path), create.c (parameters, formulations, create), and the load path:
- * path.h with path.c, path_spline.c, path_csv.c.
+ * Files:
+ *   model.c     the index-1 model: A, B, Om, G, their rows, outputs,
+ *               reference by flatness, guess
+ *   along.c     the quantities and rows along the path (tracking errors,
+ *               hidden constraints), the invariants of flat and track
+ *   limits.c    the physical limits and the flat inverse's extremes
+ *   track.c     track and its checks: end conditions, reachability proof
+ *   reduced.c   flat, servo and reduced
+ *   mintime.c   mintime: stacks, rest end, starting tf, Mayer phi = tf
+ *   pathtime.c  pathtime: the flat inverse in sigma as jets, curves
+ *   mesh.c      the default mesh of a waypoint path
+ *   create.c    parameters, formulations, create (rc_model_crane)
+ *   path.h      the load path and the flat inverse (path.c, path_spline.c,
+ *               path_csv.c), also used by the tests
  *
  * Point rows of every formulation but pathtime: 0..6 the model
  * (rc_crane_rows_model), then
@@ -230,24 +240,11 @@ static inline void crane_invariants(rc_problem *pb, const char *const *names,
 /* ---- each formulation family: its dimensions, limits, notes and kit
  * functions on a problem that has the path, x(t0) and the shared fields
  * (create.c); RC_OK or the input error. */
-rc_err rc_crane_flat_setup(crane_model *cm, const rc_param_values *pv,
-                           const crane_choices *ch, rc_kit_spec *ks,
-                           rc_error *err);
-rc_err rc_crane_track_setup(crane_model *cm, const rc_param_values *pv,
-                            const crane_choices *ch, rc_kit_spec *ks,
-                            rc_error *err);
-rc_err rc_crane_servo_setup(crane_model *cm, const rc_param_values *pv,
-                            const crane_choices *ch, rc_kit_spec *ks,
-                            rc_error *err);
-rc_err rc_crane_reduced_setup(crane_model *cm, const rc_param_values *pv,
+typedef rc_err crane_setup_fn(crane_model *cm, const rc_param_values *pv,
                               const crane_choices *ch, rc_kit_spec *ks,
                               rc_error *err);
-rc_err rc_crane_mintime_setup(crane_model *cm, const rc_param_values *pv,
-                              const crane_choices *ch, rc_kit_spec *ks,
-                              rc_error *err);
-rc_err rc_crane_pathtime_setup(crane_model *cm, const rc_param_values *pv,
-                               const crane_choices *ch, rc_kit_spec *ks,
-                               rc_error *err);
+crane_setup_fn rc_crane_flat_setup, rc_crane_track_setup, rc_crane_servo_setup,
+    rc_crane_reduced_setup, rc_crane_mintime_setup, rc_crane_pathtime_setup;
 
 /* ---- create.c: the parameters ----------------------------------------------
  */
@@ -278,8 +275,9 @@ void rc_crane_flat_scan(const crane_model *cm, double t0, double tf,
 rc_err rc_crane_check_fixed(const crane_model *cm, const double *v, int var,
                             double value, double t, const char *which,
                             rc_error *err);
-/* The limits of the parameter values v as simple bounds on w. */
-void rc_crane_limits_as_bounds(crane_model *cm, const double *v);
+/* The limits of the parameter values v as simple bounds lo <= w <= hi on
+ * d .. u2 (the point-vector layout; other entries are left as they are). */
+void rc_crane_limits_as_bounds(const double *v, double *lo, double *hi);
 
 /* ---- mesh.c: the default mesh of a waypoint path ------------------------ */
 /* Sets pb->default_mesh_n, _frac (owned by cm) from the waypoints and the

@@ -1,80 +1,27 @@
 /*
- * crane.c - planar crane with winch following a prescribed load path
- * (SPEC 4.3, seeds/002): four formulations and the exact flat reference.
+ * crane/create.c - the crane model (rc_model_crane, SPEC 4.3): its
+ * parameter table, its six formulations and create.
  *
- * Units SI; z positive downward, theta the cable angle from the vertical.
- * Trolley position d, cable length r, load (x, z) = (r sin th + d, r cos th),
- * tension tau, trolley force u1 [N], winch torque u2 [N m].  Defaults:
- * M1 = 10 kg, M2 = m = 2 kg, J = 0.01 kg m^2, C1 = 1 N s/m, C2 = 0.005
- * N m s, C3 = 0.1 m (drum radius), g = 9.81 m/s^2, tf = 6 s, path from
- * (0, 2) to (4, 1) m (crane_path.h).
+ * create checks the parameters and parses the text choices (end, guess,
+ * uref; eps defaults to 3e-11 with uref=zero, 1e-6 with uref=flat:
+ * docs/crane-jobs.md, "Objective"), builds the load path (a waypoint file,
+ * path_mode smooth or stop, whose last t is tf; or the default rest-to-rest
+ * step from (x_start, z_start) to (x_end, z_end) over tf) and checks it for
+ * the flat inverse (b = m g - M2 p2'' > 0, p2 > 0), takes x(t0) from the
+ * flat inverse at t0 unless d0 .. omega0 are set, allocates the
+ * formulation's struct (crane.h) and fills what every formulation shares:
+ * the index-1 model's dimensions nx = 6, ny = 1, nu = 2, no simple bounds,
+ * x(t0) fixed, outputs, guess, reference (model.c), 30 elements of 5
+ * stages.  The formulation's setup (table FORMS) then sets its own
+ * dimensions, limits, notes and kit functions; the kit records the blocks
+ * at the guess at t0; a smooth path's overshoot leads the note; a waypoint
+ * file gets its own default mesh (mesh.c).
  *
- * Point vector (every formulation): w = (d, r, th, vd, vr, om | tau | u1, u2)
- * with s = sin th, c = cos th and
- *   A  = (-C1 vd + u1 + tau s) / M1                      (= vd')
- *   B  = (-C2 vr - C3 u2 + C3^2 tau) / J                 (= vr')
- *   Om = (-(m/M2) g s - A c - 2 vr om) / r               (= om')
- * Index-1 model (tangential and radial components of M2 (x'', z'') =
- * (-tau s, m g - tau c) with x'' = r'' s + 2 r' th' c + r (th'' c - th'^2 s)
- * + d'' and z'' = r'' c - 2 r' th' s - r (th'' s + th'^2 c)):
- *   d' = vd, r' = vr, th' = om, vd' = A, vr' = B, om' = Om,
- *   0 = G := tau - m g c + M2 (A s + B - r om^2),
- *   dG/dtau = 1 + (M2/M1) s^2 + M2 C3^2 / J > 0.
- *
- * Formulations (each its own rc_problem):
- *   flat    the flat inverse sampled on the mesh (no NLP); point block = the
- *           index-1 model (f, G) so that it can be checked and diagnosed.
- *   track   OCP on the index-1 model (docs/crane-jobs.md):
- *             min (1/T) int ((x-p1)^2 + (z-p2)^2) / Lref^2
- *                           + eps ((u1/U1)^2 + (u2/U2)^2) dt,
- *           Lref the path's extent, U1, U2 the flat inverse's max |u1|,
- *           |u2| (or u1max, u2max if smaller); Ipopt sees it times
- *           obj_scale (rc_problem.objective_scale).  x(t0) fixed to the
- *           consistent state; x(tf) by end=rest|flat|free; simple bounds
- *           |u1| <= u1max, |u2| <= u2max, rmin <= r <= rmax, tau >= taumin
- *           (default 0), |theta| <= thetamax, |vd| <= vdmax, |vr| <= vrmax,
- *           checked against the fixed states and the flat inverse before
- *           solving, with a momentum-balance proof of an unreachable end.
- *   servo   index-1 model + path constraints x - p1 = 0, z - p2 = 0 at the
- *           collocation points (index 5 transcribed directly).
- *   reduced the note's index reduction completed (docs/crane-index-
- *           reduction.md): u1, u2 become algebraic, with
- *             0 = G,
- *             0 = G2 := tau - P,                 P = a s + b c,
- *             0 = G3 := T - 2 S om - Q om^2 - P Om,
- *           a = -M2 p1'', b = m g - M2 p2'', Q = a c - b s,
- *           R = a' c - b' s, S = a' s + b' c, T = a'' c - b'' s; G3 = Q''
- *           along solutions.  Index 1; hidden constraints Q = 0, Q' = R - P om
- *           = 0 and the path levels x - p1, z - p2, vx - p1', vz - p2'.
- *           project=1 (default): x' = f + mu and the six hidden constraints
- *           h = 0 at every collocation point (mu algebraic, w = (.., mu)),
- *           replaced by mu = 0 at t0 where x is fixed; no drift
- *           (docs/crane-index-reduction.md, section 6).
- *
- *   mintime minimum-time rest-to-rest move (docs/crane-mintime.md): the
- *           index-1 model, free tf, Mayer phi = tf, the track limits as
- *           simple bounds, stacks z - ZMIN - bump(x) <= 0 as path
- *           constraints, optional regularisation ureg.
- *   pathtime minimum time along the straight line start-end or a curve:
- *           states sigma .. sigma3, control sigma4, the crane state by the
- *           flat inverse as algebraic copies with the limits as simple
- *           bounds (second-order jets).
- *
- * Outputs: x, z, vx = vr s + r om c + vd, vz = vr c - r om s.
- * Invariants: flat/track: G, x - p1, z - p2 (algebraic consistency and the
- * tracking error); servo: x - p1, z - p2, vx - p1', vz - p2'; reduced: those
- * four and Q, Q'.
- *
- * Derivatives are hand-coded in the order of the equations with the
- * derivative kit (radcol/kit.h): rc_crane_core_eval computes A, B, Om, G and
- * their partials, and one writer per row states the row's value and its
- * Jacobian and Hessian entries together (the entries written are the pattern,
- * so only entries that are not identically zero are declared); one kit function
- * per block and formulation lists the rows.  The projection terms
- * (+ mu_i, and mu_i at t0) are linear with coefficient 1.
+ * Invariants: on success the problem owns its struct, path and mesh and
+ * pb.user is the struct; on any error everything is freed
+ * (rc_crane_destroy) and *out is NULL.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,11 +190,6 @@ static int text_choice(const char *text, const char *const *choices) {
   return -1;
 }
 
-/* ---- create ----------------------------------------------------------------
- * crane_create checks the parameters, builds the path and the initial state,
- * then the formulation's dimensions, limits and notes, and records its
- * blocks with the kit. */
-
 static rc_err parse_choices(const rc_param_values *pv, crane_choices *ch,
                             rc_error *err) {
   static const char *const END_CHOICES[] = {"rest", "flat", "free", NULL};
@@ -401,8 +343,7 @@ static void problem_common(crane_model *cm, const rc_model *model,
  * sets its dimensions, limits, notes and kit functions. */
 typedef struct crane_form {
   size_t size;
-  rc_err (*setup)(crane_model *cm, const rc_param_values *pv,
-                  const crane_choices *ch, rc_kit_spec *ks, rc_error *err);
+  crane_setup_fn *setup;
 } crane_form;
 
 static const crane_form FORMS[NFORM] = {

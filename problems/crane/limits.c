@@ -99,6 +99,19 @@ const crane_limit rc_crane_limits[CRANE_NLIMITS] = {
     {IVR, -1, -1, P_VRMAX, "m/s"},
 };
 
+/* The error for a fixed state value that contradicts the bound set by
+ * parameter p: the value of p that would admit it is rel bound. */
+static rc_err contradicts(const double *v, int p, const char *which, int var,
+                          double value, const char *unit, double t,
+                          const char *rel, double bound, rc_error *err) {
+  return rc_error_set(err, RC_ERR_INPUT,
+                      "crane: %s = %g contradicts the fixed %s state "
+                      "%s = %g %s at t = %g s: expected %s %s %g",
+                      rc_crane_param_defs[p].name, v[p], which,
+                      rc_crane_var_names[var], value, unit, t,
+                      rc_crane_param_defs[p].name, rel, bound);
+}
+
 /* A fixed state value against the bounds of its variable. */
 rc_err rc_crane_check_fixed(const crane_model *cm, const double *v, int var,
                             double value, double t, const char *which,
@@ -109,46 +122,35 @@ rc_err rc_crane_check_fixed(const crane_model *cm, const double *v, int var,
     if (L->var != var)
       continue;
     if (L->psym >= 0 && fabs(value) > v[L->psym])
-      return rc_error_set(err, RC_ERR_INPUT,
-                          "crane: %s = %g contradicts the fixed %s state "
-                          "%s = %g %s at t = %g s: expected %s >= %g",
-                          rc_crane_param_defs[L->psym].name, v[L->psym], which,
-                          rc_crane_var_names[var], value, L->unit, t,
-                          rc_crane_param_defs[L->psym].name, fabs(value));
+      return contradicts(v, L->psym, which, var, value, L->unit, t,
+                         ">=", fabs(value), err);
     if (L->plo >= 0 && cm->w_lo[var] > -HUGE_VAL && value < cm->w_lo[var])
-      return rc_error_set(err, RC_ERR_INPUT,
-                          "crane: %s = %g contradicts the fixed %s state "
-                          "%s = %g %s at t = %g s: expected %s <= %g",
-                          rc_crane_param_defs[L->plo].name, v[L->plo], which,
-                          rc_crane_var_names[var], value, L->unit, t,
-                          rc_crane_param_defs[L->plo].name, value);
+      return contradicts(v, L->plo, which, var, value, L->unit, t, "<=", value,
+                         err);
     if (L->phi >= 0 && value > v[L->phi])
-      return rc_error_set(err, RC_ERR_INPUT,
-                          "crane: %s = %g contradicts the fixed %s state "
-                          "%s = %g %s at t = %g s: expected %s >= %g",
-                          rc_crane_param_defs[L->phi].name, v[L->phi], which,
-                          rc_crane_var_names[var], value, L->unit, t,
-                          rc_crane_param_defs[L->phi].name, value);
+      return contradicts(v, L->phi, which, var, value, L->unit, t, ">=", value,
+                         err);
   }
   return RC_OK;
 }
 
 /* The physical limits of SPEC 4.3 as simple bounds on the point vector
- * (track and mintime): |u1| <= u1max, |u2| <= u2max, rmin <= r <= rmax,
- * tau >= taumin, |theta| <= thetamax, |vd| <= vdmax, |vr| <= vrmax. */
-void rc_crane_limits_as_bounds(crane_model *cm, const double *v) {
-  cm->w_lo[IU1] = -v[P_U1MAX];
-  cm->w_hi[IU1] = v[P_U1MAX];
-  cm->w_lo[IU2] = -v[P_U2MAX];
-  cm->w_hi[IU2] = v[P_U2MAX];
+ * (track, mintime, and pathtime's copies of them): |u1| <= u1max, |u2| <=
+ * u2max, rmin <= r <= rmax, tau >= taumin, |theta| <= thetamax, |vd| <= vdmax,
+ * |vr| <= vrmax. */
+void rc_crane_limits_as_bounds(const double *v, double *lo, double *hi) {
+  lo[IU1] = -v[P_U1MAX];
+  hi[IU1] = v[P_U1MAX];
+  lo[IU2] = -v[P_U2MAX];
+  hi[IU2] = v[P_U2MAX];
   if (v[P_RMIN] > 0.0)
-    cm->w_lo[IR] = v[P_RMIN];
-  cm->w_hi[IR] = v[P_RMAX];
-  cm->w_lo[ITAU] = v[P_TAUMIN];
-  cm->w_lo[ITH] = -v[P_THMAX];
-  cm->w_hi[ITH] = v[P_THMAX];
-  cm->w_lo[IVD] = -v[P_VDMAX];
-  cm->w_hi[IVD] = v[P_VDMAX];
-  cm->w_lo[IVR] = -v[P_VRMAX];
-  cm->w_hi[IVR] = v[P_VRMAX];
+    lo[IR] = v[P_RMIN];
+  hi[IR] = v[P_RMAX];
+  lo[ITAU] = v[P_TAUMIN];
+  lo[ITH] = -v[P_THMAX];
+  hi[ITH] = v[P_THMAX];
+  lo[IVD] = -v[P_VDMAX];
+  hi[IVD] = v[P_VDMAX];
+  lo[IVR] = -v[P_VRMAX];
+  hi[IVR] = v[P_VRMAX];
 }

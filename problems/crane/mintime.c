@@ -29,16 +29,27 @@
 
 #define CRANE_MT_OBJ_SCALE_DEFAULT 100.0 /* mintime: Ipopt sees 100 tf */
 
+/* The rounded edge of stack st at x: q = (pos(X0 - x)^3 + pos(x - X1)^3) /
+ * ell^2, and dq/dx, d2q/dx2 (q1, q2 may be NULL). */
+static double stack_bump(const crane_mintime *mt, const double *st, double x,
+                         double *q1, double *q2) {
+  const double il2 = 1.0 / (mt->stack_ell * mt->stack_ell);
+  const double a = fmax(0.0, st[0] - x), b = fmax(0.0, x - st[1]);
+  if (q1)
+    *q1 = 3.0 * (b * b - a * a) * il2;
+  if (q2)
+    *q2 = 6.0 * (a + b) * il2;
+  return (a * a * a + b * b * b) * il2;
+}
+
 /* mintime: stack j, z - ZMIN - (pos(X0 - x)^3 + pos(x - X1)^3) / ell^2 */
 static void row_stack(rc_kit *k, int i, const crane_mintime *mt, int j,
                       const double *w, const crane_core *K) {
-  const double *st = mt->stack[j], il2 = 1.0 / (mt->stack_ell * mt->stack_ell);
+  const double *st = mt->stack[j];
   const double r = w[IR], s = K->s, c = K->c;
   const double x = w[ID] + r * s, z = r * c;
-  const double a = fmax(0.0, st[0] - x), b = fmax(0.0, x - st[1]);
-  const double q0 = (a * a * a + b * b * b) * il2;
-  const double q1 = 3.0 * (b * b - a * a) * il2; /* dq/dx */
-  const double q2 = 6.0 * (a + b) * il2;         /* d2q/dx2 */
+  double q1, q2; /* dq/dx, d2q/dx2 */
+  const double q0 = stack_bump(mt, st, x, &q1, &q2);
   rc_kit_row(k, i, z - st[2] - q0);
   if (rc_kit_order(k) < 1)
     return;
@@ -237,13 +248,11 @@ static rc_err mt_check_stack_ends(crane_mintime *mt, const double *v,
                                   rc_error *err) {
   const crane_model *cm = &mt->base;
   for (int j = 0; j < mt->nstack; ++j) {
-    const double *st = mt->stack[j],
-                 il2 = 1.0 / (mt->stack_ell * mt->stack_ell);
+    const double *st = mt->stack[j];
     const double px[2] = {cm->x0[ID] + cm->x0[IR] * sin(cm->x0[ITH]), v[P_XE]};
     const double pz[2] = {cm->x0[IR] * cos(cm->x0[ITH]), v[P_ZE]};
     for (int e = 0; e < 2; ++e) {
-      const double a = fmax(0.0, st[0] - px[e]), b = fmax(0.0, px[e] - st[1]);
-      if (pz[e] - st[2] - (a * a * a + b * b * b) * il2 > 0.0)
+      if (pz[e] - st[2] - stack_bump(mt, st, px[e], NULL, NULL) > 0.0)
         return rc_error_set(err, RC_ERR_INPUT,
                             "crane: stack %g:%g:%g: the %s point (%g, %g) m "
                             "is inside it or within its rounded edge "
@@ -323,7 +332,7 @@ static rc_err mintime_setup(crane_mintime *mt, const rc_param_values *pv,
   if (rc != RC_OK)
     return rc;
   mt->stack_ell = v[P_STACKEDGE];
-  rc_crane_limits_as_bounds(cm, v); /* the physical limits, as track */
+  rc_crane_limits_as_bounds(v, cm->w_lo, cm->w_hi); /* as track */
   rc = mt_fix_rest_end(cm, v, err);
   if (rc == RC_OK)
     rc = mt_check_stack_ends(mt, v, err);

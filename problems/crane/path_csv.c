@@ -145,8 +145,10 @@ typedef struct csv_cols {
  * header even when a field is empty, and the check of a parsed row against
  * the rows before it (RC_OK, or the error naming file, line and value). */
 typedef struct csv_form {
-  const char *kind; /* "path" or "curve" */
-  const char *cols; /* "t,x,z" or "x,z" */
+  const char *kind;  /* "path" or "curve" */
+  const char *cols;  /* "t,x,z" or "x,z" */
+  const char *rows;  /* what a data row is: "waypoint row" or "row" */
+  const char *least; /* after "expected at least 2": "" or " points x,z" */
   int ncol;
   int header_may_have_empty;
   rc_err (*check)(const csv_file *f, const csv_row *row, const csv_cols *c,
@@ -342,21 +344,30 @@ static rc_err check_curve_row(const csv_file *f, const csv_row *row,
 /* A path file's header has no empty field (a row with one is refused);
  * a curve file's first row without numbers is its header whatever it
  * holds. */
-static const csv_form PATH_FORM = {"path", "t,x,z", 3, 0, check_waypoint};
-static const csv_form CURVE_FORM = {"curve", "x,z", 2, 1, check_curve_row};
+static const csv_form PATH_FORM = {"path", "t,x,z", "waypoint row", "",
+                                   3,      0,       check_waypoint};
+static const csv_form CURVE_FORM = {
+    "curve", "x,z", "row", " points x,z", 2, 1, check_curve_row};
+
+/* read_rows, and at least 2 rows. */
+static rc_err read_two_rows(const csv_form *form, const char *file, csv_cols *c,
+                            rc_error *err) {
+  rc_err rc = read_rows(form, file, c, err);
+  if (rc == RC_OK && c->n < 2) {
+    rc = rc_error_set(err, RC_ERR_INPUT,
+                      "crane: %s file '%s' has %d %s%s, expected at least 2%s",
+                      form->kind, file, c->n, form->rows, c->n == 1 ? "" : "s",
+                      form->least);
+    free_cols(c);
+  }
+  return rc;
+}
 
 rc_err rc_crane_path_read_csv(rc_crane_path *path, const char *file,
                               rc_error *err) {
   memset(path, 0, sizeof *path);
   csv_cols c;
-  rc_err rc = read_rows(&PATH_FORM, file, &c, err);
-  if (rc == RC_OK && c.n < 2) {
-    rc = rc_error_set(err, RC_ERR_INPUT,
-                      "crane: path file '%s' has %d waypoint row%s, expected "
-                      "at least 2",
-                      file, c.n, c.n == 1 ? "" : "s");
-    free_cols(&c);
-  }
+  const rc_err rc = read_two_rows(&PATH_FORM, file, &c, err);
   if (rc != RC_OK)
     return rc;
   path->n = c.n;
@@ -370,14 +381,7 @@ rc_err rc_crane_curve_read_csv(rc_crane_path *curve, const char *file,
                                rc_error *err) {
   memset(curve, 0, sizeof *curve);
   csv_cols c;
-  rc_err rc = read_rows(&CURVE_FORM, file, &c, err);
-  if (rc == RC_OK && c.n < 2) {
-    rc = rc_error_set(err, RC_ERR_INPUT,
-                      "crane: curve file '%s' has %d row%s, expected at "
-                      "least 2 points x,z",
-                      file, c.n, c.n == 1 ? "" : "s");
-    free_cols(&c);
-  }
+  const rc_err rc = read_two_rows(&CURVE_FORM, file, &c, err);
   if (rc != RC_OK)
     return rc;
   return rc_crane_curve_build(curve, c.n, c.c[0], c.c[1], err);

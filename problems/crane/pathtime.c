@@ -294,29 +294,15 @@ static int pt_outputs(const rc_problem *pb, double t, const double *w,
   return 0;
 }
 
-/* s(a) = 126a^5 - 420a^6 + 540a^7 - 315a^8 + 70a^9 and derivatives 1..4. */
-static void s9_eval(double a, double out[5]) {
-  double c[10] = {0, 0, 0, 0, 0, 126, -420, 540, -315, 70};
-  for (int k = 0; k < 5; ++k) {
-    double v = 0.0;
-    for (int i = 9; i >= 0; --i)
-      v = v * a + c[i];
-    out[k] = v;
-    for (int i = 0; i < 9; ++i)
-      c[i] = (i + 1) * c[i + 1]; /* differentiate */
-    c[9] = 0.0;
-  }
-}
-
-/* The simple guess: sigma = s(t/T), T the starting tf (as mintime); the
- * copies y from the flat inverse. */
+/* The simple guess: sigma = s(t/T), s the rest-to-rest step of path.h
+ * (126a^5 - 420a^6 + 540a^7 - 315a^8 + 70a^9), T the starting tf (as
+ * mintime); the copies y from the flat inverse. */
 static int pt_guess(const rc_problem *pb, double t, double *w) {
   const double T = pb->tf - pb->t0;
-  double a = (t - pb->t0) / T, sv[5];
+  double a = (t - pb->t0) / T;
   a = a < 0 ? 0 : a > 1 ? 1 : a;
-  s9_eval(a, sv);
   for (int k = 0; k < PT_N; ++k)
-    w[PT_WIN[k]] = sv[k] / pow(T, k);
+    w[PT_WIN[k]] = rc_crane_smooth_step(k, a) / pow(T, k);
   pt_vals o;
   if (pt_eval_all(crane_pathtime_of(pb), w, &o))
     return -1;
@@ -337,21 +323,8 @@ static void pathtime_limits(crane_pathtime *pt, const double *v) {
   cm->w_lo[0] = 0.0;
   cm->w_hi[0] = 1.0;
   cm->w_lo[1] = 0.0;
-  double *lo = cm->w_lo + PT_NX, *hi = cm->w_hi + PT_NX;
-  if (v[P_RMIN] > 0.0)
-    lo[1] = v[P_RMIN];
-  hi[1] = v[P_RMAX];
-  lo[2] = -v[P_THMAX];
-  hi[2] = v[P_THMAX];
-  lo[3] = -v[P_VDMAX];
-  hi[3] = v[P_VDMAX];
-  lo[4] = -v[P_VRMAX];
-  hi[4] = v[P_VRMAX];
-  lo[6] = v[P_TAUMIN];
-  lo[7] = -v[P_U1MAX];
-  hi[7] = v[P_U1MAX];
-  lo[8] = -v[P_U2MAX];
-  hi[8] = v[P_U2MAX];
+  /* the copies y = w[PT_NX ..] are in the point-vector order d .. u2 */
+  rc_crane_limits_as_bounds(v, cm->w_lo + PT_NX, cm->w_hi + PT_NX);
   pt->c_lo[0] = 0.01 * cm->par.m * cm->par.g; /* b: the flat inverse's */
   pt->c_hi[0] = HUGE_VAL;                     /* domain */
 }

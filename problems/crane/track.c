@@ -348,7 +348,7 @@ static void track_objective(crane_track *ct, const double *v,
 static rc_err track_setup(crane_track *ct, const double *v, int end,
                           const crane_scan *ex, rc_error *err) {
   crane_model *cm = &ct->base;
-  rc_crane_limits_as_bounds(cm, v);
+  rc_crane_limits_as_bounds(v, cm->w_lo, cm->w_hi);
   track_fix_end(cm, end);
   const rc_err rc = track_check_fixed(cm, v, end, ex, err);
   if (rc != RC_OK)
