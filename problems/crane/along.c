@@ -49,8 +49,8 @@ void rc_crane_along_at(const crane_model *cm, double t, const double *w,
  * projection writes them with sc = 0 at t0, where mu_i = 0 replaces them). */
 
 /* x - p1 = r s + d - p1 */
-void rc_crane_row_ex(rc_kit *k, int i, double sc, const double *w,
-                     const crane_along *X) {
+static void row_ex(rc_kit *k, int i, double sc, const double *w,
+                   const crane_along *X) {
   const double r = w[IR], s = X->s, c = X->c;
   rc_kit_row(k, i, sc * X->ex);
   rc_kit_d(k, ID, sc * 1.0);
@@ -61,8 +61,8 @@ void rc_crane_row_ex(rc_kit *k, int i, double sc, const double *w,
 }
 
 /* z - p2 = r c - p2 */
-void rc_crane_row_ez(rc_kit *k, int i, double sc, const double *w,
-                     const crane_along *X) {
+static void row_ez(rc_kit *k, int i, double sc, const double *w,
+                   const crane_along *X) {
   const double r = w[IR], s = X->s, c = X->c;
   rc_kit_row(k, i, sc * X->ez);
   rc_kit_d(k, IR, sc * c);
@@ -72,8 +72,8 @@ void rc_crane_row_ez(rc_kit *k, int i, double sc, const double *w,
 }
 
 /* vx - p1' = vr s + r om c + vd - p1' */
-void rc_crane_row_evx(rc_kit *k, int i, double sc, const double *w,
-                      const crane_along *X) {
+static void row_evx(rc_kit *k, int i, double sc, const double *w,
+                    const crane_along *X) {
   const double r = w[IR], vr = w[IVR], om = w[IOM], s = X->s, c = X->c;
   rc_kit_row(k, i, sc * (vr * s + r * om * c + w[IVD] - X->q.p1[1]));
   if (rc_kit_order(k) < 1)
@@ -91,8 +91,8 @@ void rc_crane_row_evx(rc_kit *k, int i, double sc, const double *w,
 }
 
 /* vz - p2' = vr c - r om s - p2' */
-void rc_crane_row_evz(rc_kit *k, int i, double sc, const double *w,
-                      const crane_along *X) {
+static void row_evz(rc_kit *k, int i, double sc, const double *w,
+                    const crane_along *X) {
   const double r = w[IR], vr = w[IVR], om = w[IOM], s = X->s, c = X->c;
   rc_kit_row(k, i, sc * (vr * c - r * om * s - X->q.p2[1]));
   if (rc_kit_order(k) < 1)
@@ -126,15 +126,28 @@ static void row_qd(rc_kit *k, int i, double sc, const double *w,
   rc_kit_d2(k, IOM, ITH, sc * (-X->Q));
 }
 
-/* The six hidden constraints of reduced in rows i0 .. i0 + 5, times sc. */
-void rc_crane_rows_hidden(rc_kit *k, int i0, double sc, const double *w,
-                          const crane_along *X) {
-  rc_crane_row_ex(k, i0, sc, w, X);
-  rc_crane_row_ez(k, i0 + 1, sc, w, X);
-  rc_crane_row_evx(k, i0 + 2, sc, w, X);
-  rc_crane_row_evz(k, i0 + 3, sc, w, X);
-  row_q(k, i0 + 4, sc, X);
-  row_qd(k, i0 + 5, sc, w, X);
+void rc_crane_rows_path(rc_kit *k, int i0, int n, double sc, const double *w,
+                        const crane_along *X) {
+  if (n > 0)
+    row_ex(k, i0, sc, w, X);
+  if (n > 1)
+    row_ez(k, i0 + 1, sc, w, X);
+  if (n > 2)
+    row_evx(k, i0 + 2, sc, w, X);
+  if (n > 3)
+    row_evz(k, i0 + 3, sc, w, X);
+  if (n > 4)
+    row_q(k, i0 + 4, sc, X);
+  if (n > 5)
+    row_qd(k, i0 + 5, sc, w, X);
+}
+
+int rc_crane_rows_along(const crane_model *cm, double t, const double *w,
+                        int project, rc_kit *k, crane_core *K, crane_along *X) {
+  const int rc = rc_crane_rows_model(cm, w, project, k, K);
+  if (rc == 0)
+    rc_crane_along_at(cm, t, w, K->s, K->c, X);
+  return rc;
 }
 
 /* The invariants of flat and track: G, x - p1, z - p2. */
@@ -150,7 +163,6 @@ int rc_crane_tension_path_inv(const rc_problem *pb, double t, const double *w,
   crane_along X;
   rc_crane_along_at(cm, t, w, K.s, K.c, &X);
   rc_crane_row_G(k, 0, &K);
-  rc_crane_row_ex(k, 1, 1.0, w, &X);
-  rc_crane_row_ez(k, 2, 1.0, w, &X);
+  rc_crane_rows_path(k, 1, 2, 1.0, w, &X);
   return 0;
 }

@@ -231,10 +231,24 @@ typedef struct crane_choices {
   double eps;
 } crane_choices;
 
-static inline void crane_invariants(rc_problem *pb, const char *const *names,
-                                    int n) {
-  pb->ninv = n;
+/* A formulation's kit functions for the point and invariant blocks, and
+ * the names of its ninv invariants. */
+static inline void crane_blocks(rc_problem *pb, rc_kit_spec *ks,
+                                rc_kit_fn point, rc_kit_fn invariants,
+                                const char *const *names, int ninv) {
+  ks->point = point;
+  ks->invariants = invariants;
+  pb->ninv = ninv;
   pb->inv_names = names;
+}
+
+/* A formulation's dimensions and variable names. */
+static inline void crane_dims(rc_problem *pb, int nx, int ny, int nu,
+                              const char *const *var_names) {
+  pb->nx = nx;
+  pb->ny = ny;
+  pb->nu = nu;
+  pb->var_names = var_names;
 }
 
 /* ---- each formulation family: its dimensions, limits, notes and kit
@@ -312,18 +326,14 @@ void rc_crane_destroy(rc_problem *pb);
 /* The path quantities and P .. U at (t, w), given s = sin th, c = cos th. */
 void rc_crane_along_at(const crane_model *cm, double t, const double *w,
                        double s, double c, crane_along *X);
-/* x - p1, z - p2, vx - p1', vz - p2' in row i, times sc. */
-void rc_crane_row_ex(rc_kit *k, int i, double sc, const double *w,
-                     const crane_along *X);
-void rc_crane_row_ez(rc_kit *k, int i, double sc, const double *w,
-                     const crane_along *X);
-void rc_crane_row_evx(rc_kit *k, int i, double sc, const double *w,
-                      const crane_along *X);
-void rc_crane_row_evz(rc_kit *k, int i, double sc, const double *w,
-                      const crane_along *X);
-/* The six hidden constraints of reduced in rows i0 .. i0 + 5, times sc. */
-void rc_crane_rows_hidden(rc_kit *k, int i0, double sc, const double *w,
-                          const crane_along *X);
+/* rc_crane_rows_model, then the path quantities X at (t, w). */
+int rc_crane_rows_along(const crane_model *cm, double t, const double *w,
+                        int project, rc_kit *k, crane_core *K, crane_along *X);
+/* The first n (<= 6) of the rows along the path, x - p1, z - p2,
+ * vx - p1', vz - p2', Q, Q' (the hidden constraints of reduced), in rows
+ * i0 .. i0 + n - 1, each times sc. */
+void rc_crane_rows_path(rc_kit *k, int i0, int n, double sc, const double *w,
+                        const crane_along *X);
 /* The invariants of flat and track: G, x - p1, z - p2. */
 extern const char *const rc_crane_inv_tension_path[3];
 int rc_crane_tension_path_inv(const rc_problem *pb, double t, const double *w,

@@ -312,10 +312,7 @@ static void problem_common(crane_model *cm, const rc_model *model,
   pb->model = model->name;
   pb->formulation = crane_formulations[formulation].name;
   pb->summary = crane_formulations[formulation].summary;
-  pb->nx = NX;
-  pb->ny = 1;
-  pb->nu = 2;
-  pb->var_names = rc_crane_var_names;
+  crane_dims(pb, NX, 1, 2, rc_crane_var_names);
   pb->w_lo = cm->w_lo;
   pb->w_hi = cm->w_hi;
   pb->c_lo = zeros;

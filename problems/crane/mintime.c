@@ -394,10 +394,8 @@ rc_err rc_crane_mintime_setup(crane_model *cm, const rc_param_values *pv,
   pb->has_lagrange = pv->real[P_UREG] > 0.0;
   if (mt->tf_note[0])
     pb->note = mt->tf_note;
-  pb->reference = NULL; /* no independent reference of the optimum */
-  crane_invariants(pb, INV_TENSION, 1);
-  ks->point = mintime_point;
+  pb->reference = NULL;            /* no independent reference of the optimum */
   ks->boundary = mintime_boundary; /* Mayer phi = tf */
-  ks->invariants = tension_inv;
+  crane_blocks(pb, ks, mintime_point, tension_inv, INV_TENSION, 1);
   return RC_OK;
 }

@@ -349,9 +349,10 @@ static const csv_form PATH_FORM = {"path", "t,x,z", "waypoint row", "",
 static const csv_form CURVE_FORM = {
     "curve", "x,z", "row", " points x,z", 2, 1, check_curve_row};
 
-/* read_rows, and at least 2 rows. */
-static rc_err read_two_rows(const csv_form *form, const char *file, csv_cols *c,
-                            rc_error *err) {
+/* Empties *path, then read_rows, and at least 2 rows. */
+static rc_err read_two_rows(const csv_form *form, const char *file,
+                            rc_crane_path *path, csv_cols *c, rc_error *err) {
+  memset(path, 0, sizeof *path);
   rc_err rc = read_rows(form, file, c, err);
   if (rc == RC_OK && c->n < 2) {
     rc = rc_error_set(err, RC_ERR_INPUT,
@@ -365,9 +366,8 @@ static rc_err read_two_rows(const csv_form *form, const char *file, csv_cols *c,
 
 rc_err rc_crane_path_read_csv(rc_crane_path *path, const char *file,
                               rc_error *err) {
-  memset(path, 0, sizeof *path);
   csv_cols c;
-  const rc_err rc = read_two_rows(&PATH_FORM, file, &c, err);
+  const rc_err rc = read_two_rows(&PATH_FORM, file, path, &c, err);
   if (rc != RC_OK)
     return rc;
   path->n = c.n;
@@ -379,9 +379,8 @@ rc_err rc_crane_path_read_csv(rc_crane_path *path, const char *file,
 
 rc_err rc_crane_curve_read_csv(rc_crane_path *curve, const char *file,
                                rc_error *err) {
-  memset(curve, 0, sizeof *curve);
   csv_cols c;
-  const rc_err rc = read_two_rows(&CURVE_FORM, file, &c, err);
+  const rc_err rc = read_two_rows(&CURVE_FORM, file, curve, &c, err);
   if (rc != RC_OK)
     return rc;
   return rc_crane_curve_build(curve, c.n, c.c[0], c.c[1], err);

@@ -410,21 +410,15 @@ static void pathtime_dims(crane_pathtime *pt, const double *v,
   pt->dp[1] = v[P_ZE] - v[P_ZS];
   for (int i = 0; i < NX; ++i)
     cm->fix_x0[i] = cm->fix_xf[i] = i < PT_NX;
-  pb->nx = PT_NX;
-  pb->ny = PT_NY;
-  pb->nu = 1;
+  crane_dims(pb, PT_NX, PT_NY, 1, PT_VAR_NAMES);
   pb->nc = PT_NC;
   pb->has_lagrange = 0;
   /* y(t0), u(t0) are NLP variables: g holds at t0 and the Bernstein rows
    * cover element 0 through them (docs/dense-bounds.md, 1a) */
   pb->t0_algebraic = 1;
-  pb->var_names = PT_VAR_NAMES;
   pb->c_lo = pt->c_lo;
   pb->c_hi = pt->c_hi;
-  pb->ninv = 0;
-  pb->inv_names = NULL;
-  ks->point = pathtime_point;
-  ks->invariants = NULL;
+  crane_blocks(pb, ks, pathtime_point, NULL, NULL, 0);
   /* ks->boundary stays mintime_boundary: phi = tf at z[2 nx] */
   pb->nout = 4;
   pb->out_names = rc_crane_out_names;

@@ -98,33 +98,28 @@ static int flat_point(const rc_problem *pb, double t, const double *w,
 
 static int servo_point(const rc_problem *pb, double t, const double *w,
                        rc_kit *k) {
-  const crane_model *cm = crane_of(pb);
   crane_core K;
-  const int rc = rc_crane_rows_model(cm, w, 0, k, &K);
+  crane_along X;
+  const int rc = rc_crane_rows_along(crane_of(pb), t, w, 0, k, &K, &X);
   if (rc)
     return rc;
-  crane_along X;
-  rc_crane_along_at(cm, t, w, K.s, K.c, &X);
-  rc_crane_row_ex(k, 7, 1.0, w, &X);
-  rc_crane_row_ez(k, 8, 1.0, w, &X);
+  rc_crane_rows_path(k, 7, 2, 1.0, w, &X);
   return 0;
 }
 
 static int reduced_point(const rc_problem *pb, double t, const double *w,
                          rc_kit *k) {
-  const crane_model *cm = crane_of(pb);
   const int project = pb->ny > 3; /* the multipliers mu follow G, G2, G3 */
   crane_core K;
-  const int rc = rc_crane_rows_model(cm, w, project, k, &K);
+  crane_along X;
+  const int rc = rc_crane_rows_along(crane_of(pb), t, w, project, k, &K, &X);
   if (rc)
     return rc;
-  crane_along X;
-  rc_crane_along_at(cm, t, w, K.s, K.c, &X);
   row_g2(k, 7, w, &X);
   row_g3(k, 8, w, &K, &X);
   if (project) { /* docs/crane-index-reduction.md, "Projection" */
     const double at_t0 = t == pb->t0 ? 1.0 : 0.0;
-    rc_crane_rows_hidden(k, 9, 1.0 - at_t0, w, &X);
+    rc_crane_rows_path(k, 9, NX, 1.0 - at_t0, w, &X);
     for (int j = 0; j < NX; ++j) {
       rc_kit_row(k, 9 + j, at_t0 * w[IMU + j]);
       rc_kit_d(k, IMU + j, at_t0);
@@ -143,24 +138,13 @@ static int along_only(const rc_problem *pb, double t, const double *w,
   return 0;
 }
 
-static int servo_inv(const rc_problem *pb, double t, const double *w,
-                     rc_kit *k) {
+/* servo: x - p1, z - p2, vx - p1', vz - p2'; reduced: those and Q, Q'. */
+static int path_inv(const rc_problem *pb, double t, const double *w,
+                    rc_kit *k) {
   crane_along X;
   if (along_only(pb, t, w, &X))
     return 1;
-  rc_crane_row_ex(k, 0, 1.0, w, &X);
-  rc_crane_row_ez(k, 1, 1.0, w, &X);
-  rc_crane_row_evx(k, 2, 1.0, w, &X);
-  rc_crane_row_evz(k, 3, 1.0, w, &X);
-  return 0;
-}
-
-static int hidden_inv(const rc_problem *pb, double t, const double *w,
-                      rc_kit *k) {
-  crane_along X;
-  if (along_only(pb, t, w, &X))
-    return 1;
-  rc_crane_rows_hidden(k, 0, 1.0, w, &X);
+  rc_crane_rows_path(k, 0, pb->ninv, 1.0, w, &X);
   return 0;
 }
 
@@ -168,14 +152,11 @@ static int hidden_inv(const rc_problem *pb, double t, const double *w,
 rc_err rc_crane_flat_setup(crane_model *cm, const rc_param_values *pv,
                            const crane_choices *ch, rc_kit_spec *ks,
                            rc_error *err) {
-  (void)pv;
-  (void)ch;
-  (void)err;
+  (void)pv, (void)ch, (void)err; /* unused (crane_setup_fn) */
   rc_problem *pb = &cm->pb;
   pb->sampled_reference = 1;
-  crane_invariants(pb, rc_crane_inv_tension_path, 3);
-  ks->point = flat_point;
-  ks->invariants = rc_crane_tension_path_inv;
+  crane_blocks(pb, ks, flat_point, rc_crane_tension_path_inv,
+               rc_crane_inv_tension_path, 3);
   return RC_OK;
 }
 
@@ -183,17 +164,13 @@ rc_err rc_crane_flat_setup(crane_model *cm, const rc_param_values *pv,
 rc_err rc_crane_servo_setup(crane_model *cm, const rc_param_values *pv,
                             const crane_choices *ch, rc_kit_spec *ks,
                             rc_error *err) {
-  (void)pv;
-  (void)ch;
-  (void)err;
+  (void)pv, (void)ch, (void)err; /* unused (crane_setup_fn) */
   rc_problem *pb = &cm->pb;
   pb->nc = 2;
   pb->index = 5;
   pb->t0_algebraic = 0; /* x(t0) fixed: c at t0 would repeat it */
   pb->note = SERVO_NOTE;
-  crane_invariants(pb, INV_SERVO, 4);
-  ks->point = servo_point;
-  ks->invariants = servo_inv;
+  crane_blocks(pb, ks, servo_point, path_inv, INV_SERVO, 4);
   return RC_OK;
 }
 
@@ -201,8 +178,7 @@ rc_err rc_crane_servo_setup(crane_model *cm, const rc_param_values *pv,
 rc_err rc_crane_reduced_setup(crane_model *cm, const rc_param_values *pv,
                               const crane_choices *ch, rc_kit_spec *ks,
                               rc_error *err) {
-  (void)ch;
-  (void)err;
+  (void)ch, (void)err;
   rc_problem *pb = &cm->pb;
   pb->ny = 3;
   pb->nu = 0;
@@ -210,8 +186,6 @@ rc_err rc_crane_reduced_setup(crane_model *cm, const rc_param_values *pv,
     pb->ny = 3 + NX;
   else
     pb->note = REDUCED_PLAIN_NOTE;
-  crane_invariants(pb, INV_HIDDEN, NX);
-  ks->point = reduced_point;
-  ks->invariants = hidden_inv;
+  crane_blocks(pb, ks, reduced_point, path_inv, INV_HIDDEN, NX);
   return RC_OK;
 }

@@ -66,12 +66,9 @@ static int track_point(const rc_problem *pb, double t, const double *w,
                        rc_kit *k) {
   const crane_track *ct = crane_track_of(pb);
   crane_core K;
-  const int rc = rc_crane_rows_model(&ct->base, w, 0, k, &K);
-  if (rc)
-    return rc;
   crane_along X;
-  rc_crane_along_at(&ct->base, t, w, K.s, K.c, &X);
-  return row_track(k, 7, ct, t, w, &X);
+  const int rc = rc_crane_rows_along(&ct->base, t, w, 0, k, &K, &X);
+  return rc ? rc : row_track(k, 7, ct, t, w, &X);
 }
 
 static void note_add(crane_model *cm, const char *fmt, ...)
@@ -376,8 +373,7 @@ rc_err rc_crane_track_setup(crane_model *cm, const rc_param_values *pv,
     return rc;
   if (cm->note[0])
     pb->note = cm->note;
-  crane_invariants(pb, rc_crane_inv_tension_path, 3);
-  ks->point = track_point;
-  ks->invariants = rc_crane_tension_path_inv;
+  crane_blocks(pb, ks, track_point, rc_crane_tension_path_inv,
+               rc_crane_inv_tension_path, 3);
   return RC_OK;
 }
