@@ -12,6 +12,8 @@
  *   x - p1 = r s + d - p1,            z - p2 = r c - p2,
  *   vx - p1' = vr s + r om c + vd - p1',  vz - p2' = vr c - r om s - p2',
  *   Q,  Q' = R - P om (along solutions of the index-1 model).
+ * rc_crane_rows_path writes the first n of these six rows (servo's path
+ * constraints and invariants: 2 and 4; reduced's hidden constraints: 6).
  * Invariants of flat and track: G (model.c), x - p1, z - p2.
  */
 #include <math.h>

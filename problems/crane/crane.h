@@ -192,7 +192,7 @@ static inline crane_pathtime *crane_as_pathtime(crane_model *cm) {
 }
 
 /* ---- the index-1 core ----------------------------------------------------
- * A, B, N, Om = N / r and G of the header, with the partial derivatives the
+ * A, B, N, Om = N / r and G of model.c, with the partial derivatives the
  * rows write: gradients over w and the second derivatives that are not
  * identically zero (A: (th, th), (th, tau); B is linear; N: the (th, .)
  * column and (vr, om) = -2; Om = N / r adds the (r, .) row; G: the (th, .)
@@ -211,7 +211,7 @@ typedef struct crane_core {
 
 /* ---- rows along the path --------------------------------------------------
  * Path quantities of the reduced formulation at t, and the tracking errors
- * and P .. U of the header at (t, w). */
+ * and P .. U of along.c at (t, w). */
 typedef struct crane_pathq {
   double p1[5], p2[5];
   double a, ad, add, b, bd, bdd;
@@ -224,7 +224,8 @@ typedef struct crane_along {
   double P, Q, R, S, T, U;
 } crane_along;
 
-/* The text parameters end, guess, uref and the control weight eps. */
+/* The text parameters end, guess, uref and the control weight eps, parsed
+ * by create.c: guess for every formulation, the others for track. */
 typedef struct crane_choices {
   int end; /* 0 rest, 1 flat, 2 free */
   int guess_rest, uref_flat;

@@ -331,7 +331,7 @@ static void problem_common(crane_model *cm, const rc_model *model,
   pb->destroy = rc_crane_destroy;
   /* track: 30 x 5 meets |(x,z)-p| <= 1e-6 m and control errors <= 1e-3
    * max|u| on the default path (docs/crane-index-reduction.md,
-   * "Measurements"); a waypoint path gets a mesh of its own (below). */
+   * "Measurements"); a waypoint path gets a mesh of its own (mesh.c). */
   pb->default_elements = 30;
   pb->default_stages = 5;
 }
