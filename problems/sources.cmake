@@ -6,8 +6,8 @@ set(RADCOL_PROBLEM_SOURCES
   problems/catalogue.c
   problems/crane/along.c
   problems/crane/create.c
-  problems/crane/mesh.c
   problems/crane/limits.c
+  problems/crane/mesh.c
   problems/crane/mintime.c
   problems/crane/model.c
   problems/crane/path.c

@@ -22,17 +22,16 @@
  * e_j the worst ratio (E_d is O(h^6)), for at most MESH_ITER rounds and
  * MESH_MAX_ELEMENTS elements.
  *
- * The one exception to the rule that a problem uses only the headers made for
- * writing problems (problem, kit, params, errors, ode_reference): this file
- * calls the engine's public mesh check (radcol/mesh_check.h,
- * rc_mesh_check_reference), which samples the problem's reference at the
- * nodes of a candidate mesh, interpolates it with the dense output of a
- * solution and compares.  The heuristic above is calibrated on exactly that
- * interpolation error, so it uses the engine's own dense output rather than
- * a copy of the Radau nodes and the Lagrange interpolation here; the
- * dependency points downward (a built-in model on the engine's public API,
- * as a plugin could), and the check calls back only into this problem's
- * reference.
+ * The exception of docs/architecture.md ("Exceptions, stated"): besides
+ * the headers made for writing problems, this file calls the engine's
+ * public mesh check (radcol/mesh_check.h, floor measure), which samples the
+ * problem's reference at the nodes of a candidate mesh, interpolates it
+ * with the dense output of a solution and compares.  The heuristic above is
+ * calibrated on exactly that interpolation error, so it uses the engine's
+ * own dense output rather than a copy of the Radau nodes and the Lagrange
+ * interpolation; the dependency points downward (a built-in model is a
+ * client of the engine's public API, as a plugin could be), and the check
+ * calls back only into this problem's reference.
  */
 #include <math.h>
 #include <stdlib.h>
