@@ -8,6 +8,8 @@ import numpy as np
 
 NAMES = ["y1", "y2", "y3", "y4", "y5", "y6"]
 COMPARE = NAMES                   # every component, as the test set's scd
+FORM = ("the ODE in y1..y5 with y6 = Ks y1 y4 substituted, typed from the "
+        "test set's Fortran")
 T_END = 180.0
 METHODS = [("DOP853", 1e-13, 1e-17), ("Radau", 1e-13, 1e-17)]
 

@@ -16,6 +16,9 @@ NAMES_Q = ["be", "th", "ga", "ph", "de", "om", "ep"]
 NAMES = NAMES_Q + ["v" + n for n in NAMES_Q] + ["w" + n for n in NAMES_Q] + \
     ["lam%d" % i for i in range(1, 7)]
 COMPARE = NAMES_Q          # positions, as the test set's scd
+FORM = ("the state-space ODE in (q, v), w and lam from the saddle-point "
+        "system with the acceleration constraint, typed from the test set's"
+        " Fortran")
 T_END = 0.03
 # reference integrations: (method, rtol, atol); the first is the reference,
 # the second its check (scripts/bench_dae.py --reference)

@@ -11,6 +11,8 @@ import numpy as np
 
 NAMES = ["xl", "yl", "xr", "yr", "ul", "vl", "ur", "vr", "lam1", "lam2"]
 COMPARE = ["xl", "yl", "xr", "yr"]     # positions
+FORM = ("the state-space ODE in (p, v), lam from the acceleration "
+        "constraint, typed from the test set's Fortran")
 T_END = 3.0
 METHODS = [("DOP853", 1e-13, 1e-15), ("Radau", 1e-12, 1e-14)]
 
