@@ -32,15 +32,19 @@
  *                  (the test set's significant correct digits, scd),
  *   digits_grid  = -log10 max_{k,i} |z_i(t_k) - ref_i(t_k)| / max_k |ref_i|,
  * over the compared variables (--compare; derived outputs allowed), and
- * digits = min(digits_end, digits_grid).  Time: wall clock of the
+ * digits = min(digits_end, digits_grid).  --stop-at-grid makes every grid
+ * time a stop time (values at IDA's own steps, no interpolation);
+ * --max-ord K caps IDA's BDF order.  Time: wall clock of the
  * integration (IDACreate to the last output, CalcIC included), minimum and
  * median over --repeat runs; the reference is read and the errors computed
  * outside it.
  *
  * Usage: radcol_bench_ida_dae [--plugin LIB.so] PROBLEM [-f FORM]
  *          [--set NAME=VALUE]... --ref REF.csv [--compare a,b,...]
- *          [--repeat R] [--suppress-alg] [--atol A] [--out OUT.csv] RTOL...
- * prints one JSON object per RTOL on stdout (exit 0), 2 on bad input.
+ *          [--repeat R] [--suppress-alg] [--atol A] [--stop-at-grid]
+ *          [--max-ord K] [--out OUT.csv] RTOL...
+ * prints one JSON object per RTOL on stdout (exit 0), 2 on bad input; --out
+ * gets the grid values of the last RTOL.
  */
 #include <ida/ida.h>
 #include <math.h>
@@ -211,6 +215,8 @@ static int grid_col(const grid *g, const char *name) {
 typedef struct run_cfg {
   double rtol, atol; /* atol < 0: per variable, rtol * scale */
   int suppress_alg;
+  int stop_at_grid;    /* every grid time a stop time (no interpolation) */
+  int max_ord;         /* IDA's maximum BDF order (0: its default, 5) */
   const double *scale; /* n */
 } run_cfg;
 
@@ -262,6 +268,8 @@ static int integrate(dae *d, const grid *g, const run_cfg *rc, run_out *o,
     flag = IDASetMaxNumSteps(mem, 10000000L);
   if (!flag)
     flag = IDASetStopTime(mem, pb->tf);
+  if (!flag && rc->max_ord > 0)
+    flag = IDASetMaxOrd(mem, rc->max_ord);
   if (!flag && rc->suppress_alg)
     flag = IDASetSuppressAlg(mem, SUNTRUE);
   if (!flag && pb->t0_algebraic) {
@@ -273,6 +281,8 @@ static int integrate(dae *d, const grid *g, const run_cfg *rc, run_out *o,
   for (int k = 0; k < g->nt && !flag; ++k) {
     const double tk = g->val[(size_t)k * g->ncol];
     if (k > 0) {
+      if (rc->stop_at_grid && (flag = IDASetStopTime(mem, tk)) != 0)
+        break;
       const int r = IDASolve(mem, tk, &t, zz, zp, IDA_NORMAL);
       if (r < 0) {
         flag = r;
@@ -376,8 +386,8 @@ static int usage(void) {
   fprintf(stderr,
           "usage: radcol_bench_ida_dae [--plugin LIB.so] PROBLEM [-f FORM]\n"
           "         [--set NAME=VALUE]... --ref REF.csv [--compare a,b,...]\n"
-          "         [--repeat R] [--suppress-alg] [--atol A] [--out OUT.csv]\n"
-          "         RTOL...\n"
+          "         [--repeat R] [--suppress-alg] [--atol A] [--stop-at-grid]\n"
+          "         [--max-ord K] [--out OUT.csv] RTOL...\n"
           "  one JSON line per RTOL: time_s (min of R), digits_end, "
           "digits_grid\n");
   return 2;
@@ -387,7 +397,7 @@ int main(int argc, char **argv) {
   const char *plugin = NULL, *problem = NULL, *form = NULL, *ref = NULL,
              *compare = NULL, *out = NULL;
   const char *sets[64];
-  int nsets = 0, repeat = 3, suppress = 0;
+  int nsets = 0, repeat = 3, suppress = 0, stop_grid = 0, max_ord = 0;
   double atol = -1.0, rtols[64];
   int nrtol = 0;
   for (int a = 1; a < argc; ++a) {
@@ -411,6 +421,10 @@ int main(int argc, char **argv) {
       atol = strtod(argv[++a], NULL);
     else if (strcmp(s, "--suppress-alg") == 0)
       suppress = 1;
+    else if (strcmp(s, "--stop-at-grid") == 0)
+      stop_grid = 1;
+    else if (strcmp(s, "--max-ord") == 0 && more)
+      max_ord = atoi(argv[++a]);
     else if (s[0] == '-' && !(s[1] >= '0' && s[1] <= '9'))
       return fprintf(stderr, "unknown option '%s'\n", s), usage();
     else if (!problem && !(s[0] >= '0' && s[0] <= '9'))
@@ -548,7 +562,7 @@ int main(int argc, char **argv) {
   memcpy(w0, pb->x0, sizeof *w0 * (size_t)d.nx);
 
   for (int r = 0; r < nrtol; ++r) {
-    const run_cfg cfg = {rtols[r], atol, suppress, scale};
+    const run_cfg cfg = {rtols[r], atol, suppress, stop_grid, max_ord, scale};
     for (int k = 0; k < repeat; ++k) {
       d.nres = d.njac = 0;
       const double t0 = now_s();

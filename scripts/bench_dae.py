@@ -352,6 +352,11 @@ def study(a, probs, work):
                     fmt(r.get("digits")), r["time_s"]), flush=True)
                 if r.get("ok") and r["digits"] >= float(p.spec["floor_digits"]):
                     break
+                if r["time_s"] > a.ida_max_s:
+                    print("  ida %s: %.1f s > --ida-max-s %g: the rest of the ladder "
+                          "is left out" % (mode, r["time_s"], a.ida_max_s), flush=True)
+                    r["note"] = "slower than --ida-max-s: smaller rtol left out"
+                    break
         rad_rows = []
         for run in p.spec["runs"][:a.max_runs]:
             args = run["args"]
@@ -423,13 +428,14 @@ def write_report(a, probs, report, cmdline):
 - IDA: IDA 6.4, dense direct linear solver with the problem's exact Jacobian
   (from the same plugin), on the index-1 form, rtol ladder 1e-2 .. 1e-13 in
   half decades, twice: atol_i = rtol * max|ref_i| (scaled) and atol = rtol
-  (scalar, the test set's runs); best of both per target.
+  (scalar, the test set's runs); best of both per target. A ladder stops at
+  the first run slower than %g s (smaller rtol only get slower).
 - radcol: uniform meshes (`-n`, `-s` 3 and 5), `--estimate off`, the default
   Newton tolerance (`--tol` 1e-10) and `--tol 1e-8` (the workaround of issue
   26), formulations as listed; then the default (global) estimate on the
   fastest mesh of each target. Best in hindsight: the fastest converged run
   reaching the target.
-""" % a.repeat)
+""" % (a.repeat, a.ida_max_s))
     md.append("## Time to reach 3 / 5 / 7 / 9 digits\n")
     md.append("Ratio radcol / IDA of the whole commands (< 1: radcol faster), then "
               "the times (radcol / IDA, s). `-`: never reached in the ladder.\n")
@@ -797,7 +803,9 @@ def main():
     ap.add_argument("--max-runs", type=int, default=None,
                     help="only the first N radcol runs of each problem (a trial)")
     ap.add_argument("--timeout", type=float, default=120.0)
-    ap.add_argument("--estimate-timeout", type=float, default=600.0)
+    ap.add_argument("--estimate-timeout", type=float, default=300.0)
+    ap.add_argument("--ida-max-s", type=float, default=5.0,
+                    help="stop an IDA ladder after a run slower than this (s)")
     ap.add_argument("--failure-timeout", type=float, default=300.0)
     ap.add_argument("--out", default=os.path.join(ROOT, "results", "bench",
                                                   "dae-workprecision.md"))
