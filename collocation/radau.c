@@ -36,7 +36,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "radau.h"
+#include "collocation/radau.h"
 
 #define RC_GL_MAX 64
 #define RC_PI_L 3.141592653589793238462643383279502884L

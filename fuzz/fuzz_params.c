@@ -20,8 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/numbers.h"
 #include "fuzz_util.h"
-#include "parse.h"
+#include "radcol/catalogue.h"
 #include "radcol/params.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

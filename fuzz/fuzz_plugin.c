@@ -28,11 +28,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/plugin_loader.h"
 #include "fuzz_util.h"
-#include "plugin_loader.h"
+#include "nlp/transcription.h"
+#include "radcol/catalogue.h"
 #include "radcol/mesh.h"
 #include "radcol/plugin.h"
-#include "transcription.h"
 
 typedef struct stream {
   const uint8_t *p;
@@ -131,7 +132,8 @@ static void fuzz_plugin(stream *s) {
   rc_plugin pl = {byte(s) % 8 ? RC_PROBLEM_ABI_VERSION : (int)byte(s), "fuzz",
                   nm, byte(s) % 8 ? mptr : NULL};
   rc_error err = {RC_OK, ""};
-  const rc_err rc = rc_plugin_validate("fuzz.so", &pl, &err);
+  const rc_err rc =
+      rc_plugin_validate("fuzz.so", &pl, rc_builtin_models(), &err);
   if (rc != RC_OK) {
     CHECK(rc == RC_ERR_INPUT && err.code == rc && err.message[0]);
     return;

@@ -1,12 +1,13 @@
 /*
- * catalogue.c - the built-in models, the one place that lists them.  Each
- * problem file in problems/ defines one `const rc_model rc_model_<name>`;
- * list it here (and its source in problems/sources.cmake).  The engine
- * (src/) reaches them only through rc_builtin_models() and never names one.
+ * catalogue.c - the built-in models, the one place that lists them
+ * (radcol/catalogue.h; library radcol_models).  Each problem file in
+ * problems/ defines one `const rc_model rc_model_<name>`; list it here (and
+ * its source in problems/sources.cmake).  The engine (src/) never names one
+ * and does not link this library.
  */
 #include <stddef.h>
 
-#include "radcol/problem.h"
+#include "radcol/catalogue.h"
 
 /* extern declarations: one line per model */
 extern const rc_model rc_model_crane;
@@ -21,4 +22,8 @@ static const rc_model *const builtin_models[] = {
 
 const rc_model *const *rc_builtin_models(void) {
   return builtin_models;
+}
+
+const rc_model *rc_find_model(const char *name) {
+  return rc_model_list_find(builtin_models, name);
 }

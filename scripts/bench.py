@@ -63,7 +63,7 @@ LATENCY_CMD = ["solve", "pendulum", "-f", "coord", "-n", "30", "-s", "3",
                "--tf", "5", "--quiet"]
 
 # MUMPS option sets compared by the `mumps` section: name -> --ipopt list.
-# radcol's defaults are set in src/ipopt_adapter.c; "ipopt-default" undoes
+# radcol's defaults are set in src/nlp/ipopt_adapter.c; "ipopt-default" undoes
 # them to show what Ipopt 3.11 alone would pick.
 IPOPT_DEFAULTS = ["mumps_pivot_order=7", "mumps_permuting_scaling=7",
                   "mumps_scaling=77", "mumps_pivtol=1e-6",
@@ -352,7 +352,7 @@ def write_ida(a, runs):
         "  |z - z_ref|, z_ref the angle ODE integrated by GSL rk8pd at 1e-13.",
         "- Time: wall clock of the solve only (IDA: create + init + integrate; radcol:",
         "  rc_solve with the default solver auto, which integrates this square",
-        "  system by Newton element by element (src/newton.c); rows marked ipopt",
+        "  system by Newton element by element (src/nlp/newton.c); rows marked ipopt",
         "  solve the same equations as one NLP with Ipopt + MUMPS), minimum of "
         f"{a.repeat} repeats.",
         "- IDA: dense direct linear solver, analytic Jacobian, atol = rtol/100, T marked",

@@ -1,38 +1,62 @@
-# Library sources, by layer (see README "Architecture").
-set(RADCOL_LIB_SOURCES
-  src/errors.c
-  src/numfmt.c
-  src/options.c
-  src/mesh.c
-  src/mesh_check.c
-  src/solution.c
-  src/guess_map.c
-  src/io_hdf5_util.c
-  src/io_write.c
-  src/io_read.c
-  src/outfile.c
-  src/problem.c
-  src/registry.c
-  src/ode_reference.c
-  src/params.c
-  src/transcription.c
-  src/ipopt_adapter.c
-  src/newton.c
-  src/dense_lu.c
-  src/solve.c
-  src/diagnose.c
-  src/dense_check.c
-  src/refine.c
-  src/estimate.c
-  src/check.c
-  src/simulate.c
-  src/replay.c
-  src/init.c
-  src/plugin.c
+# Sources by floor (docs/architecture.md; tests/test_layers.py checks the
+# include order core <- measure <- sim <- nlp <- accuracy <- io <- cli).
+#
+# The engine library radcol: everything a program needs to transcribe, solve,
+# measure, refine and store a problem it brings (its own, or a plugin's).  No
+# built-in model and no GSL.
+set(RADCOL_CORE_SOURCES
+  src/core/errors.c
+  src/core/utf8.c
+  src/core/numbers.c
+  src/core/options.c
+  src/core/mesh.c
+  src/core/problem.c
+  src/core/result.c
+  src/core/guess_map.c
+  src/core/params.c
+  src/core/plugin_loader.c
+  src/core/dense_lu.c
 )
+set(RADCOL_MEASURE_SOURCES
+  src/measure/diagnose.c
+  src/measure/dense_check.c
+  src/measure/mesh_check.c
+  src/measure/check.c
+)
+set(RADCOL_NLP_SOURCES
+  src/nlp/transcription.c
+  src/nlp/ipopt_adapter.c
+  src/nlp/newton.c
+  src/nlp/solve.c
+  src/nlp/init.c
+)
+set(RADCOL_ACCURACY_SOURCES
+  src/accuracy/estimate.c
+  src/accuracy/refine.c
+)
+set(RADCOL_IO_SOURCES
+  src/io/hdf5_util.c
+  src/io/io_write.c
+  src/io/io_read.c
+  src/io/outfile.c
+)
+set(RADCOL_ENGINE_SOURCES
+  ${RADCOL_CORE_SOURCES} ${RADCOL_MEASURE_SOURCES} ${RADCOL_NLP_SOURCES}
+  ${RADCOL_ACCURACY_SOURCES} ${RADCOL_IO_SOURCES})
+
+# The simulation library radcol_sim: explicit integrators, the replay of a
+# plan's controls and the reference integrator (GSL rk8pd), independent of
+# the transcription.
+set(RADCOL_SIM_SOURCES
+  src/sim/simulate.c
+  src/sim/replay.c
+  src/sim/ode_reference.c
+)
+
 set(RADCOL_CLI_SOURCES
   src/cli/main.c
   src/cli/args.c
+  src/cli/forms.c
   src/cli/json.c
   src/cli/report.c
   src/cli/cli_list.c

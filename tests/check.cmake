@@ -21,7 +21,7 @@ set(RADCOL_CHECK_CASES
 )
 
 add_executable(check_all ${RADCOL_TEST_DIR}/check_all.c)
-target_link_libraries(check_all PRIVATE radcol m)
+target_link_libraries(check_all PRIVATE radcol_models radcol m)
 
 add_test(NAME check.registry COMMAND check_all --registry ${RADCOL_CHECK_CASES})
 set_tests_properties(check.registry PROPERTIES LABELS derivatives)

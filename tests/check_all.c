@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "radcol/catalogue.h"
 #include "radcol/check.h"
 
 #define SKIP_CODE 77

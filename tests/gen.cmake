@@ -6,7 +6,7 @@
 # table of the plugins.  Needs /usr/bin/python3 with sympy.
 add_executable(gen_twin gen_twin.c)
 target_include_directories(gen_twin PRIVATE ${PROJECT_SOURCE_DIR}/src)
-target_link_libraries(gen_twin PRIVATE radcol radcol_collocation m)
+target_link_libraries(gen_twin PRIVATE radcol_models radcol radcol_collocation m)
 # The plugin resolves rc_error_set from the executable, as from radcol's.
 set_target_properties(gen_twin PROPERTIES ENABLE_EXPORTS ON)
 

@@ -26,7 +26,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "plugin_loader.h"
+#include "core/plugin_loader.h"
+#include "radcol/catalogue.h"
 #include "radcol/mesh.h"
 #include "radcol/options.h"
 #include "radcol/params.h"
@@ -301,7 +302,7 @@ int main(int argc, char **argv) {
   }
   rc_plugin_handle *h = NULL;
   rc_error err;
-  if (rc_plugin_open(argv[argc - 1], &h, &err) != RC_OK) {
+  if (rc_plugin_open(argv[argc - 1], rc_builtin_models(), &h, &err) != RC_OK) {
     fprintf(stderr, "gen_twin: %s\n", err.message);
     return 1;
   }

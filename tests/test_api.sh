@@ -11,7 +11,8 @@
 #   3. no installed header declares the plugin loader, a parser (any rc_*
 #      function with "parse" in its name), the UTF-8 helper or the CLI's file
 #      writer, while the same patterns do find them in the private headers
-#      src/plugin_loader.h, src/parse.h, src/utf8.h and src/outfile.h (so the
+#      src/core/plugin_loader.h, src/core/numbers.h, src/cli/forms.h, src/core/utf8.h
+#      and src/io/outfile.h (so the
 #      check is not vacuous);
 #   4. no file under src/ names a built-in problem: the names come from
 #      `radcol list` (with '-' also read as '_' and ' '), and the same search
@@ -59,8 +60,8 @@ fi
 for name in rc_plugin_open rc_plugin_validate rc_plugin_info rc_plugin_find_model \
             rc_plugin_close rc_parse_real rc_parse_int rc_init_parse_assignment \
             rc_sim_method_parse rc_simulate_parse_guess rc_utf8_len rc_write_file; do
-  grep -hE "$private" "$src"/src/plugin_loader.h "$src"/src/parse.h \
-    "$src"/src/utf8.h "$src"/src/outfile.h | grep -q "$name" ||
+  grep -hE "$private" "$src"/src/core/plugin_loader.h "$src"/src/core/numbers.h "$src"/src/cli/forms.h \
+    "$src"/src/core/utf8.h "$src"/src/io/outfile.h | grep -q "$name" ||
     fail "the pattern does not find $name in the private headers"
 done
 echo "no installed header declares the loader, a parser, rc_utf8_len or rc_write_file"

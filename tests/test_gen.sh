@@ -14,9 +14,12 @@
 #      1e-12 from the same guess);
 #   3b. a problem whose invariants lack a Hessian: check and init both
 #      refuse it (exit 2, same message);
-#   4. a program linking the installed library, built with CMake
-#      (find_package(radcol COMPONENTS library)) and with
-#      pkg-config --static, runs a solve;
+#   4. a program linking the installed library and models, built with CMake
+#      (find_package(radcol COMPONENTS library models)) and with
+#      pkg-config --static radcol-models, runs a solve; a program linking
+#      the engine alone (radcol::radcol; pkg-config radcol) solves a
+#      generated plugin's problem, with no GSL on its link line, and the
+#      engine library holds no built-in model and no GSL reference;
 #   5. radcol-gen refuses bad model files (exit 2, the item named);
 #   6. radcol info prints the final time in the shortest round-trip form.
 # usage: test_gen.sh BUILD_DIR SOURCE_DIR PYTHON GEN_TWIN
@@ -127,9 +130,27 @@ cmake --build "$tmp/consumer" >>"$tmp/consumer.log" 2>&1 || { cat "$tmp/consumer
 PKG_CONFIG_PATH=$tmp/prefix/lib/pkgconfig
 export PKG_CONFIG_PATH
 # shellcheck disable=SC2046
-${CC:-cc} -std=c11 $(pkg-config --cflags radcol) "$src/tests/consumer/consumer.c" \
-  -o "$tmp/consumer_pc" $(pkg-config --static --libs radcol) || fail "build consumer (pkg-config --static)"
+${CC:-cc} -std=c11 $(pkg-config --cflags radcol-models) "$src/tests/consumer/consumer.c" \
+  -o "$tmp/consumer_pc" $(pkg-config --static --libs radcol-models) || fail "build consumer (pkg-config --static)"
 "$tmp/consumer_pc" || fail "consumer (pkg-config) did not solve"
+# the engine alone: a generated plugin's problem, nothing of GSL or the models
+"$tmp/consumer/engine_consumer" "$tmp/brachistochrone_gen/build/libbrachistochrone_gen.so" \
+  brachistochrone-gen ode || fail "engine_consumer (CMake) did not solve the plugin problem"
+libs=$(pkg-config --static --libs radcol)
+case "$libs" in *gsl*) fail "pkg-config --static --libs radcol names GSL: $libs" ;; esac
+# shellcheck disable=SC2086
+${CC:-cc} -std=c11 -rdynamic $(pkg-config --cflags radcol) "$src/tests/consumer/engine_consumer.c" \
+  -o "$tmp/engine_pc" $libs -ldl -lm || fail "build engine_consumer (pkg-config --static radcol)"
+"$tmp/engine_pc" "$tmp/brachistochrone_gen/build/libbrachistochrone_gen.so" brachistochrone-gen ode ||
+  fail "engine_consumer (pkg-config) did not solve the plugin problem"
+lib=$tmp/prefix/lib/libradcol.a
+[ -f "$lib" ] || lib=$(find "$tmp/prefix" -name libradcol.a | head -n 1)
+nm "$lib" >"$tmp/engine.nm" || fail "nm libradcol.a"
+grep -q " T rc_solve$" "$tmp/engine.nm" || fail "nm finds no rc_solve in libradcol.a: the check below would be vacuous"
+if grep -E " [TDR] rc_(model_(crane|pendulum|double_pendulum|four_bar)|builtin_models|find_model)$| U gsl_" "$tmp/engine.nm"; then
+  fail "the engine library holds a built-in model or needs GSL (above)"
+fi
+echo "engine library: no built-in model, no GSL"
 
 # 5. bad model files: exit 2, the item and the symbol named, nothing written
 bad() { # bad PATTERN: the model text on stdin

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ipopt_adapter.h"
+#include "nlp/ipopt_adapter.h"
 
 enum { T_N, T_I, T_S };
 static const struct {
@@ -22,7 +22,7 @@ static const struct {
   int type;
 } rows[] = {
 #define X(name, type) {name, T_##type},
-#include "ipopt_options.inc"
+#include "nlp/ipopt_options.inc"
 #undef X
 };
 

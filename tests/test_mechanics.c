@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "radcol/catalogue.h"
 #include "radcol/check.h"
 #include "radcol/params.h"
 #include "radcol/problem.h"

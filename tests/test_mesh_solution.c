@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "radau.h"
+#include "collocation/radau.h"
 #include "radcol/mesh.h"
 #include "radcol/result.h"
 

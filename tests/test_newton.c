@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "radcol/catalogue.h"
 #include "radcol/init.h"
 #include "radcol/params.h"
 #include "radcol/solve.h"

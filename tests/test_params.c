@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "parse.h"
+#include "core/numbers.h"
 #include "radcol/params.h"
 #include "test_util.h"
 

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "radcol/catalogue.h"
 #include "radcol/check.h"
 #include "radcol/ode_reference.h"
 #include "radcol/problem.h"

@@ -17,7 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "radau.h"
+#include "collocation/radau.h"
 
 #include "test_util.h"
 

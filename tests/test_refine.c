@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "radcol/catalogue.h"
 #include "radcol/problem.h"
 #include "radcol/refine.h"
 #include "radcol/solve.h"

@@ -27,7 +27,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "parse.h"
+#include "cli/forms.h"
+#include "radcol/catalogue.h"
 #include "radcol/params.h"
 #include "radcol/problem.h"
 #include "radcol/simulate.h"

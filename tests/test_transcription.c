@@ -27,9 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nlp/transcription.h"
 #include "radcol/check.h"
 #include "radcol/solve.h"
-#include "transcription.h"
 
 #include "test_lq.h"
 #include "test_util.h"
@@ -173,7 +173,7 @@ static rc_problem toy_problem(int t0_alg, int free_tf) {
 static void check_bernstein_rows(const rc_problem *pb, rc_nlp *nlp,
                                  const double *x, int dense_bounds) {
   rc_error err;
-  rc_nlp_size sz;
+  rc_nlp_counts sz;
   rc_nlp_count(pb, nlp->mesh, dense_bounds, &sz);
   EXPECT(sz.nvars == nlp->nvar && sz.ncons == nlp->ncon,
          "rc_nlp_count %ld x %ld, NLP %d x %d", sz.nvars, sz.ncons, nlp->nvar,

@@ -72,6 +72,22 @@ rc_err rc_estimate_error(const rc_problem *pb, const rc_solution *sol,
                          rc_error_estimate *est, rc_error *err);
 void rc_error_estimate_free(rc_error_estimate *est);
 
+/* The local estimators of the refinement loop (radcol/refine.h, "hp
+ * decision"): RC_REFINE_PHR the Patterson-Hager-Rao estimate above,
+ * RC_REFINE_BETTS the Betts relative defect of rc_diagnose (elem_defect),
+ * RC_REFINE_BOTH the larger of the two. */
+typedef enum rc_refine_estimator {
+  RC_REFINE_PHR = 0,
+  RC_REFINE_BETTS = 1,
+  RC_REFINE_BOTH = 2
+} rc_refine_estimator;
+
+/* Per-element error estimate of sol (est: sol->mesh.n values).  Elements
+ * where a problem function fails to evaluate get +inf (they need refining). */
+rc_err rc_refine_estimate(const rc_problem *pb, const rc_solution *sol,
+                          rc_refine_estimator estimator, double *est,
+                          rc_error *err);
+
 /* The accuracy verdict of a solve that ended `solved`: RC_STATUS_INACCURATE
  * when it converged (or was acceptable) but the estimate's max or the worst
  * dense-grid constraint violation (relative, as the estimate; pass 0 when not

@@ -16,6 +16,8 @@ extern "C" {
 #endif
 
 #define RC_MAX_STAGES 20
+/* The largest number of elements of a mesh. */
+#define RC_MESH_MAX_ELEMENTS 10000000
 
 typedef struct rc_mesh {
   int n;        /* number of elements */
@@ -38,14 +40,6 @@ void rc_mesh_free(rc_mesh *mesh);
 int rc_mesh_nodes(const rc_mesh *mesh);
 int rc_mesh_min_stages(const rc_mesh *mesh);
 int rc_mesh_max_stages(const rc_mesh *mesh);
-
-struct rc_problem;
-/* The problem's suggested mesh (rc_problem.default_mesh_*), with every
- * element's stage count replaced by `stages` when stages > 0 (otherwise the
- * problem's counts, else default_stages, else fallback_stages).  RC_ERR_INPUT
- * when the problem suggests none or an invalid one. */
-rc_err rc_mesh_suggested(const struct rc_problem *pb, int stages,
-                         int fallback_stages, rc_mesh *mesh, rc_error *err);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,7 @@
 #define RADCOL_PARAMS_H
 
 #include "radcol/errors.h"
+#include "radcol/limits.h" /* RC_REAL_MAX_ABS, here since 0.1 */
 #include "radcol/problem.h"
 
 #ifdef __cplusplus
@@ -54,11 +55,6 @@ rc_err rc_model_create(const rc_model *model, int formulation,
 
 /* Free what rc_params_init_defaults allocated; zeroes pv (safe on zeroed). */
 void rc_params_free(rc_param_values *pv);
-
-/* Largest magnitude of a real radcol accepts from its input (--set, --tf,
- * --tol, numbers in --guess files): squares and products of two such values
- * stay finite, so no input can overflow to inf before the solver runs. */
-#define RC_REAL_MAX_ABS 1e150
 
 #ifdef __cplusplus
 }

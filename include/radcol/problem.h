@@ -46,6 +46,7 @@
 #define RADCOL_PROBLEM_H
 
 #include "radcol/errors.h"
+#include "radcol/mesh.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -234,6 +235,13 @@ rc_var_kind rc_problem_var_kind(const rc_problem *pb, int i);
 /* "differential", "algebraic", "control", "parameter" ("?" otherwise). */
 const char *rc_var_kind_name(rc_var_kind kind);
 
+/* The problem's suggested mesh (rc_problem.default_mesh_*), with every
+ * element's stage count replaced by `stages` when stages > 0 (otherwise the
+ * problem's counts, else default_stages, else fallback_stages).  RC_ERR_INPUT
+ * when the problem suggests none or an invalid one. */
+rc_err rc_mesh_suggested(const rc_problem *pb, int stages, int fallback_stages,
+                         rc_mesh *mesh, rc_error *err);
+
 /* Frees *pb through its destroy function and sets *pb = NULL. */
 void rc_problem_free(rc_problem **pb);
 
@@ -244,9 +252,12 @@ rc_err rc_problem_validate(const rc_problem *pb, rc_error *err);
 /* Parameter helpers for model->create: index of a named parameter, or -1. */
 int rc_model_param_index(const rc_model *model, const char *name);
 
-/* The built-in catalogue (NULL-terminated). */
-const rc_model *const *rc_builtin_models(void);
-const rc_model *rc_find_model(const char *name);
+/* The model called name in a NULL-terminated list of models (a registry:
+ * the built-in catalogue of radcol/catalogue.h, plugins' models, or a
+ * program's own), or NULL.  NULL-safe. */
+const rc_model *rc_model_list_find(const rc_model *const *models,
+                                   const char *name);
+/* Index of the formulation called name, or -1. */
 int rc_model_find_formulation(const rc_model *model, const char *name);
 
 #ifdef __cplusplus

@@ -4,13 +4,16 @@
 #ifndef RADCOL_RADCOL_H
 #define RADCOL_RADCOL_H
 
+#include "radcol/catalogue.h"
 #include "radcol/check.h"
 #include "radcol/dense_check.h"
+#include "radcol/diagnose.h"
 #include "radcol/errors.h"
 #include "radcol/estimate.h"
 #include "radcol/init.h"
 #include "radcol/io.h"
 #include "radcol/kit.h"
+#include "radcol/limits.h"
 #include "radcol/mesh.h"
 #include "radcol/mesh_check.h"
 #include "radcol/ode_reference.h"

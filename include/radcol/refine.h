@@ -68,12 +68,6 @@ typedef struct rc_refine_row {
                              not computed for this solve */
 } rc_refine_row;
 
-typedef enum rc_refine_estimator {
-  RC_REFINE_PHR = 0,
-  RC_REFINE_BETTS = 1,
-  RC_REFINE_BOTH = 2
-} rc_refine_estimator;
-
 /* Called after every solve of the loop with that solve's row (borrowed for
  * the call) and a short note of what happens next (e.g. "12 elements raised,
  * 3 split" or the stop reason). */
@@ -102,12 +96,6 @@ typedef struct rc_refine_options {
 
 void rc_refine_options_default(rc_refine_options *ro);
 rc_err rc_refine_options_validate(const rc_refine_options *ro, rc_error *err);
-
-/* Per-element error estimate of sol (est: sol->mesh.n values).  Elements
- * where a problem function fails to evaluate get +inf (they need refining). */
-rc_err rc_refine_estimate(const rc_problem *pb, const rc_solution *sol,
-                          rc_refine_estimator estimator, double *est,
-                          rc_error *err);
 
 /* One hp step: *out is the new mesh (allocated).  *nraised, *nsplit,
  * *nmerged count what was done (any may be NULL).  An unchanged mesh (all

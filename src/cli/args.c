@@ -8,11 +8,12 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cli/args.h"
-#include "parse.h"
-#include "plugin_loader.h"
+#include "core/numbers.h"
+#include "core/plugin_loader.h"
+#include "core/utf8.h"
+#include "radcol/catalogue.h"
 #include "radcol/io.h"
 #include "radcol/plugin.h"
-#include "utf8.h"
 
 #include <errno.h>
 #include <math.h>
@@ -303,7 +304,7 @@ int rc_cli_load_plugin(const char *cmd, const char *path) {
   }
   rc_error err = {RC_OK, ""};
   rc_plugin_handle *h = NULL;
-  if (rc_plugin_open(path, &h, &err) != RC_OK) {
+  if (rc_plugin_open(path, rc_builtin_models(), &h, &err) != RC_OK) {
     rc_cli_error(cmd, "%s", err.message);
     return RC_CLI_BAD_INPUT;
   }

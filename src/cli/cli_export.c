@@ -46,7 +46,7 @@
 
 #include "cli/args.h"
 #include "cli/plan_file.h"
-#include "outfile.h"
+#include "io/outfile.h"
 #include "radcol/io.h"
 #include "radcol/simulate.h"
 

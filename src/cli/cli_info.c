@@ -17,9 +17,9 @@
 
 #include "cli/args.h"
 #include "cli/json.h"
-#include "numfmt.h"
+#include "core/numbers.h"
+#include "core/utf8.h"
 #include "radcol/io.h"
-#include "utf8.h"
 
 static const char usage[] =
     "usage: radcol info FILE.h5 [--json]\n\n"

@@ -23,9 +23,9 @@
 
 #include "cli/args.h"
 #include "cli/cli_init.h"
+#include "cli/forms.h"
 #include "cli/json.h"
 #include "cli/report.h"
-#include "parse.h"
 #include "radcol/init.h"
 #include "radcol/io.h"
 #include "radcol/mesh.h"

@@ -9,7 +9,7 @@
 
 #include "cli/args.h"
 #include "cli/json.h"
-#include "numfmt.h"
+#include "core/numbers.h"
 
 static const char usage[] =
     "usage: radcol list [--params PROBLEM] [--json]\n\n"

@@ -25,9 +25,9 @@
 
 #include "cli/args.h"
 #include "cli/cli_replay.h"
+#include "cli/forms.h"
 #include "cli/json.h"
 #include "cli/report.h"
-#include "parse.h"
 #include "radcol/io.h"
 #include "radcol/simulate.h"
 #include "radcol/solve.h"

@@ -21,9 +21,9 @@
 
 #include "cli/args.h"
 #include "cli/cli_init.h"
+#include "cli/forms.h"
 #include "cli/json.h"
 #include "cli/report.h"
-#include "parse.h"
 #include "radcol/estimate.h"
 #include "radcol/io.h"
 #include "radcol/mesh.h"

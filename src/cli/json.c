@@ -3,8 +3,8 @@
  * line per document, ", " and ": " separators.
  */
 #include "cli/json.h"
-#include "numfmt.h"
-#include "utf8.h"
+#include "core/numbers.h"
+#include "core/utf8.h"
 
 #include <math.h>
 

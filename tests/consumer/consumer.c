@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 
+#include "radcol/catalogue.h"
 #include "radcol/params.h"
 #include "radcol/solve.h"
 

@@ -1,0 +1,432 @@
+/*
+ * estimate.c - a-posteriori error estimate of a solution (radcol/estimate.h):
+ * the global estimate from an enriched re-solve on the mesh with every
+ * element split in two, the local Patterson-Hager-Rao estimate per element
+ * that the refinement loop (refine.c) steers by, and the accuracy verdict
+ * (status "inaccurate").
+ *
+ * Global estimate.  Solution v^h on mesh M (elements k = 0..n-1), v^{h/2} the
+ * solution on M/2 (element k split at its midpoint into two elements of s_k
+ * stages), solved warm from v^h.  For every variable i of x, y, u
+ *     E_ki = max_{t in T_k} |v_i^h(t) - v_i^{h/2}(t')|,
+ * T_k = nodes of element k (its first node included) and the dense grid of
+ * rc_diagnose in it (dense_per_element uniform points, left end included;
+ * tf belongs to the last element); t' = t0 + (t - t0) (tf' - t0)/(tf - t0)
+ * maps the time scale of a free final time.  If e^h = C h^p then e^{h/2} =
+ * 2^-p e^h and E = (1 +- 2^-p) e^h: an estimate of the coarse solution's
+ * error, within a factor 2 for p >= 1 when the meshes are in the asymptotic
+ * range.  The enriched solution is discarded: the file holds the solution
+ * whose error is estimated.
+ *
+ * Local estimate (Patterson, Hager and Rao 2015).  Element k = [t_a, t_b],
+ * h = t_b - t_a, s stages, state polynomial X~ of degree s through the
+ * element start and its s stages, y~ and u~ of degree s - 1 (the dense output
+ * of result.h).  With the M = s + 1 stage Radau IIA rule (nodes c^M, matrix
+ * A^M, radau.h) and tau_j = t_a + c^M_j h:
+ *     X^_j = X~(t_a) + h sum_l A^M_jl f(tau_l, W~(tau_l))       j = 1..M
+ *     e_k  = max_{i,j} |X^_ij - X~_i(tau_j)| / (1 + max_j |X~_i(tau_j)|)
+ * X^ is exact for dynamics of degree M - 1 along the trajectory, so e_k
+ * measures how far the degree-s interpolant is from satisfying x' = f between
+ * the nodes.  Algebraic equations are checked at the same points:
+ *     e_k^g = max_{i,j} |g_i(tau_j, W~(tau_j))| / (1 + max_j |y~(tau_j)|).
+ * The element estimate is max(e_k, e_k^g); RC_REFINE_BETTS takes the Betts
+ * defect of rc_diagnose instead, RC_REFINE_BOTH the larger.
+ *
+ * Invariants: est->elem is nelem x nvar absolute values; elem_max and max
+ * are relative to scale (max(1, max over nodes of |v_i|)); local is always
+ * computed; kind says which of the two elem_max holds.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collocation/radau.h"
+#include "radcol/diagnose.h"
+#include "radcol/estimate.h"
+#include "radcol/solve.h"
+
+/* The estimate of an element with s <= RC_MAX_STAGES stages needs the
+ * (s + 1)-stage Radau rule: without it every estimate of a 20-stage element
+ * was +inf and the loop split forever (issue 17 item 5). */
+_Static_assert(RC_RADAU_MAX_STAGES == RC_MAX_STAGES + 1,
+               "one stage limit: the Radau tables go one beyond the mesh cap "
+               "(the PHR estimate of an s-stage element uses s + 1 stages)");
+
+/* Ipopt iteration cap of the enriched solve (see rc_estimate_error). */
+#define RC_ESTIMATE_ENRICHED_MAX_ITER 100
+
+/* Ipopt tolerance of the enriched solve (see rc_estimate_error). */
+#define RC_ESTIMATE_ENRICHED_TOL 1e-13
+
+const char *rc_estimate_kind_name(rc_estimate_kind kind) {
+  switch (kind) {
+  case RC_ESTIMATE_LOCAL:
+    return "local";
+  case RC_ESTIMATE_GLOBAL:
+    return "global";
+  default:
+    return "none";
+  }
+}
+
+void rc_error_estimate_free(rc_error_estimate *est) {
+  if (!est)
+    return;
+  free(est->scale);
+  free(est->var);
+  free(est->elem);
+  free(est->elem_max);
+  free(est->local);
+  memset(est, 0, sizeof *est);
+}
+
+/* ---- local estimate (Patterson-Hager-Rao) -------------------------------- */
+
+/* PHR estimate of element k; work holds (M + 1) * nw + M * nF doubles. */
+static double phr_element(const rc_problem *pb, const rc_solution *sol, int k,
+                          int node0, double *work) {
+  const int nx = pb->nx, ny = pb->ny, nw = rc_problem_nw(pb);
+  const int nF = rc_problem_nF(pb);
+  const int s = sol->mesh.stages[k], M = s + 1;
+  rc_radau R;
+  if (rc_radau_init(M, &R) != 0)
+    return INFINITY;
+  const double ta = sol->t[node0], tb = sol->t[node0 + s];
+  const double h = tb - ta;
+  const double *X0 = sol->w + (size_t)node0 * nw;
+  double *W = work, *F = work + (size_t)M * nw;
+  for (int j = 0; j < M; ++j) {
+    const double t = ta + R.c[j] * h;
+    if (rc_solution_eval(sol, t, W + (size_t)j * nw, NULL) != RC_OK)
+      return INFINITY;
+    if (pb->point.eval(pb, t, W + (size_t)j * nw, F + (size_t)j * nF) != 0)
+      return INFINITY;
+  }
+  double e = 0.0;
+  for (int i = 0; i < nx; ++i) {
+    double scale = fabs(X0[i]);
+    for (int j = 0; j < M; ++j)
+      scale = fmax(scale, fabs(W[(size_t)j * nw + i]));
+    scale += 1.0;
+    for (int j = 0; j < M; ++j) {
+      double acc = 0.0;
+      for (int l = 0; l < M; ++l)
+        acc += R.A[j * M + l] * F[(size_t)l * nF + i];
+      const double d = fabs(X0[i] + h * acc - W[(size_t)j * nw + i]) / scale;
+      if (!(d <= e))
+        e = isnan(d) ? INFINITY : d;
+    }
+  }
+  if (ny > 0) {
+    double ymax = 0.0;
+    for (int j = 0; j < M; ++j)
+      for (int i = 0; i < ny; ++i)
+        ymax = fmax(ymax, fabs(W[(size_t)j * nw + nx + i]));
+    for (int j = 0; j < M; ++j)
+      for (int i = 0; i < ny; ++i) {
+        const double d = fabs(F[(size_t)j * nF + nx + i]) / (1.0 + ymax);
+        if (!(d <= e))
+          e = isnan(d) ? INFINITY : d;
+      }
+  }
+  return e;
+}
+
+rc_err rc_refine_estimate(const rc_problem *pb, const rc_solution *sol,
+                          rc_refine_estimator estimator, double *est,
+                          rc_error *err) {
+  if (!pb || !sol || !est || sol->mesh.n < 1)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "rc_refine_estimate: expected a problem, a solution "
+                        "on a mesh and an output array");
+  const int ne = sol->mesh.n;
+  for (int k = 0; k < ne; ++k)
+    est[k] = 0.0;
+  if (estimator == RC_REFINE_PHR || estimator == RC_REFINE_BOTH) {
+    const int nw = rc_problem_nw(pb), nF = rc_problem_nF(pb);
+    const int M = rc_mesh_max_stages(&sol->mesh) + 1;
+    double *work =
+        malloc(sizeof *work * ((size_t)(M + 1) * nw + (size_t)M * nF + 1));
+    if (!work)
+      return rc_error_set(err, RC_ERR_NOMEM,
+                          "out of memory for the error estimate of %d "
+                          "elements",
+                          ne);
+    for (int k = 0, node0 = 0; k < ne; node0 += sol->mesh.stages[k], ++k)
+      est[k] = phr_element(pb, sol, k, node0, work);
+    free(work);
+  }
+  if (estimator == RC_REFINE_BETTS || estimator == RC_REFINE_BOTH) {
+    rc_diagnostics d;
+    rc_err rc = rc_diagnose(pb, sol, 2, &d, err);
+    if (rc != RC_OK)
+      return rc;
+    for (int k = 0; k < ne; ++k) {
+      const double b = isnan(d.elem_defect[k]) ? INFINITY : d.elem_defect[k];
+      est[k] = fmax(est[k], b);
+    }
+    rc_diagnostics_free(&d);
+  }
+  rc_error_clear(err);
+  return RC_OK;
+}
+
+rc_status rc_accuracy_status(rc_status solved, double estimate_max,
+                             double worst_dense_violation, double tol) {
+  if (solved != RC_STATUS_CONVERGED && solved != RC_STATUS_ACCEPTABLE)
+    return solved;
+  /* NaN (no estimate) is not a verdict of inaccuracy; +inf is. */
+  if (estimate_max > tol || worst_dense_violation > tol)
+    return RC_STATUS_INACCURATE;
+  return solved;
+}
+
+static double nan_max(double a, double b) {
+  if (isnan(a))
+    return b;
+  return b > a || isnan(b) ? (isnan(b) ? INFINITY : b) : a;
+}
+
+/* The mesh with every element of m split at its midpoint. */
+static rc_err split_mesh(const rc_mesh *m, rc_mesh *out, rc_error *err) {
+  const int n = m->n;
+  double *frac = malloc(sizeof *frac * (size_t)(2 * n + 1));
+  int *stages = malloc(sizeof *stages * (size_t)(2 * n));
+  if (!frac || !stages) {
+    free(frac);
+    free(stages);
+    return rc_error_set(err, RC_ERR_NOMEM,
+                        "out of memory for the enriched mesh of %d elements",
+                        2 * n);
+  }
+  for (int k = 0; k < n; ++k) {
+    frac[2 * k] = m->frac[k];
+    frac[2 * k + 1] = 0.5 * (m->frac[k] + m->frac[k + 1]);
+    stages[2 * k] = stages[2 * k + 1] = m->stages[k];
+  }
+  frac[2 * n] = 1.0;
+  rc_err rc = rc_mesh_from_arrays(2 * n, frac, stages, out, err);
+  free(frac);
+  free(stages);
+  return rc;
+}
+
+/* Fold |v^h(t) - v^{h/2}(t')| at time t of element k into est->elem. */
+static rc_err fold_point(const rc_solution *sol, const rc_solution *fine,
+                         const double *wc, double t, int k, double *wf,
+                         rc_error_estimate *est, rc_error *err) {
+  double tf = t;
+  if (fine->tf != sol->tf)
+    tf = sol->t0 + (t - sol->t0) * (fine->tf - fine->t0) / (sol->tf - sol->t0);
+  tf = fmin(fmax(tf, fine->t0), fine->tf);
+  rc_err rc = rc_solution_eval(fine, tf, wf, err);
+  if (rc != RC_OK)
+    return rc;
+  double *row = est->elem + (size_t)k * est->nvar;
+  for (int i = 0; i < est->nvar; ++i)
+    row[i] = nan_max(row[i], fabs(wc[i] - wf[i]));
+  return RC_OK;
+}
+
+static rc_err global_from(const rc_problem *pb, const rc_solution *sol,
+                          const rc_solution *fine, int dense_per_element,
+                          rc_error_estimate *est, rc_error *err) {
+  const int nw = rc_problem_nw(pb), ne = sol->mesh.n;
+  double *wc = malloc(sizeof *wc * (size_t)(2 * nw));
+  if (!wc)
+    return rc_error_set(err, RC_ERR_NOMEM, "out of memory for the estimate");
+  double *wf = wc + nw;
+  rc_err rc = RC_OK;
+  for (int k = 0; k < ne && rc == RC_OK; ++k) {
+    const int off = rc_solution_element_offset(sol, k), s = sol->mesh.stages[k];
+    for (int j = 0; j <= s && rc == RC_OK; ++j) /* nodes */
+      rc = fold_point(sol, fine, sol->w + (size_t)(off + j) * nw,
+                      sol->t[off + j], k, wf, est, err);
+    const double a = sol->t[off], b = sol->t[off + s];
+    for (int q = 0; q <= dense_per_element && rc == RC_OK; ++q) {
+      if (q == dense_per_element && k + 1 < ne)
+        break; /* tf belongs to the last element only */
+      const double t = q == dense_per_element
+                           ? b
+                           : a + (b - a) * (double)q / dense_per_element;
+      if ((rc = rc_solution_eval(sol, t, wc, err)) == RC_OK)
+        rc = fold_point(sol, fine, wc, t, k, wf, est, err);
+    }
+  }
+  free(wc);
+  return rc;
+}
+
+static void summarise(rc_error_estimate *est) {
+  est->max = 0.0;
+  for (int i = 0; i < est->nvar; ++i)
+    est->var[i] = NAN;
+  for (int k = 0; k < est->nelem; ++k) {
+    double m = NAN;
+    const double *row = est->elem + (size_t)k * est->nvar;
+    for (int i = 0; i < est->nvar; ++i) {
+      est->var[i] = nan_max(est->var[i], row[i]);
+      m = nan_max(m, row[i] / est->scale[i]);
+    }
+    est->elem_max[k] = m;
+    est->max = nan_max(est->max, m);
+  }
+}
+
+/* The arrays of est for ne elements, all NaN; the scales 1 + max |w_i| over
+ * the nodes. */
+static rc_err estimate_alloc(const rc_problem *pb, const rc_solution *sol,
+                             rc_error_estimate *est, rc_error *err) {
+  const int ne = sol->mesh.n, nv = pb->nx + pb->ny + pb->nu;
+  const int nw = rc_problem_nw(pb);
+  est->kind = RC_ESTIMATE_NONE;
+  est->nelem = ne;
+  est->nvar = nv;
+  est->max = est->local_max = NAN;
+  est->scale = malloc(sizeof(double) * (size_t)(nv > 0 ? nv : 1));
+  est->var = malloc(sizeof(double) * (size_t)(nv > 0 ? nv : 1));
+  est->elem = malloc(sizeof(double) * (size_t)ne * (size_t)(nv > 0 ? nv : 1));
+  est->elem_max = malloc(sizeof(double) * (size_t)ne);
+  est->local = malloc(sizeof(double) * (size_t)ne);
+  if (!est->scale || !est->var || !est->elem || !est->elem_max || !est->local)
+    return rc_error_set(err, RC_ERR_NOMEM,
+                        "out of memory for the error estimate of %d elements",
+                        ne);
+  for (int i = 0; i < nv; ++i) {
+    double m = 1.0;
+    for (int n = 0; n < sol->nnodes; ++n)
+      m = fmax(m, fabs(sol->w[(size_t)n * nw + i]));
+    est->scale[i] = m;
+    est->var[i] = NAN;
+  }
+  for (size_t q = 0; q < (size_t)ne * (size_t)nv; ++q)
+    est->elem[q] = NAN;
+  for (int k = 0; k < ne; ++k)
+    est->elem_max[k] = est->local[k] = NAN;
+  return RC_OK;
+}
+
+/* The local estimate (always: cheap, and the refinement history records
+ * it): PHR per element, 0 for a sampled reference. */
+static rc_err local_estimate(const rc_problem *pb, const rc_solution *sol,
+                             rc_error_estimate *est, rc_error *err) {
+  const int ne = sol->mesh.n;
+  if (pb->sampled_reference) {
+    for (int k = 0; k < ne; ++k)
+      est->local[k] = 0.0;
+  } else {
+    rc_err rc = rc_refine_estimate(pb, sol, RC_REFINE_PHR, est->local, err);
+    if (rc != RC_OK)
+      return rc;
+  }
+  est->local_max = 0.0;
+  for (int k = 0; k < ne; ++k) {
+    est->local_max = nan_max(est->local_max, est->local[k]);
+    est->elem_max[k] = est->local[k];
+  }
+  est->max = est->local_max;
+  est->kind = RC_ESTIMATE_LOCAL;
+  snprintf(est->note, sizeof est->note,
+           "local Patterson-Hager-Rao element estimate (relative state defect "
+           "and algebraic residual; blind to error propagation, y and u)");
+  return RC_OK;
+}
+
+/* The global estimate: the enriched re-solve on the split mesh.  When that
+ * solve cannot run or does not converge, est stays local and its note says
+ * why (RC_OK). */
+static rc_err global_estimate(const rc_problem *pb, const rc_solution *sol,
+                              const rc_options *opt, rc_error_estimate *est,
+                              rc_error *err) {
+  rc_mesh fine_mesh;
+  rc_err rc = split_mesh(&sol->mesh, &fine_mesh, err);
+  if (rc != RC_OK)
+    return rc;
+  rc_options o = *opt;
+  o.progress = NULL;
+  o.progress_ctx = NULL;
+  o.warm_start = sol->has_duals;
+  /* Solved only to opt->tol, the enriched solve would accept the coarse
+   * solution interpolated onto its mesh without an iteration whenever the
+   * coarse error is below about tol (measured on an index-1 form at 1e-13:
+   * an estimate of 4e-15); Newton converges quadratically, so the tighter
+   * target costs about one iteration more. */
+  o.tol = fmin(opt->tol, RC_ESTIMATE_ENRICHED_TOL);
+  o.acceptable_tol = opt->tol;
+  /* Warm from a converged solution the enriched NLP takes 1-10 Ipopt
+   * iterations, bang-bang optimal controls up to about 60
+   * (docs/mesh-refinement.md); one that needs many more is not a
+   * perturbation of this solution and would not estimate its error
+   * (measured: a square system whose split mesh puts a node on a singular
+   * point ran 283 iterations to 'infeasible', 5.9 s after a 0.06 s solve). */
+  if (o.max_iter > RC_ESTIMATE_ENRICHED_MAX_ITER)
+    o.max_iter = RC_ESTIMATE_ENRICHED_MAX_ITER;
+  rc_solution fine;
+  rc_solve_stats fst;
+  rc_error ferr = {RC_OK, ""};
+  rc = rc_solve(pb, &fine_mesh, &o, sol, &fine, &fst, &ferr);
+  rc_mesh_free(&fine_mesh);
+  if (rc != RC_OK) {
+    snprintf(est->note, sizeof est->note,
+             "local estimate only: the enriched solve (every element split in "
+             "two) could not run: %.400s",
+             ferr.message);
+    return RC_OK;
+  }
+  est->enriched_status = (int)fst.status;
+  est->enriched_iterations = fst.iterations;
+  est->enriched_nvars = fst.nvars;
+  est->enriched_wall_s = fst.wall_s;
+  const int ok = fst.status == RC_STATUS_CONVERGED ||
+                 fst.status == RC_STATUS_ACCEPTABLE ||
+                 (fst.status == RC_STATUS_NOT_RUN && pb->sampled_reference);
+  if (!ok) {
+    snprintf(est->note, sizeof est->note,
+             "local estimate only: the enriched solve (every element split in "
+             "two) ended '%s' after %d iterations",
+             rc_status_name(fst.status), fst.iterations);
+    rc_solution_free(&fine);
+    return RC_OK;
+  }
+  rc = global_from(pb, sol, &fine, opt->dense_per_element, est, err);
+  rc_solution_free(&fine);
+  if (rc != RC_OK)
+    return rc;
+  summarise(est);
+  est->kind = RC_ESTIMATE_GLOBAL;
+  snprintf(est->note, sizeof est->note,
+           "global: max |v_h - v_h/2| at the nodes and on the dense grid "
+           "against an enriched solve with every element split in two "
+           "(%d variables, %d iterations)",
+           fst.nvars, fst.iterations);
+  return RC_OK;
+}
+
+rc_err rc_estimate_error(const rc_problem *pb, const rc_solution *sol,
+                         const rc_options *opt, rc_estimate_kind kind,
+                         rc_error_estimate *est, rc_error *err) {
+  memset(est, 0, sizeof *est);
+  if (!pb || !sol || !opt || sol->mesh.n < 1 || !sol->w)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "rc_estimate_error: expected a problem, a solution on "
+                        "a mesh and options");
+  if (kind != RC_ESTIMATE_NONE && kind != RC_ESTIMATE_LOCAL &&
+      kind != RC_ESTIMATE_GLOBAL)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "estimate kind %d: expected RC_ESTIMATE_NONE (0), "
+                        "RC_ESTIMATE_LOCAL (1) or RC_ESTIMATE_GLOBAL (2)",
+                        (int)kind);
+  rc_err rc = estimate_alloc(pb, sol, est, err);
+  if (rc == RC_OK && kind == RC_ESTIMATE_NONE)
+    snprintf(est->note, sizeof est->note, "no error estimate requested");
+  else if (rc == RC_OK && (rc = local_estimate(pb, sol, est, err)) == RC_OK &&
+           kind == RC_ESTIMATE_GLOBAL)
+    rc = global_estimate(pb, sol, opt, est, err);
+  if (rc != RC_OK) {
+    rc_error_estimate_free(est);
+    return rc;
+  }
+  rc_error_clear(err);
+  return RC_OK;
+}
