@@ -58,6 +58,7 @@
 #include <time.h>
 
 #include "plugin_loader.h"
+#include "radcol/catalogue.h"
 #include "radcol/params.h"
 #include "radcol/problem.h"
 
@@ -445,7 +446,7 @@ int main(int argc, char **argv) {
   rc_plugin_handle *ph = NULL;
   const rc_model *model = NULL;
   if (plugin) {
-    if (rc_plugin_open(plugin, &ph, &err) != RC_OK)
+    if (rc_plugin_open(plugin, rc_builtin_models(), &ph, &err) != RC_OK)
       return fprintf(stderr, "%s\n", err.message), 2;
     model = rc_plugin_find_model(ph, problem);
   } else {
