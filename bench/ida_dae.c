@@ -518,27 +518,28 @@ int main(int argc, char **argv) {
     fprintf(stderr, "out of memory\n");
     goto done;
   }
-  /* compared columns: --compare, else every variable the reference has */
-  for (int j = 0; j < m; ++j) {
-    int want = !compare;
-    if (compare) {
-      const char *p = compare;
-      const size_t len = strlen(cols[j]);
-      while (p && *p) {
-        if (strncmp(p, cols[j], len) == 0 && (p[len] == ',' || !p[len]))
-          want = 1;
-        p = strchr(p, ',');
-        p = p ? p + 1 : NULL;
-      }
-    }
-    const int gc = grid_col(&g, cols[j]);
-    if (want && gc > 0)
-      cc[ncmp++] = (cmp_col){j, gc};
-    if (want && gc < 0 && compare) {
-      fprintf(stderr, "--compare %s: the reference has no column %s\n", compare,
-              cols[j]);
+  /* compared columns: the names of --compare (each a variable or output of
+   * the problem and a column of the reference), else every variable the
+   * reference has */
+  for (const char *p = compare; p && *p && ncmp < MAX_COLS;) {
+    const size_t len = strcspn(p, ",");
+    int j = 0;
+    while (j < m && !(strlen(cols[j]) == len && strncmp(p, cols[j], len) == 0))
+      ++j;
+    const int gc = j < m ? grid_col(&g, cols[j]) : -1;
+    if (gc < 0) {
+      fprintf(stderr, "--compare %s: '%.*s' is %s\n", compare, (int)len, p,
+              j < m ? "not a column of the reference"
+                    : "no variable or output of the problem");
       goto done;
     }
+    cc[ncmp++] = (cmp_col){j, gc};
+    p += len + (p[len] == ',');
+  }
+  for (int j = 0; j < m && !compare; ++j) {
+    const int gc = grid_col(&g, cols[j]);
+    if (gc > 0)
+      cc[ncmp++] = (cmp_col){j, gc};
   }
   if (ncmp == 0) {
     fprintf(stderr, "no variable to compare with the reference\n");
