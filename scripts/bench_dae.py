@@ -701,8 +701,9 @@ def failures(a, probs, work):
                      for n in (100, 200, 400, 800)] +
          [["-f", "index3", "-n", "400", "-s", "3"] + off + ["--tol", "1e-8"]]),
         ("Newton at the default tolerance, mechanism index 1: a random-looking "
-         "subset of meshes (a scan of n = 10, 15, ..., 400 failed at s = 3 for n = "
-         "10 15 25 30 240, at s = 5 for n = 10 15 20 25 30 100 175 245 290 295)",
+         "subset of meshes (the scan of benchmarks/dae/andrews/README.md failed at "
+         "s = 3 for n = 10 15 25 30 240 of 10, 15, ..., 400, at s = 5 for n = 10 "
+         "15 20 25 30 100 175 245 290 295 of 10, 15, ..., 300)",
          "andrews", [["-f", "index1", "-n", str(n), "-s", s] + off
                      for s, ns in (("3", (239, 240, 241)), ("5", (99, 100, 101)))
                      for n in ns]),
