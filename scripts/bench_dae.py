@@ -32,7 +32,7 @@ Digits (as bench/ida_dae.c computes them for IDA, recomputed here for both):
   digits_grid = -log10 max_{k,i} |z_i(t_k) - ref_i(t_k)| / max_k |ref_i|
                 (radcol: its dense output; IDA: its interpolant)
   digits      = min(digits_end, digits_grid), capped at the reference's own
-                floor (bench.json floor_digits).
+                floor (bench.json reference_floor_digits).
 
 Needs: a build with -DRADCOL_BUILD_BENCH=ON (radcol, bench/
 radcol_bench_ida_dae), /usr/bin/python3 with numpy, scipy, sympy, h5py and
@@ -233,7 +233,7 @@ def radcol_run(a, p, args, ref, repeat, timeout, work):
             return res
         de, dg, worst = digits(ref, sol, p.compare)
         res.update(digits_end=de, digits_grid=dg, worst=worst,
-                   digits=min(de, dg, float(p.spec["floor_digits"])))
+                   digits=min(de, dg, float(p.spec["reference_floor_digits"])))
     return res
 
 
@@ -278,7 +278,7 @@ def ida_run(a, p, rtol, mode, ref, repeat, timeout, work):
             raise SystemExit("%s: IDA digits differ between the driver (%.3f, %.3f) "
                              "and this script (%.3f, %.3f)"
                              % (p.name, res["digits_end"], res["digits_grid"], de, dg))
-        res["digits"] = min(de, dg, float(p.spec["floor_digits"]))
+        res["digits"] = min(de, dg, float(p.spec["reference_floor_digits"]))
     else:
         res["digits"] = None
     return res
@@ -351,7 +351,7 @@ def study(a, probs, work):
                 print("  ida %s rtol=%-8.1e %s digits %s time %.4f s" % (
                     mode, rtol, "ok " if r.get("ok") else "FAIL",
                     fmt(r.get("digits")), r["time_s"]), flush=True)
-                if r.get("ok") and r["digits"] >= float(p.spec["floor_digits"]):
+                if r.get("ok") and r["digits"] >= float(p.spec["reference_floor_digits"]):
                     break
                 if r["time_s"] > a.ida_max_s:
                     print("  ida %s: %.1f s > --ida-max-s %g: the rest of the ladder "
@@ -420,7 +420,7 @@ def write_report(a, probs, report, cmdline):
   |z_i(tf) - ref_i(tf)| / |ref_i(tf)| (the test set's scd) and digits_grid =
   -log10 max over the grid and i of |z_i - ref_i| / max|ref_i|, over the
   compared components (positions for the mechanisms, all components
-  otherwise), capped at the reference's floor (bench.json `floor_digits`).
+  otherwise), capped at the reference's floor (bench.json `reference_floor_digits`).
 - Time: the whole command, process start to exit, measured by the script
   (radcol: `radcol solve ... -o FILE.h5 --json --quiet`, result file written;
   IDA: `radcol_bench_ida_dae ... RTOL` (bench/ida_dae.c), which loads the same
