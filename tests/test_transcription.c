@@ -546,14 +546,12 @@ static void check_lq(void) {
  * objective reported is the maximised value -tanh(1)/2, and the multipliers
  * are those of the problem as defined: stationarity of
  * -L + sum lambda (D X - h f) in u gives lambda / b_j = -u. */
-static int lqmax_F(const rc_problem *pb, double t, const double *w,
-                   double *F) {
+static int lqmax_F(const rc_problem *pb, double t, const double *w, double *F) {
   const int st = lq_F(pb, t, w, F);
   F[1] = -F[1];
   return st;
 }
-static int lqmax_J(const rc_problem *pb, double t, const double *w,
-                   double *v) {
+static int lqmax_J(const rc_problem *pb, double t, const double *w, double *v) {
   const int st = lq_J(pb, t, w, v);
   v[1] = -v[1], v[2] = -v[2];
   return st;

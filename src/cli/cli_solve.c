@@ -19,12 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/numbers.h"
 #include "cli/args.h"
 #include "cli/cli_init.h"
 #include "cli/forms.h"
 #include "cli/json.h"
 #include "cli/report.h"
+#include "core/numbers.h"
 #include "radcol/estimate.h"
 #include "radcol/io.h"
 #include "radcol/mesh.h"
