@@ -2653,4 +2653,5 @@ const rc_model rc_model_crane = {
     NPARAM,
     crane_params,
     crane_create,
+    NULL, /* create_phases */
 };

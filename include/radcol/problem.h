@@ -48,12 +48,15 @@
 #include "radcol/errors.h"
 #include "radcol/mesh.h"
 
+struct rc_data_fit; /* radcol/data.h */
+struct rc_phases;   /* radcol/phases.h */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* Bump when rc_problem, rc_block or rc_model change layout (plugins check). */
-#define RC_PROBLEM_ABI_VERSION 2
+#define RC_PROBLEM_ABI_VERSION 3
 
 typedef struct rc_problem rc_problem;
 
@@ -171,6 +174,11 @@ struct rc_problem {
 
   void *user;                      /* the problem's own data */
   void (*destroy)(rc_problem *pb); /* frees pb and everything it owns */
+
+  /* Optional (ABI 3): data at interior times (radcol/data.h), least-squares
+   * terms of the objective at given times; the mesh gets a breakpoint at
+   * each.  Borrowed, owned by the problem.  NULL: none. */
+  const struct rc_data_fit *data;
 };
 
 /* ---- the catalogue ------------------------------------------------------ */
@@ -214,6 +222,13 @@ typedef struct rc_model {
    */
   rc_err (*create)(const struct rc_model *model, int formulation,
                    const rc_param_values *pv, rc_problem **out, rc_error *err);
+  /* Optional (ABI 3): a multiphase problem (radcol/phases.h) for formulation
+   * `formulation`.  NULL, or *out == NULL on RC_OK: the formulation is one
+   * phase, built by create.  On RC_OK with *out set, the caller frees it
+   * with rc_phases_free. */
+  rc_err (*create_phases)(const struct rc_model *model, int formulation,
+                          const rc_param_values *pv, struct rc_phases **out,
+                          rc_error *err);
 } rc_model;
 
 /* Sizes derived from the dims. */
