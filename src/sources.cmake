@@ -38,6 +38,7 @@ set(RADCOL_NLP_SOURCES
 set(RADCOL_ACCURACY_SOURCES
   src/accuracy/estimate.c
   src/accuracy/refine.c
+  src/accuracy/phases_refine.c
 )
 set(RADCOL_IO_SOURCES
   src/io/hdf5_util.c
@@ -73,4 +74,5 @@ set(RADCOL_CLI_SOURCES
   src/cli/cli_export.c
   src/cli/cli_replay.c
   src/cli/plan_file.c
+  src/cli/cli_job.c
 )

@@ -22,6 +22,7 @@
 #include "radcol/params.h"
 #include "radcol/phases.h"
 #include "radcol/phases_check.h"
+#include "radcol/phases_refine.h"
 #include "radcol/plugin.h"
 #include "radcol/problem.h"
 #include "radcol/refine.h"

@@ -9,13 +9,15 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "cli/cli_job.h"
 #include "cli/json.h"
 #include "radcol/check.h"
 #include "radcol/kit.h"
 
 static const char usage[] =
     "usage: radcol check PROBLEM [-f FORMULATION] [--points N] [--seed S]\n"
-    "                    [--set NAME=VALUE]... [--json]\n\n"
+    "                    [--set NAME=VALUE]... [--json]\n"
+    "       radcol check --job FILE.json [--points N] [--seed S] [--json]\n\n"
     "Compare every hand-coded Jacobian and Hessian entry of PROBLEM (point,\n"
     "boundary and invariant blocks) with central finite differences at\n"
     "random points, and check that the declared sparsity is complete.\n\n"
@@ -182,6 +184,8 @@ static int check_all(const char *cmd, const char *problem, const char *form,
 }
 
 static int run_check(int argc, char **argv) {
+  if (rc_cli_has_job(argc, argv)) /* radcol check --job FILE.json */
+    return rc_cli_job_check(argc, argv);
   const char *cmd = "check", *problem = NULL, *form = NULL;
   int json = 0;
   long npoints = 0, seed = 0;

@@ -21,6 +21,7 @@
 
 #include "cli/args.h"
 #include "cli/cli_init.h"
+#include "cli/cli_job.h"
 #include "cli/forms.h"
 #include "cli/json.h"
 #include "cli/report.h"
@@ -50,7 +51,9 @@ static const char usage[] =
     "                    [--estimate global|local|off] [--plugin LIB.so]\n"
     "                    [--solver auto|ipopt|newton]\n"
     "                    [--dense-bounds on|off]\n"
-    "                    [-o FILE.h5] [--json] [--quiet]\n\n"
+    "                    [-o FILE.h5] [--json] [--quiet]\n"
+    "       radcol solve --job FILE.json [options] (radcol solve --job x "
+    "--help)\n\n"
     "Transcribe PROBLEM by Radau IIA collocation, solve the NLP with Ipopt,\n"
     "measure errors against the problem's reference and write an HDF5 file.\n\n"
     "Options:\n"
@@ -865,6 +868,8 @@ static int solve_steps(solve_job *j, int argc, char **argv) {
 }
 
 static int run_solve(int argc, char **argv) {
+  if (rc_cli_has_job(argc, argv)) /* radcol solve --job FILE.json */
+    return rc_cli_job_solve(argc, argv);
   solve_job j;
   memset(&j, 0, sizeof j);
   j.cmd = "solve";
