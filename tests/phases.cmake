@@ -5,3 +5,19 @@
 # a fit to exact data.
 radcol_unit_test(test_phases test_phases.c)
 set_tests_properties(test_phases PROPERTIES LABELS "unit;derivatives")
+
+# The command line: a one-phase job file against the plain command line bit
+# for bit, the gas-oil fit as a generated model with its data file against
+# scipy, the closed-form two-mass job, radcol check --job, bad job files.
+execute_process(COMMAND ${RADCOL_PYTHON} -c "import sympy, scipy, h5py"
+                RESULT_VARIABLE _rc_ph_py OUTPUT_QUIET ERROR_QUIET)
+if(RADCOL_PYTHON AND _rc_ph_py EQUAL 0)
+  foreach(case identity gasoil two_mass check bad)
+    add_test(NAME phases.${case}
+      COMMAND ${RADCOL_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_phases_cli.py
+              ${case} $<TARGET_FILE:radcol_cli> ${PROJECT_SOURCE_DIR}
+              ${PROJECT_BINARY_DIR})
+    set_tests_properties(phases.${case} PROPERTIES LABELS "cli;phases"
+                         TIMEOUT 300)
+  endforeach()
+endif()

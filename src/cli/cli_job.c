@@ -366,8 +366,8 @@ static int phase_mesh(job *j, int k, json_t *o) {
   if (m && json_is_string(m)) {
     file = json_string_value(m);
   } else if (m && json_is_object(m)) {
-    static const char *const keys[] = {"elements", "stages", "file", "phase",
-                                       NULL};
+    static const char *const keys[] = {"elements", "stages",    "file",
+                                       "phase",    "fractions", NULL};
     if ((st = known_keys(j, k, "\"mesh\"", m, keys)))
       return st;
     json_t *v;
@@ -380,6 +380,33 @@ static int phase_mesh(job *j, int k, json_t *o) {
     if ((v = json_object_get(m, "phase")) &&
         (st = get_int(j, k, "mesh.phase", v, 0, JOB_MAX_PHASES, &ph)))
       return st;
+    if ((v = json_object_get(m, "fractions"))) {
+      /* breakpoints as fractions of the phase's duration, 0 ... 1 */
+      if (!json_is_array(v) || json_array_size(v) < 2 ||
+          json_array_size(v) > 10000001 || n)
+        return job_fail(j, k, "mesh.fractions",
+                        "expected an array [0, ..., 1] of at least 2 "
+                        "breakpoints (and no \"elements\")");
+      const size_t nf = json_array_size(v);
+      double *fr = malloc(sizeof *fr * nf);
+      int *sg = malloc(sizeof *sg * nf);
+      if (!fr || !sg) {
+        free(fr);
+        free(sg);
+        return RC_CLI_NO_MEMORY;
+      }
+      st = RC_CLI_OK;
+      for (size_t i = 0; i < nf && !st; ++i) {
+        sg[i] = s ? (int)s : JOB_DEFAULT_STAGES;
+        st = get_number(j, k, "mesh.fractions", json_array_get(v, i), &fr[i]);
+      }
+      if (!st &&
+          rc_mesh_from_arrays((int)nf - 1, fr, sg, &p->mesh, &err) != RC_OK)
+        st = job_fail(j, k, "mesh.fractions", "%s", err.message);
+      free(fr);
+      free(sg);
+      return st;
+    }
     if ((v = json_object_get(m, "file"))) {
       if (!json_is_string(v))
         return job_fail(j, k, "mesh.file", "expected a file name");
