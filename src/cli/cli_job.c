@@ -7,8 +7,8 @@
  * The file is read with jansson (Debian libjansson-dev): it reports syntax
  * errors with their line and column and refuses duplicate keys.  Every
  * other error names the phase, the key and the value:
- *     job.json: phase 'loaded' (phases[0]): key 'formulation': 'mintme' is
- *     not a formulation of crane (flat, track, ...)
+ *     job.json: phase 'a' (phases[0]): key 'formulation': 'mintme' is
+ *     not a formulation of MODEL (its formulations, listed)
  *
  * Flow of a solve (every refusal before the solve; the writer is atomic):
  *   arguments -> the file -> each phase (model, formulation, set, tf ->
