@@ -58,6 +58,41 @@ def build_plugin(src, work, model, name):
     return lib
 
 
+MAPS = ("max_error", "invariants", "error_estimate.variables",
+        "dense_violation")
+
+
+def keys_of(obj, prefix=""):
+    out = set()
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out.add(prefix + k)
+            out |= keys_of(v, prefix + k + ".")
+    elif isinstance(obj, list):
+        for v in obj:
+            out |= keys_of(v, prefix + "[].")
+    return out
+
+
+def documented(src, cmd, obj):
+    """Every key of a --json object is in docs/json.md (per-name maps as
+    <name>, also inside phase_list[])."""
+    import re
+    with open(os.path.join(src, "docs", "json.md")) as fh:
+        doc = set(re.findall(r"^\|\s*`([A-Za-z0-9_.\[\]<>]+)`", fh.read(),
+                             re.M))
+    for k in sorted(keys_of(obj)):
+        key = k.replace(".[].", "[].")
+        for pre in ("", "phase_list[]."):
+            for m in MAPS:
+                if key.startswith(pre + m + "."):
+                    rest = key[len(pre + m) + 1:].split(".", 1)
+                    key = pre + m + ".<name>" + (
+                        "." + rest[1] if len(rest) > 1 else "")
+        check("%s.%s" % (cmd, key) in doc,
+              "docs/json.md lacks %s.%s" % (cmd, key))
+
+
 def case_identity(radcol, src, work):
     job = os.path.join(work, "one.json")
     with open(job, "w") as fh:
@@ -182,6 +217,7 @@ def case_two_mass(radcol, src, work):
     p = run(radcol, "solve", "--job", job, "--plugin", lib, "-o", out,
             "--json", "--quiet")
     j = json.loads(p.stdout)
+    documented(src, "job", j)
     T, v1, vp = two_mass_exact()
     d = [ph["duration"] for ph in j["phase_list"]]
     rel = [abs(a - b) / b for a, b in zip(d, T)]
@@ -215,6 +251,7 @@ def case_two_mass(radcol, src, work):
     # info and export understand the file
     pi = run(radcol, "info", out, "--json")
     ji = json.loads(pi.stdout)
+    documented(src, "info", ji)
     check(ji["phases"] == 3 and
           [x["name"] for x in ji["phase_list"]] == ["light", "push", "brake"]
           and ji["linkage_rows"] == 5, "info --json: %s" % pi.stdout[:300])
@@ -235,6 +272,7 @@ def case_check(radcol, src, work):
     job = os.path.join(src, "examples", "two-mass.json")
     p = run(radcol, "check", "--job", job, "--plugin", lib, "--json")
     j = json.loads(p.stdout)
+    documented(src, "check", j)
     a = j["assembled"]
     print("check --job: %d entries, %d variables, %d linkage rows (%d link "
           "blocks), %d free durations, max rel err %.2e" % (
