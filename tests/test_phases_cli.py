@@ -265,6 +265,19 @@ def case_two_mass(radcol, src, work):
           "export rows: phases %s..%s, last time %s" % (ph[0], ph[-1], t[-1]))
     x_end = float(rows[-1][2])
     check(abs(x_end - 2.0) < 1e-12, "x at the end %.15g" % x_end)
+    # the same phases declared in the model file (phases(...) of
+    # radcol-gen, rc_model.create_phases): radcol solve two-mass -f job
+    pm = run(radcol, "solve", "two-mass", "-f", "job", "--plugin", lib,
+             "-o", os.path.join(work, "model-job.h5"), "--json", "--quiet",
+             "--tol", "1e-12", "--ipopt", "bound_relax_factor=0")
+    jm = json.loads(pm.stdout)
+    em = abs(jm["objective"] - sum(T)) / sum(T)
+    print("two-mass -f job (the model's phase list): T %.15g, rel %.1e, %d "
+          "phases" % (jm["objective"], em, jm["phases"]))
+    check(jm["phases"] == 3 and em < 1e-9, "model phases: %s" % pm.stdout[:200])
+    pc = run(radcol, "check", "two-mass", "--plugin", lib)
+    check(pc.stdout.count("PASS") == 3 + 4 and "FAIL" not in pc.stdout,
+          "radcol check two-mass: %s" % pc.stdout)
 
 
 def case_check(radcol, src, work):

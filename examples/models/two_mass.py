@@ -16,3 +16,5 @@ both = dict(states=[x, v], controls=[u], f={x: v, v: u / m}, bounds={u: (ulo, uh
 formulation("start", "x v | u: from rest at 0 to x = a", x0={x: 0, v: 0}, xf={x: a}, **both)
 formulation("free", "x v | u: both ends free", start={x: a, v: 1}, **both)
 formulation("stop", "x v | u: to rest at L", start={x: a, v: 1}, xf={x: L, v: 0}, **both)
+phases("job", "the light, push and brake phases of examples/two-mass.json", [
+    ("light", "start", {m: 1}), ("push", "free", {m: 2, ulo: 0}), ("brake", "stop", {m: 2, uhi: 0})])

@@ -82,6 +82,27 @@ static int check_one(const char *cmd, const rc_model *model, int f,
                      const char *const *sets, rc_json *j) {
   rc_param_values pv;
   rc_problem *pb = NULL;
+  if (model->create_phases) { /* a multiphase formulation (docs/phases.md) */
+    rc_error err = {RC_OK, ""};
+    rc_phases *ph = NULL;
+    int st = rc_params_init_defaults(model, &pv, &err) == RC_OK ? 0 : 2;
+    for (int k = 0; !st && k < nsets; ++k)
+      st = rc_params_set(model, &pv, sets[k], &err) == RC_OK ? 0 : 2;
+    if (!st && rc_cli_model_phases(cmd, model, f, &pv, &ph) == 1) {
+      rc_params_free(&pv);
+      if (j) {
+        rc_json_begin_object(j, NULL);
+        rc_json_string(j, "formulation", model->formulations[f].name);
+      }
+      st = rc_cli_model_phases_check(cmd, model, f, ph, co, j);
+      if (j) {
+        rc_json_bool(j, "pass", st == RC_CLI_OK);
+        rc_json_end_object(j);
+      }
+      return st;
+    }
+    rc_params_free(&pv);
+  }
   int status = rc_cli_make_problem(cmd, model, f, nsets, sets, &pv, &pb);
   if (status)
     return status;

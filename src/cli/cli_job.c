@@ -353,6 +353,21 @@ static int phase_problem(job *j, int k, json_t *o) {
   return RC_CLI_OK;
 }
 
+/* n x s elements (0: the problem's suggestion, else 40 x 3), or the
+ * problem's suggested mesh when n is 0 and it has one. */
+static rc_err default_mesh(const rc_problem *pb, long n, long s, rc_mesh *m,
+                           rc_error *err) {
+  if (!n && pb->default_mesh_n > 0)
+    return rc_mesh_suggested(pb, (int)s, JOB_DEFAULT_STAGES, m, err);
+  return rc_mesh_uniform(
+      n ? (int)n
+        : (pb->default_elements > 0 ? pb->default_elements
+                                    : JOB_DEFAULT_ELEMENTS),
+      s ? (int)s
+        : (pb->default_stages > 0 ? pb->default_stages : JOB_DEFAULT_STAGES),
+      m, err);
+}
+
 /* "mesh": {"elements": N, "stages": S} or "FILE.h5" or {"file", "phase"}. */
 static int phase_mesh(job *j, int k, json_t *o) {
   job_phase *p = &j->jp[k];
@@ -433,16 +448,7 @@ static int phase_mesh(job *j, int k, json_t *o) {
       return job_fail(j, k, "mesh", "%s", err.message);
     return RC_CLI_OK;
   }
-  if (!n && pb->default_mesh_n > 0)
-    rc = rc_mesh_suggested(pb, (int)s, JOB_DEFAULT_STAGES, &p->mesh, &err);
-  else
-    rc = rc_mesh_uniform(
-        n ? (int)n
-          : (pb->default_elements > 0 ? pb->default_elements
-                                      : JOB_DEFAULT_ELEMENTS),
-        s ? (int)s
-          : (pb->default_stages > 0 ? pb->default_stages : JOB_DEFAULT_STAGES),
-        &p->mesh, &err);
+  rc = default_mesh(pb, n, s, &p->mesh, &err);
   return rc == RC_OK ? RC_CLI_OK : job_fail(j, k, "mesh", "%s", err.message);
 }
 
@@ -987,16 +993,7 @@ static int job_load(job *j, const char *cmd, const char *path) {
 /* ---- the solve ------------------------------------------------------------
  */
 
-typedef struct solve_args {
-  const char *job, *output;
-  int json, quiet;
-  double tol;
-  long max_iter, max_refinements;
-  int have_tol, have_max_iter, have_refine, have_max_refinements;
-  double refine_tol, error_tol;
-  int have_error_tol, estimate;
-  rc_cli_list ipopt;
-} solve_args;
+typedef rc_cli_job_args solve_args;
 
 typedef struct progress_state {
   double last_t;
@@ -1174,8 +1171,7 @@ static void print_text(const job *j, const phases_run *r) {
 }
 
 /* Solve j->ph; the output path is checked first. */
-static int solve_phases(job *j, const solve_args *a, int argc, char **argv) {
-  (void)argc, (void)argv;
+static int solve_phases(job *j, const solve_args *a) {
   const char *cmd = j->cmd;
   const int n = j->n;
   phases_run r;
@@ -1316,8 +1312,9 @@ static int solve_phases(job *j, const solve_args *a, int argc, char **argv) {
   for (int k = 0; k < n; ++k) {
     r.pst[k] = r.st;
     r.pst[k].objective = r.res.objective[k];
-    r.rec[k] = rc_cli_record("solve", j->jp[k].model, &j->jp[k].pv,
-                             &r.res.pb[k], &r.res.sol[k], &r.pst[k]);
+    r.rec[k] = rc_cli_record("solve", j->jp[k].model,
+                             j->jp[k].model ? &j->jp[k].pv : NULL, &r.res.pb[k],
+                             &r.res.sol[k], &r.pst[k]);
     r.rec[k].diag = r.diag[k].have_diag ? &r.diag[k].diag : NULL;
     r.rec[k].dense = r.diag[k].have_dense ? &r.diag[k].dense : NULL;
     r.rec[k].estimate = r.have_est ? &r.est[k] : NULL;
@@ -1433,7 +1430,7 @@ int rc_cli_job_solve(int argc, char **argv) {
   memset(&j, 0, sizeof j);
   st = job_load(&j, cmd, a.job);
   if (!st)
-    st = solve_phases(&j, &a, argc, argv);
+    st = solve_phases(&j, &a);
   job_free(&j);
   rc_cli_list_free(&a.ipopt);
   return st;
@@ -1441,6 +1438,95 @@ int rc_cli_job_solve(int argc, char **argv) {
 
 /* ---- the check ------------------------------------------------------------
  */
+
+/* Every phase's blocks (rc_check_problem) and the assembled NLP
+ * (rc_phases_check): text lines, or members of the open JSON object js.
+ * Returns 1 when everything passes. */
+static int check_job(job *j, const rc_check_options *co, rc_json *js) {
+  if (js)
+    rc_json_begin_array(js, "phase_list");
+  int pass = 1;
+  rc_error err = {RC_OK, ""};
+  for (int k = 0; k < j->n; ++k) {
+    rc_check_report rep;
+    memset(&rep, 0, sizeof rep);
+    rc_err rc = rc_check_problem(j->phase[k].pb, co, &rep, &err);
+    const int ok = rc == RC_OK && rep.nfailures == 0;
+    pass &= ok;
+    if (js) {
+      rc_json_begin_object(js, NULL);
+      rc_json_string(js, "name", j->phase[k].name);
+      rc_json_string(js, "problem", j->phase[k].pb->model);
+      rc_json_string(js, "formulation", j->phase[k].pb->formulation);
+      rc_json_bool(js, "pass", ok);
+      rc_json_int(js, "entries", rep.nentries);
+      rc_json_int(js, "failures", rep.nfailures);
+      rc_json_end_object(js);
+    } else {
+      printf("%s phase %s (%s/%s): %d entries, %d failures, max rel err jac "
+             "%.2e hes %.2e%s%s\n",
+             ok ? "PASS" : "FAIL", j->phase[k].name, j->phase[k].pb->model,
+             j->phase[k].pb->formulation, rep.nentries, rep.nfailures,
+             rep.max_rel_err_jac, rep.max_rel_err_hes, rc == RC_OK ? "" : ": ",
+             rc == RC_OK ? "" : err.message);
+      for (int q = 0; q < rep.nfailures && q < RC_CHECK_MAX_FAILURES; ++q)
+        printf("  %s: %s row %d (%s) column %d (%s): expected %.10g, got "
+               "%.10g\n",
+               j->phase[k].name, rep.failures[q].block, rep.failures[q].row,
+               rep.failures[q].row_name, rep.failures[q].col,
+               rep.failures[q].col_name, rep.failures[q].expected,
+               rep.failures[q].got);
+    }
+  }
+  rc_phases_check_report pr;
+  rc_err rc = rc_phases_check(&j->ph, NULL, co, &pr, &err);
+  const int ok = rc == RC_OK && pr.nfailures == 0;
+  pass &= ok;
+  const int kept = pr.nfailures < RC_CHECK_MAX_FAILURES ? pr.nfailures
+                                                        : RC_CHECK_MAX_FAILURES;
+  if (js) {
+    rc_json_end_array(js);
+    rc_json_begin_object(js, "assembled");
+    rc_json_bool(js, "pass", ok);
+    rc_json_string(js, "error", rc == RC_OK ? NULL : err.message);
+    rc_json_int(js, "entries", pr.nentries);
+    rc_json_int(js, "failures", pr.nfailures);
+    rc_json_number(js, "max_rel_err", pr.max_rel_err);
+    rc_json_int(js, "variables", pr.nvars);
+    rc_json_int(js, "constraints", pr.ncons);
+    rc_json_int(js, "linkage_rows", pr.nlink_rows);
+    rc_json_int(js, "link_blocks", pr.nlink_blocks);
+    rc_json_int(js, "free_durations", pr.nfree_durations);
+    rc_json_int(js, "data_points", pr.ndata);
+    rc_json_begin_array(js, "failure_list");
+    for (int q = 0; q < kept; ++q) {
+      rc_json_begin_object(js, NULL);
+      rc_json_string(js, "what", pr.failures[q].what);
+      rc_json_string(js, "row_name", pr.failures[q].row_name);
+      rc_json_string(js, "col_name", pr.failures[q].col_name);
+      rc_json_number(js, "expected", pr.failures[q].expected);
+      rc_json_number(js, "got", pr.failures[q].got);
+      rc_json_end_object(js);
+    }
+    rc_json_end_array(js);
+    rc_json_end_object(js);
+  } else {
+    for (int q = 0; q < kept; ++q)
+      printf("  %s: %s / %s: expected %.10g (finite differences), got "
+             "%.10g\n",
+             pr.failures[q].what, pr.failures[q].row_name,
+             pr.failures[q].col_name, pr.failures[q].expected,
+             pr.failures[q].got);
+    printf("%s assembled NLP of %d phases: %d variables, %d constraints (%d "
+           "linkage rows, %d link blocks, %d free durations, %d data "
+           "points), %d entries, %d failures, max rel err %.2e%s%s\n",
+           ok ? "PASS" : "FAIL", j->n, pr.nvars, pr.ncons, pr.nlink_rows,
+           pr.nlink_blocks, pr.nfree_durations, pr.ndata, pr.nentries,
+           pr.nfailures, pr.max_rel_err, rc == RC_OK ? "" : ": ",
+           rc == RC_OK ? "" : err.message);
+  }
+  return pass;
+}
 
 int rc_cli_job_check(int argc, char **argv) {
   const char *cmd = "check";
@@ -1485,91 +1571,93 @@ int rc_cli_job_check(int argc, char **argv) {
     rc_json_init(&js, stdout);
     rc_json_begin_object(&js, NULL);
     rc_json_string(&js, "job", j.name);
-    rc_json_begin_array(&js, "phase_list");
   }
-  int pass = 1;
-  rc_error err = {RC_OK, ""};
-  for (int k = 0; k < j.n; ++k) {
-    rc_check_report rep;
-    memset(&rep, 0, sizeof rep);
-    rc_err rc = rc_check_problem(j.phase[k].pb, &co, &rep, &err);
-    const int ok = rc == RC_OK && rep.nfailures == 0;
-    pass &= ok;
-    if (json) {
-      rc_json_begin_object(&js, NULL);
-      rc_json_string(&js, "name", j.phase[k].name);
-      rc_json_string(&js, "problem", j.phase[k].pb->model);
-      rc_json_string(&js, "formulation", j.phase[k].pb->formulation);
-      rc_json_bool(&js, "pass", ok);
-      rc_json_int(&js, "entries", rep.nentries);
-      rc_json_int(&js, "failures", rep.nfailures);
-      rc_json_end_object(&js);
-    } else {
-      printf("%s phase %s (%s/%s): %d entries, %d failures, max rel err jac "
-             "%.2e hes %.2e%s%s\n",
-             ok ? "PASS" : "FAIL", j.phase[k].name, j.phase[k].pb->model,
-             j.phase[k].pb->formulation, rep.nentries, rep.nfailures,
-             rep.max_rel_err_jac, rep.max_rel_err_hes, rc == RC_OK ? "" : ": ",
-             rc == RC_OK ? "" : err.message);
-      for (int q = 0; q < rep.nfailures && q < RC_CHECK_MAX_FAILURES; ++q)
-        printf("  %s: %s row %d (%s) column %d (%s): expected %.10g, got "
-               "%.10g\n",
-               j.phase[k].name, rep.failures[q].block, rep.failures[q].row,
-               rep.failures[q].row_name, rep.failures[q].col,
-               rep.failures[q].col_name, rep.failures[q].expected,
-               rep.failures[q].got);
-    }
-  }
-  rc_phases_check_report pr;
-  rc_err rc = rc_phases_check(&j.ph, NULL, &co, &pr, &err);
-  const int ok = rc == RC_OK && pr.nfailures == 0;
-  pass &= ok;
-  const int kept = pr.nfailures < RC_CHECK_MAX_FAILURES ? pr.nfailures
-                                                        : RC_CHECK_MAX_FAILURES;
+  const int pass = check_job(&j, &co, json ? &js : NULL);
   if (json) {
-    rc_json_end_array(&js);
-    rc_json_begin_object(&js, "assembled");
-    rc_json_bool(&js, "pass", ok);
-    rc_json_string(&js, "error", rc == RC_OK ? NULL : err.message);
-    rc_json_int(&js, "entries", pr.nentries);
-    rc_json_int(&js, "failures", pr.nfailures);
-    rc_json_number(&js, "max_rel_err", pr.max_rel_err);
-    rc_json_int(&js, "variables", pr.nvars);
-    rc_json_int(&js, "constraints", pr.ncons);
-    rc_json_int(&js, "linkage_rows", pr.nlink_rows);
-    rc_json_int(&js, "link_blocks", pr.nlink_blocks);
-    rc_json_int(&js, "free_durations", pr.nfree_durations);
-    rc_json_int(&js, "data_points", pr.ndata);
-    rc_json_begin_array(&js, "failure_list");
-    for (int q = 0; q < kept; ++q) {
-      rc_json_begin_object(&js, NULL);
-      rc_json_string(&js, "what", pr.failures[q].what);
-      rc_json_string(&js, "row_name", pr.failures[q].row_name);
-      rc_json_string(&js, "col_name", pr.failures[q].col_name);
-      rc_json_number(&js, "expected", pr.failures[q].expected);
-      rc_json_number(&js, "got", pr.failures[q].got);
-      rc_json_end_object(&js);
-    }
-    rc_json_end_array(&js);
-    rc_json_end_object(&js);
     rc_json_bool(&js, "pass", pass);
     rc_json_end_object(&js);
     rc_json_finish(&js);
-  } else {
-    for (int q = 0; q < kept; ++q)
-      printf("  %s: %s / %s: expected %.10g (finite differences), got "
-             "%.10g\n",
-             pr.failures[q].what, pr.failures[q].row_name,
-             pr.failures[q].col_name, pr.failures[q].expected,
-             pr.failures[q].got);
-    printf("%s assembled NLP of %d phases: %d variables, %d constraints (%d "
-           "linkage rows, %d link blocks, %d free durations, %d data "
-           "points), %d entries, %d failures, max rel err %.2e%s%s\n",
-           ok ? "PASS" : "FAIL", j.n, pr.nvars, pr.ncons, pr.nlink_rows,
-           pr.nlink_blocks, pr.nfree_durations, pr.ndata, pr.nentries,
-           pr.nfailures, pr.max_rel_err, rc == RC_OK ? "" : ": ",
-           rc == RC_OK ? "" : err.message);
   }
   job_free(&j);
   return pass ? RC_CLI_OK : RC_CLI_NOT_CONVERGED;
+}
+
+/* ---- a model's multiphase formulation (rc_model.create_phases) ---------- */
+
+int rc_cli_model_phases(const char *cmd, const rc_model *model, int f,
+                        const rc_param_values *pv, rc_phases **ph) {
+  *ph = NULL;
+  if (!model->create_phases)
+    return 0;
+  rc_error err = {RC_OK, ""};
+  if (model->create_phases(model, f, pv, ph, &err) != RC_OK) {
+    *ph = NULL;
+    return rc_cli_fail(cmd, &err);
+  }
+  if (!*ph)
+    return 0;
+  if (rc_phases_validate(*ph, &err) != RC_OK) {
+    rc_phases_free(ph);
+    rc_cli_error(cmd, "%s/%s: %s", model->name, model->formulations[f].name,
+                 err.message);
+    return RC_CLI_BAD_INPUT;
+  }
+  return 1;
+}
+
+/* A job around phases a model built (owned: freed with the job); every
+ * phase on n x s elements (0: its problem's suggestion).  j->phase points
+ * at the model's phase array (read only). */
+static int job_of_phases(job *j, const char *cmd, const rc_model *model,
+                         rc_phases *ph, long n, long s) {
+  memset(j, 0, sizeof *j);
+  j->cmd = cmd;
+  j->path = model->name;
+  j->owned = ph;
+  j->ph = *ph;
+  j->n = ph->nphases;
+  j->name = ph->name ? ph->name : model->name;
+  j->dense_bounds = -1;
+  j->jp = calloc((size_t)j->n, sizeof *j->jp);
+  if (!j->jp) {
+    rc_cli_error(cmd, "out of memory");
+    return RC_CLI_NO_MEMORY;
+  }
+  for (int k = 0; k < j->n; ++k) {
+    rc_error err = {RC_OK, ""};
+    j->jp[k].name = ph->phase[k].name;
+    if (default_mesh(ph->phase[k].pb, n, s, &j->jp[k].mesh, &err) != RC_OK)
+      return job_fail(j, k, "mesh", "%s", err.message);
+  }
+  j->phase = (rc_phase *)ph->phase;
+  return RC_CLI_OK;
+}
+
+int rc_cli_model_phases_solve(const char *cmd, const rc_model *model,
+                              rc_phases *ph, const rc_cli_job_args *a, long n,
+                              long s) {
+  job j;
+  int st = job_of_phases(&j, cmd, model, ph, n, s);
+  if (!st)
+    st = solve_phases(&j, a);
+  j.phase = NULL; /* the model's array, freed with j.owned */
+  job_free(&j);
+  return st;
+}
+
+int rc_cli_model_phases_check(const char *cmd, const rc_model *model, int f,
+                              rc_phases *ph, const rc_check_options *co,
+                              rc_json *js) {
+  job j;
+  int st = job_of_phases(&j, cmd, model, ph, 0, 0);
+  int pass = 0;
+  if (!st) {
+    if (!js)
+      printf("%s/%s: %d phases\n", model->name, model->formulations[f].name,
+             j.n);
+    pass = check_job(&j, co, js);
+  }
+  j.phase = NULL;
+  job_free(&j);
+  return st ? st : pass ? RC_CLI_OK : RC_CLI_NOT_CONVERGED;
 }
