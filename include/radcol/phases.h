@@ -72,6 +72,11 @@ typedef struct rc_phase {
   /* Data at interior times of this phase, in its own time frame (times in
    * [t0_k, t0_k + T_k]); NULL: the problem's own (pb->data, may be NULL). */
   const rc_data_fit *data;
+  /* Optional: the model and parameter values pb was built from, recorded
+   * in result files (so a phase can be rebuilt, e.g. for a replay); NULL:
+   * none.  Borrowed. */
+  const rc_model *model;
+  const rc_param_values *params;
 } rc_phase;
 
 typedef enum rc_continuity {

@@ -225,7 +225,8 @@ typedef struct rc_model {
   /* Optional (ABI 3): a multiphase problem (radcol/phases.h) for formulation
    * `formulation`.  NULL, or *out == NULL on RC_OK: the formulation is one
    * phase, built by create.  On RC_OK with *out set, the caller frees it
-   * with rc_phases_free. */
+   * with rc_phases_free; pv stays valid until then (the phases may record
+   * it: rc_phase.params). */
   rc_err (*create_phases)(const struct rc_model *model, int formulation,
                           const rc_param_values *pv, struct rc_phases **out,
                           rc_error *err);

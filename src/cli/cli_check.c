@@ -89,7 +89,6 @@ static int check_one(const char *cmd, const rc_model *model, int f,
     for (int k = 0; !st && k < nsets; ++k)
       st = rc_params_set(model, &pv, sets[k], &err) == RC_OK ? 0 : 2;
     if (!st && rc_cli_model_phases(cmd, model, f, &pv, &ph) == 1) {
-      rc_params_free(&pv);
       if (j) {
         rc_json_begin_object(j, NULL);
         rc_json_string(j, "formulation", model->formulations[f].name);
@@ -99,6 +98,7 @@ static int check_one(const char *cmd, const rc_model *model, int f,
         rc_json_bool(j, "pass", st == RC_CLI_OK);
         rc_json_end_object(j);
       }
+      rc_params_free(&pv); /* after the phases: they may record it */
       return st;
     }
     rc_params_free(&pv);

@@ -1626,6 +1626,28 @@ static int job_of_phases(job *j, const char *cmd, const rc_model *model,
   for (int k = 0; k < j->n; ++k) {
     rc_error err = {RC_OK, ""};
     j->jp[k].name = ph->phase[k].name;
+    if (ph->phase[k].model && ph->phase[k].params) { /* recorded values */
+      j->jp[k].model = ph->phase[k].model;
+      if (rc_params_init_defaults(j->jp[k].model, &j->jp[k].pv, &err) != RC_OK)
+        return rc_cli_fail(cmd, &err);
+      const rc_param_values *pv = ph->phase[k].params;
+      for (int i = 0; i < pv->n && i < j->jp[k].pv.n; ++i) {
+        if (pv->text && pv->text[i]) {
+          char a[4096];
+          snprintf(a, sizeof a, "%s=%s", j->jp[k].model->params[i].name,
+                   pv->text[i]);
+          if (rc_params_set(j->jp[k].model, &j->jp[k].pv, a, &err) != RC_OK)
+            return rc_cli_fail(cmd, &err);
+        } else if (j->jp[k].model->params[i].type == RC_PARAM_REAL) {
+          const double v = pv->real[i],
+                       d = j->jp[k].model->params[i].default_real;
+          if (!(v == d || (isnan(v) && isnan(d))) &&
+              rc_params_set_real(j->jp[k].model, &j->jp[k].pv, i, v, &err) !=
+                  RC_OK)
+            return rc_cli_fail(cmd, &err);
+        }
+      }
+    }
     if (default_mesh(ph->phase[k].pb, n, s, &j->jp[k].mesh, &err) != RC_OK)
       return job_fail(j, k, "mesh", "%s", err.message);
   }

@@ -857,10 +857,12 @@ static int multiphase(solve_job *j, int *status) {
       rc_params_free(&pv);
       return 0;
     }
+  /* pv outlives the phases: a model may record it in them */
   *status = rc_cli_model_phases(j->cmd, model, f, &pv, &ph);
-  rc_params_free(&pv);
-  if (*status == 0)
+  if (*status == 0) {
+    rc_params_free(&pv);
     return 0;
+  }
   if (*status == 1) {
     if (a->mesh_path || a->guess_path || a->dense_bounds >= 0 ||
         a->warm_start || a->have_max_elements || a->refine_no_duals) {
@@ -871,6 +873,7 @@ static int multiphase(solve_job *j, int *status) {
                    "phase, docs/phases.md)",
                    model->name, model->formulations[f].name);
       rc_phases_free(&ph);
+      rc_params_free(&pv);
       *status = RC_CLI_BAD_INPUT;
       return 1;
     }
@@ -890,6 +893,7 @@ static int multiphase(solve_job *j, int *status) {
     *status = rc_cli_model_phases_solve(
         j->cmd, model, ph, &ja, a->have_n ? a->n : 0, a->have_s ? a->s : 0);
   }
+  rc_params_free(&pv);
   return 1;
 }
 
