@@ -275,6 +275,13 @@ def case_two_mass(radcol, src, work):
     print("two-mass -f job (the model's phase list): T %.15g, rel %.1e, %d "
           "phases" % (jm["objective"], em, jm["phases"]))
     check(jm["phases"] == 3 and em < 1e-9, "model phases: %s" % pm.stdout[:200])
+    # each phase records the parameter values the model built it from
+    # (rc_phase.model, .params), as a job file's phases do
+    with h5py.File(os.path.join(work, "model-job.h5"), "r") as f:
+        got = [[float(f["/phases/%d/problem" % k].attrs[n])
+                for n in ("m", "ulo", "uhi")] for k in range(3)]
+    check(got == [[1, -1, 1], [2, 0, 1], [2, -1, 0]],
+          "per-phase parameters (m, ulo, uhi) in the file: %s" % got)
     pc = run(radcol, "check", "two-mass", "--plugin", lib)
     check(pc.stdout.count("PASS") == 3 + 4 and "FAIL" not in pc.stdout,
           "radcol check two-mass: %s" % pc.stdout)
