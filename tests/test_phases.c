@@ -530,6 +530,13 @@ static void test_derivatives(void) {
   EXPECT(rc_phases_local_problem(&ph2, 1, &local, &S, &err) == RC_OK &&
              local.t0 == 1.2 && local.tf == 2.2 && S == 1.2,
          "absolute frame: t0 %g tf %g S %g", local.t0, local.tf, S);
+  /* a maximising phase is refused (the phases minimise their sum) */
+  A->maximize = 1;
+  EXPECT(rc_phases_validate(&ph2, &err) == RC_ERR_INPUT &&
+             strstr(err.message, "free") && strstr(err.message, "maximi"),
+         "maximising phase: %s", err.message);
+  printf("refused: %s\n", err.message);
+  A->maximize = 0;
   rc_problem_free(&D);
   rc_problem_free(&A);
   rc_problem_free(&B);

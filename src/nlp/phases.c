@@ -254,6 +254,12 @@ rc_err rc_phases_validate(const rc_phases *ph, rc_error *err) {
                           "reference, not by an NLP: expected a formulation "
                           "that is transcribed",
                           P->name, P->pb->model, P->pb->formulation);
+    if (P->pb->maximize)
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "phase %s: %s/%s maximises its objective: phases "
+                          "(and data at interior times) minimise the sum of "
+                          "the phase objectives; expected maximize = 0",
+                          P->name, P->pb->model, P->pb->formulation);
     rc_problem local;
     if ((rc = rc_phases_local_problem(ph, k, &local, NULL, err)) != RC_OK)
       return rc;
