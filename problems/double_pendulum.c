@@ -734,4 +734,5 @@ const rc_model rc_model_double_pendulum = {
     DP_INDEX1,
     (int)(sizeof dp_params / sizeof dp_params[0]),
     dp_params,
-    dp_create};
+    dp_create,
+    NULL /* create_phases */};

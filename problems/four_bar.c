@@ -917,4 +917,5 @@ const rc_model rc_model_four_bar = {
     FB_BAUMGARTE,
     (int)(sizeof fb_params / sizeof fb_params[0]),
     fb_params,
-    fb_create};
+    fb_create,
+    NULL /* create_phases */};

@@ -829,4 +829,5 @@ const rc_model rc_model_pendulum = {
     P_COUNT,
     params,
     create,
+    NULL, /* create_phases */
 };

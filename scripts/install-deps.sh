@@ -4,6 +4,7 @@
 case "${1:-}" in -h|--help) sed -n '2,/^set -/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0;; esac
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config coinor-libipopt-dev libhdf5-dev libgsl-dev
+      libjansson-dev  # job files of radcol solve --job (src/cli/cli_job.c)
       python3-numpy python3-h5py python3-scipy python3-matplotlib
       python3-sympy)  # sympy: scripts/radcol-gen (plugins from model files)
 missing=()

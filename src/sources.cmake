@@ -16,6 +16,7 @@ set(RADCOL_CORE_SOURCES
   src/core/params.c
   src/core/plugin_loader.c
   src/core/dense_lu.c
+  src/core/data.c
 )
 set(RADCOL_MEASURE_SOURCES
   src/measure/diagnose.c
@@ -29,10 +30,15 @@ set(RADCOL_NLP_SOURCES
   src/nlp/newton.c
   src/nlp/solve.c
   src/nlp/init.c
+  src/nlp/phases_nlp.c
+  src/nlp/phases.c
+  src/nlp/phases_solve.c
+  src/nlp/phases_check.c
 )
 set(RADCOL_ACCURACY_SOURCES
   src/accuracy/estimate.c
   src/accuracy/refine.c
+  src/accuracy/phases_refine.c
 )
 set(RADCOL_IO_SOURCES
   src/io/hdf5_util.c
@@ -68,4 +74,5 @@ set(RADCOL_CLI_SOURCES
   src/cli/cli_export.c
   src/cli/cli_replay.c
   src/cli/plan_file.c
+  src/cli/cli_job.c
 )

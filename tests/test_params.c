@@ -20,8 +20,8 @@ static const rc_param_def defs[] = {
     {"label", RC_PARAM_TEXT, 0.0, NULL, "free text"},
 };
 static const rc_formulation_def forms[] = {{"only", "the one formulation"}};
-static const rc_model model = {"toy", "a toy model", 1,   forms, 0,
-                               4,     defs,          NULL};
+static const rc_model model = {"toy", "a toy model", 1,    forms, 0,
+                               4,     defs,          NULL, NULL};
 
 static void refused(rc_param_values *pv, const char *assignment,
                     const char *fragment) {

@@ -72,6 +72,17 @@ rc_err rc_estimate_error(const rc_problem *pb, const rc_solution *sol,
                          rc_error_estimate *est, rc_error *err);
 void rc_error_estimate_free(rc_error_estimate *est);
 
+/* The estimate of sol against an enriched solution fine that the caller
+ * solved (e.g. every phase of a multiphase problem re-solved together,
+ * radcol/phases_refine.h): the local estimate, and with fine (not NULL) the
+ * global one from it, as RC_ESTIMATE_GLOBAL computes it (what, for the note:
+ * what fine is).  enriched_* are left 0 for the caller.  On RC_OK *est is
+ * allocated. */
+rc_err rc_estimate_error_against(const rc_problem *pb, const rc_solution *sol,
+                                 const rc_solution *fine, const rc_options *opt,
+                                 const char *what, rc_error_estimate *est,
+                                 rc_error *err);
+
 /* The local estimators of the refinement loop (radcol/refine.h, "hp
  * decision"): RC_REFINE_PHR the Patterson-Hager-Rao estimate above,
  * RC_REFINE_BETTS the Betts relative defect of rc_diagnose (elem_defect),

@@ -10,6 +10,7 @@
 #include "radcol/errors.h"
 #include "radcol/estimate.h"
 #include "radcol/mesh.h"
+#include "radcol/phases.h"
 #include "radcol/problem.h"
 #include "radcol/refine.h"
 #include "radcol/replay.h"
@@ -50,6 +51,28 @@ typedef struct rc_result_record {
  * size limit) is RC_ERR_IO with path untouched and no temporary file left. */
 rc_err rc_write_result(const char *path, const rc_result_record *rec,
                        rc_error *err);
+
+/* A multiphase result (radcol/phases.h): the whole solve and one record per
+ * phase.  Borrowed pointers; refine, command_line and ipopt_kv may be NULL. */
+typedef struct rc_phases_record {
+  const rc_phases *ph;           /* the phases (names) */
+  const rc_phases_solution *res; /* solutions, starts, durations, linkage */
+  const rc_result_record *phase; /* nphases: pb, sol, model, params, diag,
+                                    dense, estimate, stats of each phase */
+  const rc_solve_stats *stats;   /* the one NLP of all phases */
+  int nrefine;
+  const rc_refine_row *refine;
+  const char *command_line;
+  int nipopt;
+  const char *const *ipopt_kv;
+} rc_phases_record;
+
+/* Write a multiphase result (docs/hdf5-layout.md, "Multiphase files"):
+ * root kind "phases", /phases/<k> each with the one-phase layout, /linkage,
+ * and the whole solve's /diagnostics and /refinement.  Atomic and checked
+ * as rc_write_result. */
+rc_err rc_write_phases_result(const char *path, const rc_phases_record *rec,
+                              rc_error *err);
 
 /* The checks rc_write_result makes before writing, for callers that want
  * them before a long solve: a file name (not a directory), a base name of
@@ -119,6 +142,7 @@ typedef struct rc_result_summary {
   double error_estimate; /* /diagnostics/error_estimate max (NaN: none) */
   rc_result_table reference_error; /* columns nodes, dense, ends */
   rc_result_table invariants;      /* columns nodes, dense (v[2] NULL) */
+  int nphases; /* a multiphase file's phase count (its root summary), or 0 */
 } rc_result_summary;
 
 /* Fill *s from the result file path (validated like the other readers).
@@ -127,6 +151,36 @@ rc_err rc_read_result_summary(const char *path, rc_result_summary *s,
                               rc_error *err);
 /* Frees the tables of s (NULL is fine). */
 void rc_result_summary_free(rc_result_summary *s);
+
+/* ---- multiphase files (docs/hdf5-layout.md, "Multiphase files") ----
+ * The readers above refuse a multiphase file (its root holds no /mesh or
+ * /solution); these read phase `phase` (0-based) of one, with the same
+ * checks, as if its group were a one-phase file. */
+rc_err rc_read_phase_mesh(const char *path, int phase, rc_mesh *mesh,
+                          rc_error *err);
+rc_err rc_read_phase_solution(const char *path, int phase, rc_solution *sol,
+                              char *problem, char *formulation, rc_error *err);
+rc_err rc_read_phase_names(const char *path, int phase, char ***var, int *nw,
+                           char ***out, int *nout, rc_error *err);
+rc_err rc_read_phase_param_assignments(const char *path, int phase,
+                                       const rc_model *model, char ***assign,
+                                       int *n, rc_error *err);
+rc_err rc_read_phase_summary(const char *path, int phase, rc_result_summary *s,
+                             rc_error *err);
+
+/* The phases of a result file: n = 0 for a one-phase file; else names,
+ * absolute starts, durations, objectives and the linkage rows (all
+ * malloc'd; free with rc_phases_info_free). */
+typedef struct rc_phases_info {
+  int n;
+  char **names;
+  double *start, *duration, *objective;
+  int nlink;
+  char **link_names;
+  double *link_value, *link_lo, *link_hi, *link_multiplier;
+} rc_phases_info;
+rc_err rc_read_phases_info(const char *path, rc_phases_info *p, rc_error *err);
+void rc_phases_info_free(rc_phases_info *p);
 
 #ifdef __cplusplus
 }

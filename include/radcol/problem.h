@@ -48,6 +48,9 @@
 #include "radcol/errors.h"
 #include "radcol/mesh.h"
 
+struct rc_data_fit; /* radcol/data.h */
+struct rc_phases;   /* radcol/phases.h */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -180,6 +183,11 @@ struct rc_problem {
    * lambda^T g, so bound multipliers of a maximisation are <= 0).  Needs an
    * objective (has_lagrange or has_mayer). */
   int maximize;
+
+  /* Optional (ABI 3): data at interior times (radcol/data.h), least-squares
+   * terms of the objective at given times; the mesh gets a breakpoint at
+   * each.  Borrowed, owned by the problem.  NULL: none. */
+  const struct rc_data_fit *data;
 };
 
 /* ---- the catalogue ------------------------------------------------------ */
@@ -223,6 +231,14 @@ typedef struct rc_model {
    */
   rc_err (*create)(const struct rc_model *model, int formulation,
                    const rc_param_values *pv, rc_problem **out, rc_error *err);
+  /* Optional (ABI 3): a multiphase problem (radcol/phases.h) for formulation
+   * `formulation`.  NULL, or *out == NULL on RC_OK: the formulation is one
+   * phase, built by create.  On RC_OK with *out set, the caller frees it
+   * with rc_phases_free; pv stays valid until then (the phases may record
+   * it: rc_phase.params). */
+  rc_err (*create_phases)(const struct rc_model *model, int formulation,
+                          const rc_param_values *pv, struct rc_phases **out,
+                          rc_error *err);
 } rc_model;
 
 /* Sizes derived from the dims. */

@@ -6,6 +6,7 @@
 
 #include "radcol/catalogue.h"
 #include "radcol/check.h"
+#include "radcol/data.h"
 #include "radcol/dense_check.h"
 #include "radcol/diagnose.h"
 #include "radcol/errors.h"
@@ -19,6 +20,9 @@
 #include "radcol/ode_reference.h"
 #include "radcol/options.h"
 #include "radcol/params.h"
+#include "radcol/phases.h"
+#include "radcol/phases_check.h"
+#include "radcol/phases_refine.h"
 #include "radcol/plugin.h"
 #include "radcol/problem.h"
 #include "radcol/refine.h"

@@ -452,4 +452,5 @@ const rc_model rc_model_crane = {
     NPARAM,
     rc_crane_param_defs,
     crane_create,
+    NULL, /* create_phases */
 };

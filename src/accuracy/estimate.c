@@ -430,3 +430,34 @@ rc_err rc_estimate_error(const rc_problem *pb, const rc_solution *sol,
   rc_error_clear(err);
   return RC_OK;
 }
+
+rc_err rc_estimate_error_against(const rc_problem *pb, const rc_solution *sol,
+                                 const rc_solution *fine, const rc_options *opt,
+                                 const char *what, rc_error_estimate *est,
+                                 rc_error *err) {
+  memset(est, 0, sizeof *est);
+  if (!pb || !sol || !opt || sol->mesh.n < 1 || !sol->w)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "rc_estimate_error_against: expected a problem, a "
+                        "solution on a mesh and options");
+  rc_err rc = estimate_alloc(pb, sol, est, err);
+  if (rc == RC_OK)
+    rc = local_estimate(pb, sol, est, err);
+  if (rc == RC_OK && fine && fine->w) {
+    if ((rc = global_from(pb, sol, fine, opt->dense_per_element, est, err)) ==
+        RC_OK) {
+      summarise(est);
+      est->kind = RC_ESTIMATE_GLOBAL;
+      snprintf(est->note, sizeof est->note,
+               "global: max |v_h - v_h/2| at the nodes and on the dense grid "
+               "against %s",
+               what ? what : "an enriched solve");
+    }
+  }
+  if (rc != RC_OK) {
+    rc_error_estimate_free(est);
+    return rc;
+  }
+  rc_error_clear(err);
+  return RC_OK;
+}

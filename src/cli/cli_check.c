@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/args.h"
+#include "cli/cli_job.h"
 #include "cli/json.h"
 #include "radcol/check.h"
 #include "radcol/kit.h"
@@ -18,7 +19,8 @@
 static const char usage[] =
     "usage: radcol check PROBLEM [-f FORMULATION] [--points N] [--seed S]\n"
     "                    [--step H] [--rtol R] [--atol A]\n"
-    "                    [--set NAME=VALUE]... [--json]\n\n"
+    "                    [--set NAME=VALUE]... [--json]\n"
+    "       radcol check --job FILE.json [--points N] [--seed S] [--json]\n\n"
     "Compare every hand-coded Jacobian and Hessian entry of PROBLEM (point,\n"
     "boundary and invariant blocks) with central finite differences at\n"
     "random points, and check that the declared sparsity is complete.\n"
@@ -95,6 +97,27 @@ static int check_one(const char *cmd, const rc_model *model, int f,
                      const char *const *sets, rc_json *j) {
   rc_param_values pv;
   rc_problem *pb = NULL;
+  if (model->create_phases) { /* a multiphase formulation (docs/phases.md) */
+    rc_error err = {RC_OK, ""};
+    rc_phases *ph = NULL;
+    int st = rc_params_init_defaults(model, &pv, &err) == RC_OK ? 0 : 2;
+    for (int k = 0; !st && k < nsets; ++k)
+      st = rc_params_set(model, &pv, sets[k], &err) == RC_OK ? 0 : 2;
+    if (!st && rc_cli_model_phases(cmd, model, f, &pv, &ph) == 1) {
+      if (j) {
+        rc_json_begin_object(j, NULL);
+        rc_json_string(j, "formulation", model->formulations[f].name);
+      }
+      st = rc_cli_model_phases_check(cmd, model, f, ph, co, j);
+      if (j) {
+        rc_json_bool(j, "pass", st == RC_CLI_OK);
+        rc_json_end_object(j);
+      }
+      rc_params_free(&pv); /* after the phases: they may record it */
+      return st;
+    }
+    rc_params_free(&pv);
+  }
   int status = rc_cli_make_problem(cmd, model, f, nsets, sets, &pv, &pb);
   if (status)
     return status;
@@ -214,6 +237,8 @@ static int check_all(const char *cmd, const char *problem, const char *form,
 }
 
 static int run_check(int argc, char **argv) {
+  if (rc_cli_has_job(argc, argv)) /* radcol check --job FILE.json */
+    return rc_cli_job_check(argc, argv);
   const char *cmd = "check", *problem = NULL, *form = NULL;
   int json = 0;
   long npoints = 0, seed = 0;

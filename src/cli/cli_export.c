@@ -59,7 +59,11 @@ static const char usage[] =
     "Sample the dense output of a result file (radcol solve, init or\n"
     "simulate) on a uniform time grid and write it as CSV: a header line of\n"
     "names (time first), then one line per time with 17 significant\n"
-    "digits. The values are those of the file's dense output (the\n"
+    "digits. A multiphase file (radcol solve --job) gives one CSV across\n"
+    "its phases: time (absolute), then a phase column, then the union of\n"
+    "the phases' names (nan where a phase lacks one); each phase on its own\n"
+    "grid of step H, both ends included. The values are those of the file's "
+    "dense output (the\n"
     "collocation polynomials); derived outputs (e.g. a load's x and z)\n"
     "are computed by the problem that wrote the file, rebuilt from the\n"
     "file's model, formulation and parameters. No units row: the built-in\n"
@@ -284,6 +288,239 @@ static int commit_output(const char *cmd, const char *path, char *buf,
   return RC_CLI_OK;
 }
 
+/* ---- multiphase files: one CSV across the phases ---------------------- */
+
+/* A column of the union over the phases: its name and, per phase, the
+ * index into that phase's w (or nw + output), or -1 (NaN there). */
+typedef struct ucol {
+  const char *name;
+  int *at;
+} ucol;
+
+typedef struct phase_plan {
+  rc_cli_plan p;
+  rc_param_values pv;
+  rc_problem *pb;
+  char why[RC_MESSAGE_MAX];
+} phase_plan;
+
+static int find_name(const rc_cli_plan *p, const char *s, int with_out) {
+  for (int i = 0; i < p->nw + (with_out ? p->nout : 0); ++i)
+    if (strcmp(s, i < p->nw ? p->var[i] : p->out[i - p->nw]) == 0)
+      return i;
+  return -1;
+}
+
+/* Adds name (if new) to the union; returns its column or -1 (no memory). */
+static int add_col(ucol *u, int *nu, int cap, int nph, const char *name) {
+  for (int c = 0; c < *nu; ++c)
+    if (strcmp(u[c].name, name) == 0)
+      return c;
+  if (*nu == cap)
+    return -1;
+  u[*nu].name = name;
+  u[*nu].at = malloc(sizeof(int) * (size_t)nph);
+  if (!u[*nu].at)
+    return -1;
+  for (int k = 0; k < nph; ++k)
+    u[*nu].at[k] = -1;
+  return (*nu)++;
+}
+
+static int export_phases(const char *cmd, const export_args *a,
+                         const rc_phases_info *info, FILE **fp, char **csv,
+                         size_t *csv_len) {
+  const int n = info->n;
+  phase_plan *pp = calloc((size_t)n, sizeof *pp);
+  int cap = 0, nu = 0, status = RC_CLI_OK;
+  if (!pp) {
+    rc_cli_error(cmd, "out of memory");
+    return RC_CLI_NO_MEMORY;
+  }
+  for (int k = 0; k < n && !status; ++k) {
+    if ((status = rc_cli_plan_read_phase(cmd, NULL, a->file, k, &pp[k].p)))
+      break;
+    cap += pp[k].p.nw + pp[k].p.nout;
+    if (pp[k].p.nout > 0)
+      pp[k].pb =
+          rc_cli_plan_problem(&pp[k].p, &pp[k].pv, pp[k].why, sizeof pp[k].why);
+  }
+  ucol *u = status ? NULL : calloc((size_t)(cap ? cap : 1), sizeof *u);
+  if (!status && !u) {
+    rc_cli_error(cmd, "out of memory");
+    status = RC_CLI_NO_MEMORY;
+  }
+  /* the columns: every x, y, u and output of every phase, or --vars */
+  if (!status && !a->vars) {
+    for (int k = 0; k < n && !status; ++k) {
+      const rc_cli_plan *p = &pp[k].p;
+      const int nxyu = p->sol.nx + p->sol.ny + p->sol.nu;
+      for (int i = 0; i < nxyu + p->nout && !status; ++i) {
+        if (i >= nxyu && !pp[k].pb) {
+          if (i == nxyu)
+            fprintf(stderr,
+                    "warning: radcol export: phase %s: derived outputs left "
+                    "out: %s\n",
+                    info->names[k], pp[k].why);
+          continue;
+        }
+        const int idx = i < nxyu ? i : p->nw + (i - nxyu);
+        const char *nm = i < nxyu ? p->var[i] : p->out[i - nxyu];
+        const int c = add_col(u, &nu, cap, n, nm);
+        if (c < 0)
+          status = RC_CLI_NO_MEMORY;
+        else
+          u[c].at[k] = idx;
+      }
+    }
+  } else if (!status) {
+    char *copy = strdup(a->vars);
+    char *s = copy;
+    while (copy && !status) {
+      char *comma = strchr(s, ',');
+      if (comma)
+        *comma = '\0';
+      if (!s[0]) {
+        rc_cli_error(cmd,
+                     "--vars %s: empty name: expected comma-separated "
+                     "names without blanks",
+                     a->vars);
+        status = RC_CLI_BAD_INPUT;
+        break;
+      }
+      if (strcmp(s, "time") != 0 && strcmp(s, "phase") != 0) {
+        int seen = 0, c = -1;
+        for (int k = 0; k < n && !status; ++k) {
+          const int i = find_name(&pp[k].p, s, pp[k].pb != NULL);
+          if (i < 0)
+            continue;
+          const char *nm =
+              i < pp[k].p.nw ? pp[k].p.var[i] : pp[k].p.out[i - pp[k].p.nw];
+          if (c < 0 && (c = add_col(u, &nu, cap, n, nm)) < 0)
+            status = RC_CLI_NO_MEMORY;
+          else
+            u[c].at[k] = i, seen = 1;
+        }
+        if (!seen && !status) {
+          rc_cli_error(cmd,
+                       "--vars: unknown name '%s': expected a variable or "
+                       "derived output of one of the %d phases",
+                       s, n);
+          status = RC_CLI_BAD_INPUT;
+        }
+      }
+      if (!comma)
+        break;
+      s = comma + 1;
+    }
+    free(copy);
+  }
+  /* the grid: step H across the whole horizon, each phase on its own */
+  double total = 0.0, h = 0.0;
+  for (int k = 0; k < n; ++k)
+    total += info->duration[k];
+  if (!status && a->step)
+    status = rc_cli_real(cmd, "--step", a->step, 1, &h);
+  if (!a->step)
+    h = total / RC_EXPORT_DEFAULT_ROWS;
+  long *nsteps = status ? NULL : calloc((size_t)n, sizeof(long));
+  int *uni = status ? NULL : calloc((size_t)n, sizeof(int));
+  long rows = 0;
+  rc_error err = {RC_OK, ""};
+  for (int k = 0; !status && k < n; ++k) {
+    const rc_solution *sol = &pp[k].p.sol;
+    if (rc_simulate_plan(sol->t0, sol->tf, h, &nsteps[k], &uni[k], &err) !=
+        RC_OK) {
+      status = rc_cli_fail(cmd, &err);
+      break;
+    }
+    rows += nsteps[k] + 1;
+  }
+  if (!status && rows > RC_EXPORT_MAX_ROWS) {
+    rc_cli_error(cmd,
+                 "--step %s: %ld rows over %d phases: expected at most "
+                 "%ld rows",
+                 a->step ? a->step : "(default)", rows, n, RC_EXPORT_MAX_ROWS);
+    status = RC_CLI_BAD_INPUT;
+  }
+  if (!status && a->output) {
+    if ((status = check_output(cmd, a->output, a->file)))
+      goto done;
+    if (!(*fp = open_memstream(csv, csv_len))) {
+      rc_cli_error(cmd, "out of memory for the CSV");
+      status = RC_CLI_NO_MEMORY;
+    }
+  }
+  if (status)
+    goto done;
+  FILE *f = *fp;
+  put_name(f, "time");
+  fputs(",phase", f);
+  for (int c = 0; c < nu; ++c) {
+    fputc(',', f);
+    put_name(f, u[c].name);
+  }
+  fputc('\n', f);
+  for (int k = 0; k < n && !status; ++k) {
+    const rc_cli_plan *p = &pp[k].p;
+    const rc_solution *sol = &p->sol;
+    const int nw = p->nw;
+    double *w = malloc(sizeof *w * (size_t)(nw + p->nout + 1));
+    if (!w) {
+      status = RC_CLI_NO_MEMORY;
+      break;
+    }
+    double *out = w + nw;
+    int need_out = 0;
+    for (int c = 0; c < nu; ++c)
+      need_out |= u[c].at[k] >= nw;
+    const long nr = nsteps[k] + 1;
+    const double T = sol->tf - sol->t0;
+    for (long r = 0; r < nr && !status; ++r) {
+      const double t = r == nr - 1 ? sol->tf
+                       : uni[k] ? sol->t0 + T * ((double)r / (double)(nr - 1))
+                                : sol->t0 + (double)r * h;
+      if (rc_solution_eval(sol, t, w, &err) != RC_OK) {
+        status = rc_cli_fail(cmd, &err);
+        break;
+      }
+      if (need_out && pp[k].pb->outputs(pp[k].pb, t, w, out) != 0) {
+        rc_cli_error(cmd,
+                     "%s: phase %s: the derived outputs failed at t = "
+                     "%.17g",
+                     a->file, info->names[k], t);
+        status = RC_CLI_NOT_CONVERGED;
+        break;
+      }
+      fprintf(f, "%.17g,", info->start[k] + (t - sol->t0));
+      put_name(f, info->names[k]);
+      for (int c = 0; c < nu; ++c) {
+        const int i = u[c].at[k];
+        fprintf(f, ",%.17g", i < 0 ? NAN : i < nw ? w[i] : out[i - nw]);
+      }
+      fputc('\n', f);
+      if (ferror(f)) {
+        rc_cli_error(cmd, "writing the CSV failed: %s", strerror(errno));
+        status = RC_CLI_IO;
+      }
+    }
+    free(w);
+  }
+done:
+  free(nsteps);
+  free(uni);
+  for (int c = 0; u && c < nu; ++c)
+    free(u[c].at);
+  free(u);
+  for (int k = 0; k < n; ++k) {
+    rc_problem_free(&pp[k].pb);
+    rc_params_free(&pp[k].pv);
+    rc_cli_plan_free(&pp[k].p);
+  }
+  free(pp);
+  return status;
+}
+
 static int run_export(int argc, char **argv) {
   const char *cmd = "export";
   export_args a;
@@ -302,6 +539,31 @@ static int run_export(int argc, char **argv) {
   double h = 0.0;
   if (a.step && (status = rc_cli_real(cmd, "--step", a.step, 1, &h)))
     goto done;
+  if ((status = rc_cli_check_input(cmd, NULL, a.file)))
+    goto done;
+  rc_phases_info info;
+  rc_error ierr = {RC_OK, ""};
+  if (rc_read_phases_info(a.file, &info, &ierr) != RC_OK) {
+    status = rc_cli_fail(cmd, &ierr);
+    goto done;
+  }
+  if (info.n > 0) { /* a multiphase file: one CSV with a phase column */
+    FILE *pf = stdout;
+    status = export_phases(cmd, &a, &info, &pf, &csv, &csv_len);
+    rc_phases_info_free(&info);
+    if (a.output && pf != stdout) {
+      if (fclose(pf) != 0 && status == RC_CLI_OK) {
+        rc_cli_error(cmd, "out of memory for the CSV");
+        status = RC_CLI_NO_MEMORY;
+      }
+      status = commit_output(cmd, a.output, csv, csv_len, status);
+    } else if (!status && (fflush(stdout) != 0 || ferror(stdout))) {
+      rc_cli_error(cmd, "writing to standard output failed: %s",
+                   strerror(errno));
+      status = RC_CLI_IO;
+    }
+    goto done;
+  }
   if ((status = rc_cli_plan_read(cmd, NULL, a.file, &p)))
     goto done;
   const double T = p.sol.tf - p.sol.t0;

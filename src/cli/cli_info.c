@@ -13,6 +13,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/args.h"
@@ -65,7 +66,49 @@ static void json_table(rc_json *j, const char *key, const rc_result_table *t,
   rc_json_end_object(j);
 }
 
-static void print_json(FILE *f, const char *path, const rc_result_summary *s) {
+/* The phases of a multiphase file (NULL: a one-phase file). */
+typedef struct phases_view {
+  rc_phases_info info;
+  rc_result_summary *ps; /* info.n summaries */
+  double link_violation; /* max over the linkage rows of their bound excess */
+} phases_view;
+
+static double link_violation(const rc_phases_info *p) {
+  double m = 0.0;
+  for (int q = 0; q < p->nlink; ++q)
+    m = fmax(m, fmax(p->link_lo[q] - p->link_value[q],
+                     p->link_value[q] - p->link_hi[q]));
+  return m;
+}
+
+static void json_phases(rc_json *j, const phases_view *v) {
+  rc_json_begin_array(j, "phase_list");
+  for (int k = 0; k < v->info.n; ++k) {
+    const rc_result_summary *s = &v->ps[k];
+    rc_json_begin_object(j, NULL);
+    rc_json_string(j, "name", v->info.names[k]);
+    rc_json_string(j, "problem", s->problem);
+    rc_json_string(j, "formulation", s->formulation);
+    rc_json_number(j, "start", v->info.start[k]);
+    rc_json_number(j, "duration", v->info.duration[k]);
+    rc_json_number(j, "objective", v->info.objective[k]);
+    rc_json_int(j, "elements", s->elements);
+    rc_json_int(j, "stages_min", s->stages_min);
+    rc_json_int(j, "stages_max", s->stages_max);
+    rc_json_int(j, "nodes", s->nodes);
+    rc_json_number(j, "t0", s->t0);
+    rc_json_number(j, "tf", s->tf);
+    rc_json_number(j, "error_estimate", s->error_estimate);
+    json_table(j, "max_error", &s->reference_error, 3);
+    rc_json_end_object(j);
+  }
+  rc_json_end_array(j);
+  rc_json_int(j, "linkage_rows", v->info.nlink);
+  rc_json_number(j, "linkage_violation", v->link_violation);
+}
+
+static void print_json(FILE *f, const char *path, const rc_result_summary *s,
+                       const phases_view *v) {
   rc_json j;
   rc_json_init(&j, f);
   rc_json_begin_object(&j, NULL);
@@ -93,11 +136,15 @@ static void print_json(FILE *f, const char *path, const rc_result_summary *s) {
   rc_json_number(&j, "error_estimate", s->error_estimate);
   json_table(&j, "max_error", &s->reference_error, 3);
   json_table(&j, "invariants", &s->invariants, 2);
+  rc_json_int(&j, "phases", v ? v->info.n : 0);
+  if (v)
+    json_phases(&j, v);
   rc_json_end_object(&j);
   rc_json_finish(&j);
 }
 
-static void print_text(FILE *f, const char *path, const rc_result_summary *s) {
+static void print_text(FILE *f, const char *path, const rc_result_summary *s,
+                       const phases_view *v) {
   enum { E = 4 * RC_SUMMARY_STR };
   char e1[E], e2[E], e3[E];
   fprintf(f, "file         %s\n", text_esc(path, e1, E));
@@ -107,11 +154,31 @@ static void print_text(FILE *f, const char *path, const rc_result_summary *s) {
   fprintf(f, "written      radcol %s, %s\n", text_esc(s->radcol_version, e1, E),
           text_esc(s->utc_time, e2, E));
   fprintf(f, "command      %s\n", text_esc(s->command_line, e1, E));
-  fprintf(f, "mesh         %ld elements, %d..%d stages, %ld nodes\n",
-          s->elements, s->stages_min, s->stages_max, s->nodes);
   char n0[RC_FMT_LEN], n1[RC_FMT_LEN];
-  fprintf(f, "horizon      t0 = %s, tf = %s\n", rc_fmt_shortest(s->t0, n0),
-          rc_fmt_shortest(s->tf, n1));
+  if (v) {
+    double end = v->info.n > 0 ? v->info.start[0] : NAN;
+    for (int k = 0; k < v->info.n; ++k) {
+      const rc_result_summary *p = &v->ps[k];
+      fprintf(f,
+              "phase %-6s %s / %s: start %s, duration %.10g, objective "
+              "%.10g, %ld elements, %d..%d stages\n",
+              text_esc(v->info.names[k], e1, E), text_esc(p->problem, e2, E),
+              text_esc(p->formulation, e3, E),
+              rc_fmt_shortest(v->info.start[k], n0), v->info.duration[k],
+              v->info.objective[k], p->elements, p->stages_min, p->stages_max);
+      end = v->info.start[k] + v->info.duration[k];
+    }
+    fprintf(f, "horizon      %s .. %s over %d phases\n",
+            rc_fmt_shortest(v->info.n > 0 ? v->info.start[0] : NAN, n0),
+            rc_fmt_shortest(end, n1), v->info.n);
+    fprintf(f, "linkage      %d rows, largest violation %.3g\n", v->info.nlink,
+            v->link_violation);
+  } else {
+    fprintf(f, "mesh         %ld elements, %d..%d stages, %ld nodes\n",
+            s->elements, s->stages_min, s->stages_max, s->nodes);
+    fprintf(f, "horizon      t0 = %s, tf = %s\n", rc_fmt_shortest(s->t0, n0),
+            rc_fmt_shortest(s->tf, n1));
+  }
   if (!isnan(s->iterations_last))
     fprintf(f,
             "solver       %.0f iterations, objective %.10g, "
@@ -151,10 +218,33 @@ static int run_info(int argc, char **argv) {
   rc_result_summary s;
   if (rc_read_result_summary(path, &s, &err) != RC_OK)
     return rc_cli_fail(cmd, &err);
+  phases_view v;
+  memset(&v, 0, sizeof v);
+  if (s.nphases > 0) {
+    rc_err rc = rc_read_phases_info(path, &v.info, &err);
+    v.ps = rc == RC_OK ? calloc((size_t)v.info.n, sizeof *v.ps) : NULL;
+    if (rc == RC_OK && !v.ps)
+      rc = rc_error_set(&err, RC_ERR_NOMEM, "out of memory");
+    for (int k = 0; rc == RC_OK && k < v.info.n; ++k)
+      rc = rc_read_phase_summary(path, k, &v.ps[k], &err);
+    if (rc != RC_OK) {
+      for (int k = 0; v.ps && k < v.info.n; ++k)
+        rc_result_summary_free(&v.ps[k]);
+      free(v.ps);
+      rc_phases_info_free(&v.info);
+      rc_result_summary_free(&s);
+      return rc_cli_fail(cmd, &err);
+    }
+    v.link_violation = link_violation(&v.info);
+  }
   if (json)
-    print_json(stdout, path, &s);
+    print_json(stdout, path, &s, s.nphases > 0 ? &v : NULL);
   else
-    print_text(stdout, path, &s);
+    print_text(stdout, path, &s, s.nphases > 0 ? &v : NULL);
+  for (int k = 0; v.ps && k < v.info.n; ++k)
+    rc_result_summary_free(&v.ps[k]);
+  free(v.ps);
+  rc_phases_info_free(&v.info);
   rc_result_summary_free(&s);
   fflush(stdout);
   return RC_CLI_OK;

@@ -21,6 +21,7 @@
 
 #include "cli/args.h"
 #include "cli/cli_init.h"
+#include "cli/cli_job.h"
 #include "cli/forms.h"
 #include "cli/json.h"
 #include "cli/report.h"
@@ -51,7 +52,9 @@ static const char usage[] =
     "                    [--estimate global|local|off] [--plugin LIB.so]\n"
     "                    [--solver auto|ipopt|newton]\n"
     "                    [--dense-bounds on|off]\n"
-    "                    [-o FILE.h5] [--json] [--quiet]\n\n"
+    "                    [-o FILE.h5] [--json] [--quiet]\n"
+    "       radcol solve --job FILE.json [options] (radcol solve --job x "
+    "--help)\n\n"
     "Transcribe PROBLEM by Radau IIA collocation, solve the NLP with Ipopt,\n"
     "measure errors against the problem's reference and write an HDF5 file.\n\n"
     "Options:\n"
@@ -845,13 +848,77 @@ static int final_status(const solve_job *j) {
   return status;
 }
 
+/* A model's multiphase formulation (rc_model.create_phases, docs/phases.md)
+ * is solved as a job: returns 1 with *status set when it was one, else 0
+ * (a one-phase formulation: the ordinary flow). */
+static int multiphase(solve_job *j, int *status) {
+  const solve_args *a = &j->a;
+  const rc_model *model = rc_model_list_find(rc_cli_models(), a->problem);
+  if (!model || !model->create_phases)
+    return 0;
+  const int f = a->formulation
+                    ? rc_model_find_formulation(model, a->formulation)
+                    : model->default_formulation;
+  rc_error err = {RC_OK, ""};
+  rc_param_values pv;
+  rc_phases *ph = NULL;
+  if (f < 0 || rc_params_init_defaults(model, &pv, &err) != RC_OK)
+    return 0; /* the ordinary flow words the error */
+  for (int k = 0; k < a->sets.n; ++k)
+    if (rc_params_set(model, &pv, a->sets.v[k], &err) != RC_OK) {
+      rc_params_free(&pv);
+      return 0;
+    }
+  /* pv outlives the phases: a model may record it in them */
+  *status = rc_cli_model_phases(j->cmd, model, f, &pv, &ph);
+  if (*status == 0) {
+    rc_params_free(&pv);
+    return 0;
+  }
+  if (*status == 1) {
+    if (a->mesh_path || a->guess_path || a->dense_bounds >= 0 ||
+        a->warm_start || a->have_max_elements || a->refine_no_duals) {
+      rc_cli_error(j->cmd,
+                   "%s/%s is a multiphase formulation: --mesh, --guess, "
+                   "--warm-start, --dense-bounds, --max-elements and "
+                   "--refine-no-duals do not apply (a job file sets them per "
+                   "phase, docs/phases.md)",
+                   model->name, model->formulations[f].name);
+      rc_phases_free(&ph);
+      rc_params_free(&pv);
+      *status = RC_CLI_BAD_INPUT;
+      return 1;
+    }
+    rc_cli_job_args ja;
+    memset(&ja, 0, sizeof ja);
+    ja.output = a->output;
+    ja.json = a->json;
+    ja.quiet = a->quiet;
+    ja.tol = a->tol, ja.have_tol = a->have_tol;
+    ja.max_iter = a->max_iter, ja.have_max_iter = a->have_max_iter;
+    ja.refine_tol = a->refine_tol, ja.have_refine = a->have_refine;
+    ja.max_refinements = a->max_refinements;
+    ja.have_max_refinements = a->have_max_refinements;
+    ja.error_tol = a->error_tol, ja.have_error_tol = a->have_error_tol;
+    ja.estimate = a->estimate;
+    ja.ipopt = a->ipopt;
+    *status = rc_cli_model_phases_solve(
+        j->cmd, model, ph, &ja, a->have_n ? a->n : 0, a->have_s ? a->s : 0);
+  }
+  rc_params_free(&pv);
+  return 1;
+}
+
 /* The flow of the file's header comment; every refusal comes before
  * run_solver. */
 static int solve_steps(solve_job *j, int argc, char **argv) {
   solve_args *a = &j->a;
   int status;
-  if ((status = parse_args(j->cmd, argc, argv, a)) ||
-      (status =
+  if ((status = parse_args(j->cmd, argc, argv, a)))
+    return status;
+  if (multiphase(j, &status))
+    return status;
+  if ((status =
            rc_cli_setup_problem(j->cmd, a->problem, a->formulation, a->sets.n,
                                 a->sets.v, &j->model, &j->f, &j->pv, &j->pb)))
     return status;
@@ -877,6 +944,8 @@ static int solve_steps(solve_job *j, int argc, char **argv) {
 }
 
 static int run_solve(int argc, char **argv) {
+  if (rc_cli_has_job(argc, argv)) /* radcol solve --job FILE.json */
+    return rc_cli_job_solve(argc, argv);
   solve_job j;
   memset(&j, 0, sizeof j);
   j.cmd = "solve";

@@ -17,15 +17,27 @@
 
 int rc_cli_plan_read(const char *cmd, const char *opt, const char *path,
                      rc_cli_plan *p) {
+  return rc_cli_plan_read_phase(cmd, opt, path, -1, p);
+}
+
+int rc_cli_plan_read_phase(const char *cmd, const char *opt, const char *path,
+                           int phase, rc_cli_plan *p) {
   memset(p, 0, sizeof *p);
   p->path = path;
+  p->phase = phase;
   int status = rc_cli_check_input(cmd, opt, path);
   if (status)
     return status;
   rc_error err = {RC_OK, ""};
-  if (rc_read_solution(path, &p->sol, p->problem, p->formulation, &err) !=
-          RC_OK ||
-      rc_read_names(path, &p->var, &p->nw, &p->out, &p->nout, &err) != RC_OK) {
+  const rc_err rc =
+      phase < 0
+          ? rc_read_solution(path, &p->sol, p->problem, p->formulation, &err)
+          : rc_read_phase_solution(path, phase, &p->sol, p->problem,
+                                   p->formulation, &err);
+  if (rc != RC_OK ||
+      (phase < 0 ? rc_read_names(path, &p->var, &p->nw, &p->out, &p->nout, &err)
+                 : rc_read_phase_names(path, phase, &p->var, &p->nw, &p->out,
+                                       &p->nout, &err)) != RC_OK) {
     rc_cli_plan_free(p);
     return rc_cli_fail(cmd, &err);
   }
@@ -51,7 +63,9 @@ const rc_model *rc_cli_plan_model(const char *name) {
 int rc_cli_plan_params(const char *cmd, const rc_cli_plan *p,
                        const rc_model *model, char ***assign, int *n) {
   rc_error err = {RC_OK, ""};
-  if (rc_read_param_assignments(p->path, model, assign, n, &err) != RC_OK)
+  if ((p->phase < 0 ? rc_read_param_assignments(p->path, model, assign, n, &err)
+                    : rc_read_phase_param_assignments(
+                          p->path, p->phase, model, assign, n, &err)) != RC_OK)
     return rc_cli_fail(cmd, &err);
   return RC_CLI_OK;
 }
@@ -76,7 +90,10 @@ rc_problem *rc_cli_plan_problem(const rc_cli_plan *p, rc_param_values *pv,
   char **assign = NULL;
   int n = 0;
   rc_problem *pb = NULL;
-  rc_err rc = rc_read_param_assignments(p->path, model, &assign, &n, &err);
+  rc_err rc = p->phase < 0
+                  ? rc_read_param_assignments(p->path, model, &assign, &n, &err)
+                  : rc_read_phase_param_assignments(p->path, p->phase, model,
+                                                    &assign, &n, &err);
   if (rc == RC_OK)
     rc = rc_params_init_defaults(model, pv, &err);
   for (int k = 0; k < n && rc == RC_OK; ++k)

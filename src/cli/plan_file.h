@@ -13,6 +13,7 @@
 
 typedef struct rc_cli_plan {
   const char *path;
+  int phase; /* phase of a multiphase file, or -1 (a one-phase file) */
   rc_solution sol;
   char problem[64], formulation[64]; /* root attributes */
   char **var;                        /* nw variable names, order of w */
@@ -27,6 +28,10 @@ typedef struct rc_cli_plan {
 int rc_cli_plan_read(const char *cmd, const char *opt, const char *path,
                      rc_cli_plan *p);
 void rc_cli_plan_free(rc_cli_plan *p);
+/* Phase `phase` of a multiphase file as a plan (the same reads on the
+ * phase's group, radcol/io.h). */
+int rc_cli_plan_read_phase(const char *cmd, const char *opt, const char *path,
+                           int phase, rc_cli_plan *p);
 
 /* The model called name among the loaded plugins and the built-in ones, or
  * NULL (nothing printed). */

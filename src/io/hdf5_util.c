@@ -44,7 +44,11 @@ rc_err rc_h5_fail(rc_h5_reader *c, rc_err code, const char *fmt,
     return c->rc;
   char msg[4 * RC_MESSAGE_MAX];
   snprintf(msg, sizeof msg, fmt, obj, extra ? extra : "");
-  c->rc = rc_error_set(c->err, code, "%s: %s", c->path, msg);
+  if (c->prefix[0])
+    c->rc = rc_error_set(c->err, code, "%s (group %s): %s", c->path, c->prefix,
+                         msg);
+  else
+    c->rc = rc_error_set(c->err, code, "%s: %s", c->path, msg);
   return c->rc;
 }
 
@@ -54,6 +58,7 @@ static rc_err rc_h5_open(rc_h5_reader *c, const char *path, rc_error *err) {
   c->err = err;
   c->rc = RC_OK;
   c->file = -1;
+  c->prefix[0] = '\0';
   rc_h5_silence();
   struct stat stv;
   if (!path || stat(path, &stv) != 0)
@@ -88,6 +93,19 @@ static rc_err rc_h5_open(rc_h5_reader *c, const char *path, rc_error *err) {
   return RC_OK;
 }
 
+void rc_h5_set_prefix(rc_h5_reader *c, const char *prefix) {
+  snprintf(c->prefix, sizeof c->prefix, "%s", prefix ? prefix : "");
+}
+
+/* path under the prefix: "/" becomes the prefix itself. */
+static const char *full_path(const rc_h5_reader *c, const char *path, char *buf,
+                             size_t len) {
+  if (!c->prefix[0] || path[0] != '/')
+    return path;
+  snprintf(buf, len, "%s%s", c->prefix, strcmp(path, "/") == 0 ? "" : path);
+  return buf;
+}
+
 void rc_h5_close(rc_h5_reader *c) {
   if (c->file >= 0)
     H5Fclose(c->file);
@@ -99,6 +117,8 @@ void rc_h5_close(rc_h5_reader *c) {
  * inside the file are used; a soft or external link (which could point at
  * another file, a FIFO or a device) records RC_ERR_INPUT and gives 0. */
 int rc_h5_has_link(rc_h5_reader *c, const char *gpath) {
+  char full[2 * RC_IO_NAME_MAX + 64];
+  gpath = full_path(c, gpath, full, sizeof full);
   char buf[2 * RC_IO_NAME_MAX + 64];
   if (c->rc != RC_OK || strlen(gpath) >= sizeof buf)
     return 0;
@@ -137,12 +157,14 @@ int rc_h5_has_link(rc_h5_reader *c, const char *gpath) {
  * Failures are recorded in c. */
 int rc_h5_attr_present(rc_h5_reader *c, const char *obj, const char *name,
                        const char *where, int required) {
-  if (strcmp(obj, "/") != 0 && !rc_h5_has_link(c, obj)) {
+  if ((strcmp(obj, "/") != 0 || c->prefix[0]) && !rc_h5_has_link(c, obj)) {
     if (required)
       rc_h5_fail(c, RC_ERR_INPUT, "%s is missing (no object)%s", where, NULL);
     return c->rc == RC_OK ? 0 : -1;
   }
-  const htri_t ex = H5Aexists_by_name(c->file, obj, name, H5P_DEFAULT);
+  char full[2 * RC_IO_NAME_MAX + 64];
+  const htri_t ex = H5Aexists_by_name(
+      c->file, full_path(c, obj, full, sizeof full), name, H5P_DEFAULT);
   if (ex < 0) {
     rc_h5_fail(
         c, RC_ERR_IO,
@@ -171,7 +193,9 @@ static int attr_open(rc_h5_reader *c, const char *obj, const char *name,
   h->a = h->t = h->sp = -1;
   if (c->rc != RC_OK || rc_h5_attr_present(c, obj, name, where, required) <= 0)
     return 0;
-  h->a = H5Aopen_by_name(c->file, obj, name, H5P_DEFAULT, H5P_DEFAULT);
+  char full[2 * RC_IO_NAME_MAX + 64];
+  h->a = H5Aopen_by_name(c->file, full_path(c, obj, full, sizeof full), name,
+                         H5P_DEFAULT, H5P_DEFAULT);
   h->t = h->a < 0 ? -1 : H5Aget_type(h->a);
   h->sp = h->a < 0 ? -1 : H5Aget_space(h->a);
   return 1;
@@ -281,7 +305,9 @@ hid_t rc_h5_ds_open(rc_h5_reader *c, const char *dpath, H5T_class_t cls,
     rc_h5_fail(c, RC_ERR_INPUT, "dataset %s is missing%s", dpath, NULL);
     return -1;
   }
-  hid_t d = H5Dopen2(c->file, dpath, H5P_DEFAULT);
+  char full[2 * RC_IO_NAME_MAX + 64];
+  hid_t d =
+      H5Dopen2(c->file, full_path(c, dpath, full, sizeof full), H5P_DEFAULT);
   if (d < 0) {
     rc_h5_fail(c, RC_ERR_IO, "dataset %s is unreadable%s", dpath, NULL);
     return -1;

@@ -48,7 +48,14 @@ typedef struct rc_h5_reader {
   rc_error *err;
   rc_err rc;
   hid_t file;
+  /* Prepended to every absolute object path the helpers take ("" after
+   * rc_h5_open_result): "/phases/2" reads phase 2 of a multiphase file with
+   * the one-phase paths ("/" is then the phase's group). */
+  char prefix[48];
 } rc_h5_reader;
+
+/* Read under prefix (docs/hdf5-layout.md, "Multiphase files"). */
+void rc_h5_set_prefix(rc_h5_reader *c, const char *prefix);
 
 /* Record the first failure: "<path>: <fmt with obj, extra>". */
 rc_err rc_h5_fail(rc_h5_reader *c, rc_err code, const char *fmt,

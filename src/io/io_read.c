@@ -36,6 +36,49 @@
 #include "radcol/io.h"
 #include "radcol/params.h"
 
+/* Open path for phase `phase` of a multiphase file (its group becomes the
+ * reader's root), or, with phase < 0, a one-phase file (a multiphase file
+ * is refused: its root holds no /mesh or /solution). */
+static rc_err open_at(rc_h5_reader *c, const char *path, int phase,
+                      rc_error *err) {
+  if (rc_h5_open_result(c, path, err) != RC_OK)
+    return c->rc;
+  int n = 0;
+  double v = 0;
+  if (rc_h5_attr_present(c, "/", "phases", "root attribute 'phases'", 0) > 0 &&
+      rc_h5_attr_read_num(c, "/", "phases", &v, 1) == RC_OK)
+    n = v >= 1 && v <= 100000 && v == floor(v) ? (int)v : -1;
+  if (c->rc != RC_OK)
+    return c->rc;
+  if (n < 0) {
+    rc_h5_close(c);
+    return c->rc = rc_error_set(err, RC_ERR_INPUT,
+                                "%s: root attribute 'phases' is %g: expected "
+                                "an integer in 1..100000",
+                                path, v);
+  }
+  if (phase < 0 && n > 0) {
+    rc_h5_close(c);
+    return c->rc = rc_error_set(err, RC_ERR_INPUT,
+                                "%s: a multiphase result (%d phases): "
+                                "expected a one-phase result file here",
+                                path, n);
+  }
+  if (phase >= 0 && phase >= n) {
+    rc_h5_close(c);
+    return c->rc = rc_error_set(err, RC_ERR_INPUT,
+                                "%s: phase %d: the file holds %d phase%s "
+                                "(0..%d)",
+                                path, phase, n, n == 1 ? "" : "s", n - 1);
+  }
+  if (phase >= 0) {
+    char pre[32];
+    snprintf(pre, sizeof pre, "/phases/%d", phase);
+    rc_h5_set_prefix(c, pre);
+  }
+  return RC_OK;
+}
+
 /* /mesh -> mesh (the file must be open). */
 static rc_err read_mesh_open(rc_h5_reader *c, rc_mesh *mesh) {
   long nf = 0, ns = 0;
@@ -67,12 +110,13 @@ static rc_err read_mesh_open(rc_h5_reader *c, rc_mesh *mesh) {
   return c->rc;
 }
 
-rc_err rc_read_mesh(const char *path, rc_mesh *mesh, rc_error *err) {
+static rc_err read_mesh_at(const char *path, int phase, rc_mesh *mesh,
+                           rc_error *err) {
   if (!mesh)
     return rc_error_set(err, RC_ERR_INPUT, "rc_read_mesh: mesh is NULL");
   memset(mesh, 0, sizeof *mesh);
   rc_h5_reader c;
-  if (rc_h5_open_result(&c, path, err) != RC_OK)
+  if (open_at(&c, path, phase, err) != RC_OK)
     return c.rc;
   read_mesh_open(&c, mesh);
   rc_h5_close(&c);
@@ -165,8 +209,18 @@ static void read_multipliers(rc_h5_reader *c, const rc_solution_dims *dims,
   }
 }
 
-rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
-                        char *formulation, rc_error *err) {
+rc_err rc_read_mesh(const char *path, rc_mesh *mesh, rc_error *err) {
+  return read_mesh_at(path, -1, mesh, err);
+}
+
+rc_err rc_read_phase_mesh(const char *path, int phase, rc_mesh *mesh,
+                          rc_error *err) {
+  return read_mesh_at(path, phase < 0 ? 0 : phase, mesh, err);
+}
+
+static rc_err read_solution_at(const char *path, int phase, rc_solution *sol,
+                               char *problem, char *formulation,
+                               rc_error *err) {
   if (!sol)
     return rc_error_set(err, RC_ERR_INPUT, "rc_read_solution: sol is NULL");
   memset(sol, 0, sizeof *sol);
@@ -175,7 +229,7 @@ rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
   if (formulation)
     formulation[0] = '\0';
   rc_h5_reader c;
-  if (rc_h5_open_result(&c, path, err) != RC_OK)
+  if (open_at(&c, path, phase, err) != RC_OK)
     return c.rc;
   char buf[64];
   rc_h5_attr_read_str(&c, "/", "problem", buf, sizeof buf, 1);
@@ -231,12 +285,23 @@ rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
   return c.rc;
 }
 
+rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
+                        char *formulation, rc_error *err) {
+  return read_solution_at(path, -1, sol, problem, formulation, err);
+}
+
+rc_err rc_read_phase_solution(const char *path, int phase, rc_solution *sol,
+                              char *problem, char *formulation, rc_error *err) {
+  return read_solution_at(path, phase < 0 ? 0 : phase, sol, problem,
+                          formulation, err);
+}
+
 void rc_free_strings(char **s, int n) {
   rc_h5_free_strs(s, n);
 }
 
-rc_err rc_read_names(const char *path, char ***var, int *nw, char ***out,
-                     int *nout, rc_error *err) {
+static rc_err read_names_at(const char *path, int phase, char ***var, int *nw,
+                            char ***out, int *nout, rc_error *err) {
   if (!var || !nw || (!out) != (!nout))
     return rc_error_set(err, RC_ERR_INPUT, "rc_read_names: NULL argument");
   *var = NULL;
@@ -244,7 +309,7 @@ rc_err rc_read_names(const char *path, char ***var, int *nw, char ***out,
   if (out)
     *out = NULL, *nout = 0;
   rc_h5_reader c;
-  if (rc_h5_open_result(&c, path, err) != RC_OK)
+  if (open_at(&c, path, phase, err) != RC_OK)
     return c.rc;
   int nx = 0, ny = 0, nu = 0, np = 0;
   const int big = 1 << 20;
@@ -272,15 +337,25 @@ rc_err rc_read_names(const char *path, char ***var, int *nw, char ***out,
   return RC_OK;
 }
 
-rc_err rc_read_param_assignments(const char *path, const rc_model *model,
-                                 char ***assign, int *n, rc_error *err) {
+rc_err rc_read_names(const char *path, char ***var, int *nw, char ***out,
+                     int *nout, rc_error *err) {
+  return read_names_at(path, -1, var, nw, out, nout, err);
+}
+
+rc_err rc_read_phase_names(const char *path, int phase, char ***var, int *nw,
+                           char ***out, int *nout, rc_error *err) {
+  return read_names_at(path, phase < 0 ? 0 : phase, var, nw, out, nout, err);
+}
+
+static rc_err read_params_at(const char *path, int phase, const rc_model *model,
+                             char ***assign, int *n, rc_error *err) {
   if (!model || !assign || !n)
     return rc_error_set(err, RC_ERR_INPUT,
                         "rc_read_param_assignments: NULL argument");
   *assign = NULL;
   *n = 0;
   rc_h5_reader c;
-  if (rc_h5_open_result(&c, path, err) != RC_OK)
+  if (open_at(&c, path, phase, err) != RC_OK)
     return c.rc;
   char **a =
       calloc((size_t)(model->nparams > 0 ? model->nparams : 1), sizeof *a);
@@ -339,6 +414,17 @@ rc_err rc_read_param_assignments(const char *path, const rc_model *model,
   return RC_OK;
 }
 
+rc_err rc_read_param_assignments(const char *path, const rc_model *model,
+                                 char ***assign, int *n, rc_error *err) {
+  return read_params_at(path, -1, model, assign, n, err);
+}
+
+rc_err rc_read_phase_param_assignments(const char *path, int phase,
+                                       const rc_model *model, char ***assign,
+                                       int *n, rc_error *err) {
+  return read_params_at(path, phase < 0 ? 0 : phase, model, assign, n, err);
+}
+
 /* ====================================================================== */
 /* rc_read_result_summary                                                 */
 /* ====================================================================== */
@@ -378,16 +464,23 @@ static rc_err table_read(rc_h5_reader *c, const char *gpath,
   return c->rc;
 }
 
-rc_err rc_read_result_summary(const char *path, rc_result_summary *s,
-                              rc_error *err) {
+static rc_err summary_at(const char *path, int phase, rc_result_summary *s,
+                         rc_error *err) {
   if (!s)
     return rc_error_set(err, RC_ERR_INPUT,
                         "rc_read_result_summary: summary is NULL");
   memset(s, 0, sizeof *s);
   rc_h5_reader c;
-  if (rc_h5_open_result(&c, path, err) != RC_OK)
+  if (phase >= 0 ? open_at(&c, path, phase, err) != RC_OK
+                 : rc_h5_open_result(&c, path, err) != RC_OK)
     return c.rc;
   enum { S = RC_SUMMARY_STR };
+  /* the root of a multiphase file: no /mesh, /solution of its own */
+  double nph = 0;
+  if (phase < 0 &&
+      rc_h5_attr_present(&c, "/", "phases", "root attribute 'phases'", 0) > 0)
+    rc_h5_attr_read_num(&c, "/", "phases", &nph, 1);
+  s->nphases = nph >= 1 && nph <= 100000 ? (int)nph : 0;
   rc_h5_attr_read_str(&c, "/", "problem", s->problem, S, 0);
   rc_h5_attr_read_str(&c, "/", "formulation", s->formulation, S, 0);
   rc_h5_attr_read_str(&c, "/", "kind", s->kind, S, 0);
@@ -398,7 +491,8 @@ rc_err rc_read_result_summary(const char *path, rc_result_summary *s,
                       sizeof s->command_line, 0);
   int *stages = NULL;
   long n = 0;
-  rc_h5_ds_read_int(&c, "/mesh/stages", -1, &stages, &n);
+  if (s->nphases == 0)
+    rc_h5_ds_read_int(&c, "/mesh/stages", -1, &stages, &n);
   long nodes = 1;
   int smin = 0, smax = 0;
   for (long k = 0; c.rc == RC_OK && k < n; ++k) {
@@ -448,6 +542,97 @@ rc_err rc_read_result_summary(const char *path, rc_result_summary *s,
   rc_h5_close(&c);
   if (c.rc != RC_OK) {
     rc_result_summary_free(s);
+    return c.rc;
+  }
+  rc_error_clear(err);
+  return RC_OK;
+}
+
+rc_err rc_read_result_summary(const char *path, rc_result_summary *s,
+                              rc_error *err) {
+  return summary_at(path, -1, s, err);
+}
+
+rc_err rc_read_phase_summary(const char *path, int phase, rc_result_summary *s,
+                             rc_error *err) {
+  return summary_at(path, phase < 0 ? 0 : phase, s, err);
+}
+
+void rc_phases_info_free(rc_phases_info *p) {
+  if (!p)
+    return;
+  rc_h5_free_strs(p->names, p->n);
+  free(p->start);
+  free(p->duration);
+  free(p->objective);
+  rc_h5_free_strs(p->link_names, p->nlink);
+  free(p->link_value);
+  free(p->link_lo);
+  free(p->link_hi);
+  free(p->link_multiplier);
+  memset(p, 0, sizeof *p);
+}
+
+rc_err rc_read_phases_info(const char *path, rc_phases_info *p, rc_error *err) {
+  if (!p)
+    return rc_error_set(err, RC_ERR_INPUT, "rc_read_phases_info: NULL");
+  memset(p, 0, sizeof *p);
+  rc_h5_reader c;
+  if (rc_h5_open_result(&c, path, err) != RC_OK)
+    return c.rc;
+  double nph = 0;
+  if (rc_h5_attr_present(&c, "/", "phases", "root attribute 'phases'", 0) > 0)
+    rc_h5_attr_read_num(&c, "/", "phases", &nph, 1);
+  if (c.rc == RC_OK && nph != 0 &&
+      !(nph >= 1 && nph <= 100000 && nph == floor(nph)))
+    rc_h5_fail(&c, RC_ERR_INPUT,
+               "root attribute 'phases'%s: expected an integer in 1..100000",
+               "", NULL);
+  const long n = c.rc == RC_OK ? (long)nph : 0;
+  if (c.rc == RC_OK && n > 0) {
+    long got = 0;
+    p->start = malloc(sizeof(double) * (size_t)n);
+    p->duration = malloc(sizeof(double) * (size_t)n);
+    p->objective = malloc(sizeof(double) * (size_t)n);
+    if (!p->start || !p->duration || !p->objective)
+      rc_h5_fail(&c, RC_ERR_NOMEM, "out of memory reading %s%s", "/phases",
+                 NULL);
+    rc_h5_ds_read_strs(&c, "/phases/names", n, &p->names, &got);
+    p->n = (int)got;
+    rc_h5_ds_read_real(&c, "/phases/start", n, p->start, 1);
+    rc_h5_ds_read_real(&c, "/phases/duration", n, p->duration, 1);
+    rc_h5_ds_read_real(&c, "/phases/objective", n, p->objective, 1);
+    long nl = 0;
+    if (c.rc == RC_OK && rc_h5_has_link(&c, "/linkage/names")) {
+      rc_h5_ds_read_strs(&c, "/linkage/names", -1, &p->link_names, &nl);
+      p->nlink = (int)nl;
+      const size_t m = (size_t)(nl ? nl : 1);
+      p->link_value = malloc(sizeof(double) * m);
+      p->link_lo = malloc(sizeof(double) * m);
+      p->link_hi = malloc(sizeof(double) * m);
+      p->link_multiplier = malloc(sizeof(double) * m);
+      if (!p->link_value || !p->link_lo || !p->link_hi || !p->link_multiplier)
+        rc_h5_fail(&c, RC_ERR_NOMEM, "out of memory reading %s%s", "/linkage",
+                   NULL);
+      rc_h5_ds_read_real(&c, "/linkage/value", nl, p->link_value, 1);
+      rc_h5_ds_read_real(&c, "/linkage/lo", nl, p->link_lo, 1);
+      rc_h5_ds_read_real(&c, "/linkage/hi", nl, p->link_hi, 1);
+      rc_h5_ds_read_real(&c, "/linkage/multiplier", nl, p->link_multiplier, 1);
+    }
+    for (long k = 0; c.rc == RC_OK && k < n; ++k)
+      if (!(isfinite(p->start[k]) && p->duration[k] > 0 &&
+            isfinite(p->duration[k]))) {
+        char msg[96];
+        snprintf(msg, sizeof msg, " [%ld]: start %g, duration %g", k,
+                 p->start[k], p->duration[k]);
+        rc_h5_fail(&c, RC_ERR_INPUT,
+                   "%s%s: expected a finite start and a duration > 0",
+                   "/phases", msg);
+      }
+  }
+  rc_h5_close(&c);
+  if (c.rc != RC_OK) {
+    rc_phases_info_free(p);
     return c.rc;
   }
   rc_error_clear(err);

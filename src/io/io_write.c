@@ -707,11 +707,11 @@ static void write_root(wctx *c, hid_t file, const rc_result_record *rec) {
 }
 
 /* Raw Ipopt options of the run (docs/hdf5-layout.md). */
-static void write_ipopt_options(wctx *c, hid_t file,
+static void write_ipopt_options(wctx *c, hid_t loc,
                                 const rc_result_record *rec) {
   if (c->rc != RC_OK || rec->nipopt <= 0 || !rec->ipopt_kv)
     return;
-  hid_t g = H5Gopen2(file, "diagnostics", H5P_DEFAULT);
+  hid_t g = H5Gopen2(loc, "diagnostics", H5P_DEFAULT);
   if (g < 0) {
     wfail(c, "", "diagnostics");
     return;
@@ -795,9 +795,8 @@ static size_t image_estimate(const rc_result_record *rec) {
  * B-trees and heaps carry checksums, so libhdf5 refuses damaged metadata on
  * reading instead of following it (docs/robustness.md); h5py 3 reads it.
  * Returns the file (or -1 with c->rc set); *fapl for the caller to close. */
-static hid_t create_memory_file(wctx *c, const rc_result_record *rec,
-                                hid_t *fapl) {
-  size_t inc = image_estimate(rec);
+static hid_t create_memory_file(wctx *c, size_t bytes, hid_t *fapl) {
+  size_t inc = bytes;
   if (inc > ((size_t)1 << 28))
     inc = (size_t)1 << 28;
   *fapl = H5Pcreate(H5P_FILE_ACCESS);
@@ -844,43 +843,44 @@ static void *take_image(wctx *c, hid_t file, ssize_t *nimage) {
   return image;
 }
 
-rc_err rc_write_result(const char *path, const rc_result_record *rec,
-                       rc_error *err) {
-  if (!path || !path[0] || !rec || !rec->pb || !rec->sol)
-    return rc_error_set(err, RC_ERR_INPUT,
-                        "rc_write_result: expected a path, a problem and a "
-                        "solution (got path %s, pb %p, sol %p)",
-                        path ? path : "(null)",
-                        rec ? (const void *)rec->pb : NULL,
-                        rec ? (const void *)rec->sol : NULL);
-  rc_err rc = check_record(path, rec, err);
-  if (rc != RC_OK)
-    return rc;
-  rc_h5_silence();
+/* The groups of one record under loc: the file, or a phase's group of a
+ * multiphase file (the same layout either way). */
+static void write_record_groups(wctx *c, hid_t loc,
+                                const rc_result_record *rec) {
+  write_problem(c, loc, rec);
+  write_mesh(c, loc, rec->sol);
+  write_solution(c, loc, rec);
+  if (rec->sol->has_duals)
+    write_multipliers(c, loc, rec);
+  write_diagnostics(c, loc, rec);
+  write_ipopt_options(c, loc, rec);
+  write_refinement(c, loc, rec->nrefine, rec->refine);
+}
 
-  const rc_solution *sol = rec->sol;
-  const rc_diagnostics *d = rec->diag;
+/* The buffer every writer shares: one value per node, breakpoint or dense
+ * point of the largest record. */
+static size_t record_nbuf(const rc_result_record *rec) {
+  size_t nbuf = (size_t)rec->sol->nnodes + (size_t)rec->sol->mesh.n + 1;
+  if (rec->diag && (size_t)rec->diag->ndense > nbuf)
+    nbuf = (size_t)rec->diag->ndense;
+  return nbuf;
+}
+
+typedef void (*fill_fn)(wctx *c, hid_t file, const void *ctx);
+
+/* Build the file in memory with fill, then write it atomically to path. */
+static rc_err write_image(const char *path, size_t nbuf, size_t bytes,
+                          fill_fn fill, const void *ctx, rc_error *err) {
+  rc_h5_silence();
   wctx c = {path, err, RC_OK, NULL, 0};
-  size_t nbuf = (size_t)sol->nnodes + (size_t)sol->mesh.n + 1;
-  if (d && (size_t)d->ndense > nbuf)
-    nbuf = (size_t)d->ndense;
-  c.buf = malloc(sizeof *c.buf * nbuf);
+  c.buf = malloc(sizeof *c.buf * (nbuf ? nbuf : 1));
   c.nbuf = nbuf;
   if (!c.buf)
     return rc_error_set(err, RC_ERR_NOMEM, "%s: out of memory", path);
   hid_t fapl = -1;
-  hid_t file = create_memory_file(&c, rec, &fapl);
-  if (c.rc == RC_OK) {
-    write_root(&c, file, rec);
-    write_problem(&c, file, rec);
-    write_mesh(&c, file, sol);
-    write_solution(&c, file, rec);
-    if (sol->has_duals)
-      write_multipliers(&c, file, rec);
-    write_diagnostics(&c, file, rec);
-    write_ipopt_options(&c, file, rec);
-    write_refinement(&c, file, rec->nrefine, rec->refine);
-  }
+  hid_t file = create_memory_file(&c, bytes, &fapl);
+  if (c.rc == RC_OK)
+    fill(&c, file, ctx);
   ssize_t nimage = 0;
   void *image = file >= 0 ? take_image(&c, file, &nimage) : NULL;
   if (fapl >= 0)
@@ -901,4 +901,132 @@ rc_err rc_write_result(const char *path, const rc_result_record *rec,
   if (c.rc == RC_OK)
     rc_error_clear(err);
   return c.rc;
+}
+
+static void fill_one(wctx *c, hid_t file, const void *ctx) {
+  const rc_result_record *rec = ctx;
+  write_root(c, file, rec);
+  write_record_groups(c, file, rec);
+}
+
+rc_err rc_write_result(const char *path, const rc_result_record *rec,
+                       rc_error *err) {
+  if (!path || !path[0] || !rec || !rec->pb || !rec->sol)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "rc_write_result: expected a path, a problem and a "
+                        "solution (got path %s, pb %p, sol %p)",
+                        path ? path : "(null)",
+                        rec ? (const void *)rec->pb : NULL,
+                        rec ? (const void *)rec->sol : NULL);
+  rc_err rc = check_record(path, rec, err);
+  if (rc != RC_OK)
+    return rc;
+  return write_image(path, record_nbuf(rec), image_estimate(rec), fill_one, rec,
+                     err);
+}
+
+/* ---- multiphase files (docs/hdf5-layout.md, "Multiphase files") ---------- */
+
+static void fill_phases(wctx *c, hid_t file, const void *ctx) {
+  const rc_phases_record *rec = ctx;
+  const rc_phases_solution *res = rec->res;
+  const int n = res->nphases;
+  char utc[32] = "";
+  time_t now = time(NULL);
+  struct tm tmv;
+  if (gmtime_r(&now, &tmv))
+    strftime(utc, sizeof utc, "%Y-%m-%dT%H:%M:%SZ", &tmv);
+  const rc_status st = rec->stats ? rec->stats->status : RC_STATUS_NOT_RUN;
+  attr_str(c, file, "", "format", RC_FORMAT_NAME);
+  attr_int(c, file, "", "format_version", RC_FORMAT_VERSION);
+  attr_str(c, file, "", "radcol_version", RADCOL_VERSION_STRING);
+  attr_str(c, file, "", "problem", rec->ph->name ? rec->ph->name : "phases");
+  attr_str(c, file, "", "formulation", "phases");
+  attr_str(c, file, "", "kind", "phases");
+  attr_str(c, file, "", "command_line", rec->command_line);
+  attr_str(c, file, "", "utc_time", utc);
+  attr_str(c, file, "", "status", rc_status_name(st));
+  attr_int(c, file, "", "phases", n);
+  hid_t g = grp(c, file, "", "phases");
+  const char **names = malloc(sizeof *names * (size_t)n);
+  if (!names && c->rc == RC_OK)
+    c->rc = rc_error_set(c->err, RC_ERR_NOMEM, "%s: out of memory", c->path);
+  for (int k = 0; names && k < n; ++k)
+    names[k] = rec->ph->phase[k].name;
+  ds_strs(c, g, "/phases", "names", n, names);
+  free(names);
+  ds_real(c, g, "/phases", "start", n, res->start);
+  ds_real(c, g, "/phases", "duration", n, res->duration);
+  ds_real(c, g, "/phases", "objective", n, res->objective);
+  ds_real(c, g, "/phases", "data_objective", n, res->data_objective);
+  attr_int(c, g, "/phases", "count", n);
+  for (int k = 0; k < n && c->rc == RC_OK; ++k) {
+    char gname[32], gpath[48];
+    snprintf(gname, sizeof gname, "%d", k);
+    snprintf(gpath, sizeof gpath, "/phases/%d", k);
+    const rc_result_record *pr = &rec->phase[k];
+    hid_t h = grp(c, g, "/phases", gname);
+    attr_str(c, h, gpath, "name", rec->ph->phase[k].name);
+    attr_str(c, h, gpath, "problem", pr->pb->model);
+    attr_str(c, h, gpath, "formulation", pr->pb->formulation);
+    attr_str(c, h, gpath, "kind", "solve");
+    attr_str(c, h, gpath, "status", rc_status_name(st));
+    attr_real(c, h, gpath, "start", res->start[k]);
+    attr_real(c, h, gpath, "duration", res->duration[k]);
+    attr_real(c, h, gpath, "objective", res->objective[k]);
+    attr_real(c, h, gpath, "data_objective", res->data_objective[k]);
+    write_record_groups(c, h, pr);
+    gclose(h);
+  }
+  gclose(g);
+  hid_t l = grp(c, file, "", "linkage");
+  attr_int(c, l, "/linkage", "rows", res->nlink);
+  attr_real(c, l, "/linkage", "link_objective", res->link_objective);
+  ds_strs(c, l, "/linkage", "names", res->nlink,
+          (const char *const *)res->link_name);
+  ds_int(c, l, "/linkage", "boundary", res->nlink, res->link_boundary);
+  ds_real(c, l, "/linkage", "value", res->nlink, res->link_value);
+  ds_real(c, l, "/linkage", "lo", res->nlink, res->link_lo);
+  ds_real(c, l, "/linkage", "hi", res->nlink, res->link_hi);
+  ds_real(c, l, "/linkage", "multiplier", res->nlink, res->link_dual);
+  gclose(l);
+  /* the whole solve: /diagnostics (stats of the one NLP) and /refinement */
+  rc_result_record top;
+  memset(&top, 0, sizeof top);
+  top.pb = rec->phase[0].pb;
+  top.sol = rec->phase[0].sol;
+  top.stats = rec->stats;
+  top.nipopt = rec->nipopt;
+  top.ipopt_kv = rec->ipopt_kv;
+  write_diagnostics(c, file, &top);
+  write_ipopt_options(c, file, &top);
+  write_refinement(c, file, rec->nrefine, rec->refine);
+}
+
+rc_err rc_write_phases_result(const char *path, const rc_phases_record *rec,
+                              rc_error *err) {
+  if (!path || !path[0] || !rec || !rec->ph || !rec->res || !rec->phase ||
+      rec->res->nphases < 1 || rec->res->nphases != rec->ph->nphases)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "rc_write_phases_result: expected a path, the phases, "
+                        "their solution and one record per phase");
+  size_t nbuf = 1, bytes = 1u << 20;
+  for (int k = 0; k < rec->res->nphases; ++k) {
+    const rc_result_record *pr = &rec->phase[k];
+    if (!pr->pb || !pr->sol)
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "%s: phase %d has no problem or solution", path, k);
+    rc_err rc = check_record(path, pr, err);
+    if (rc != RC_OK)
+      return rc;
+    const size_t nb = record_nbuf(pr);
+    nbuf = nb > nbuf ? nb : nbuf;
+    bytes += image_estimate(pr);
+  }
+  if (rec->res->nlink > 0 &&
+      (!rec->res->link_name || !rec->res->link_value || !rec->res->link_dual))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "%s: %d linkage rows without their arrays", path,
+                        rec->res->nlink);
+  return write_image(path, nbuf, bytes, fill_phases, rec, err);
 }

@@ -29,6 +29,7 @@
 #include "nlp/ipopt_adapter.h"
 #include "nlp/newton.h"
 #include "nlp/transcription.h"
+#include "radcol/phases.h"
 #include "radcol/solve.h"
 
 /* The problem's objective scale S (0 means 1). */
@@ -297,6 +298,8 @@ int rc_square_system(const rc_problem *pb, char *why, size_t len) {
   if (pb->has_lagrange || pb->has_mayer)
     return why_not(why, len, "it has an objective (a %s term)",
                    pb->has_lagrange ? "Lagrange" : "Mayer");
+  if (pb->data)
+    return why_not(why, len, "it has data terms at interior times");
   if (pb->nb > 0)
     return why_not(why, len, "it has %d boundary constraints", pb->nb);
   if (pb->free_tf)
@@ -500,6 +503,8 @@ rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh,
                           pb->model, pb->formulation);
     return sample_reference(pb, mesh, sol, stats, err);
   }
+  if (pb->data) /* data at interior times: the multiphase NLP, one phase */
+    return rc_phases_solve_problem(pb, mesh, opt, guess, sol, stats, err);
   char why[160];
   const int square = rc_square_system(pb, why, sizeof why);
   if (opt->solver == RC_SOLVER_NEWTON && !square)
@@ -539,4 +544,11 @@ rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh,
     memcpy(stats->message, m, sizeof m);
   }
   return rc;
+}
+
+/* y(t0) after an NLP solve, as rc_solve does it (for the phases, which
+ * transcribe each phase through the same rc_nlp). */
+void rc_nlp_fill_t0_values(const rc_problem *pb, rc_solution *sol,
+                           int dense_bounds) {
+  t0_algebraic_values(pb, sol, dense_bounds);
 }

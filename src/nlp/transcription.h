@@ -170,4 +170,9 @@ rc_err rc_nlp_from_solution(const rc_nlp *nlp, const rc_solution *guess,
 /* Initial point from the problem's guess function (or x0 and zeros). */
 rc_err rc_nlp_default_guess(const rc_nlp *nlp, double *x, rc_error *err);
 
+/* y and u at t0 of a solution mapped by rc_nlp_to_solution, as rc_solve
+ * fills them (Newton on g at t0 for index-1 forms; solve.c). */
+void rc_nlp_fill_t0_values(const rc_problem *pb, rc_solution *sol,
+                           int dense_bounds);
+
 #endif

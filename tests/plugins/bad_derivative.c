@@ -81,7 +81,8 @@ static const rc_model model = {"bad-derivative",
                                0,
                                0,
                                NULL,
-                               create};
+                               create,
+                               NULL};
 static const rc_model *const models[] = {&model};
 static const rc_plugin plugin = {RC_PROBLEM_ABI_VERSION, "bad-derivative", 1,
                                  models};

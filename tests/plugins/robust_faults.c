@@ -119,7 +119,8 @@ static const rc_model model = {
     "faults", "solves that fail on purpose (robustness tests)",
     5,        formulations,
     0,        0,
-    NULL,     create};
+    NULL,     create,
+    NULL};
 static const rc_model *const models[] = {&model};
 static const rc_plugin plugin = {RC_PROBLEM_ABI_VERSION, "robust-faults", 1,
                                  models};

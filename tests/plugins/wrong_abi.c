@@ -21,7 +21,8 @@ static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
 
 static const rc_formulation_def formulations[] = {{"only", "never built"}};
 static const rc_model model = {
-    "wrong-abi", "ABI mismatch test", 1, formulations, 0, 0, NULL, create};
+    "wrong-abi", "ABI mismatch test", 1, formulations, 0, 0, NULL, create,
+    NULL};
 static const rc_model *const models[] = {&model};
 static const rc_plugin plugin = {TEST_ABI_VERSION, "wrong-abi", 1, models};
 

@@ -1,0 +1,392 @@
+/*
+ * phases_solve.c - the solve of a multiphase problem (radcol/phases.h): the
+ * composed NLP (phases_nlp.c) through Ipopt, mapped back to one solution per
+ * phase.
+ *
+ * It follows rc_solve (solve.c) step for step: the objective scale S
+ * multiplies the objective Ipopt sees and divides every reported objective
+ * and multiplier; a warm start's multipliers are multiplied by S; a phase
+ * proved infeasible before solving ends the whole solve infeasible at the
+ * starting point.  Each phase's mesh gets a breakpoint at its data times
+ * (rc_data_mesh); the solutions carry those meshes.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/timing.h"
+#include "nlp/ipopt_adapter.h"
+#include "nlp/phases_nlp.h"
+#include "radcol/phases.h"
+
+static const char *phase_name(const rc_phases *ph, int k) {
+  const char *n = ph->phase[k].name;
+  return n && n[0] ? n : "?";
+}
+
+/* The local problems and the meshes with breakpoints at the data times. */
+static rc_err prepare(const rc_phases *ph, const rc_mesh *meshes,
+                      rc_problem *pb, rc_mesh *mesh, rc_error *err) {
+  rc_err rc = RC_OK;
+  for (int k = 0; k < ph->nphases && rc == RC_OK; ++k) {
+    if ((rc = rc_phases_local_problem(ph, k, &pb[k], NULL, err)) != RC_OK)
+      break;
+    if ((rc = rc_mesh_validate(&meshes[k], err)) != RC_OK) {
+      char m[RC_MESSAGE_MAX];
+      snprintf(m, sizeof m, "%s", err ? err->message : "");
+      rc = rc_error_set(err, rc, "phase %s: mesh: %s", phase_name(ph, k), m);
+      break;
+    }
+    rc = pb[k].data
+             ? rc_data_mesh(&pb[k], pb[k].data, &meshes[k], &mesh[k], err)
+             : rc_mesh_copy(&meshes[k], &mesh[k], err);
+  }
+  return rc;
+}
+
+rc_err rc_phases_count(const rc_phases *ph, const rc_mesh *meshes,
+                       int dense_bounds, rc_phases_counts *c, rc_error *err) {
+  rc_err rc = rc_phases_validate(ph, err);
+  if (rc != RC_OK)
+    return rc;
+  const size_t n = (size_t)ph->nphases;
+  rc_problem *pb = calloc(n, sizeof *pb);
+  rc_mesh *mesh = calloc(n, sizeof *mesh);
+  if (!pb || !mesh)
+    rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory");
+  else if ((rc = prepare(ph, meshes, pb, mesh, err)) == RC_OK)
+    rc = rc_pnlp_count(ph, pb, mesh, dense_bounds, c, err);
+  for (size_t k = 0; mesh && k < n; ++k)
+    rc_mesh_free(&mesh[k]);
+  free(pb);
+  free(mesh);
+  return rc;
+}
+
+/* ---- the solve ------------------------------------------------------------
+ */
+
+typedef struct solve_ctx {
+  rc_pnlp *p;
+  double S; /* objective scale */
+} solve_ctx;
+
+static int cb_objective(void *c, const double *x, double *f) {
+  const solve_ctx *s = c;
+  const int st = rc_pnlp_objective(s->p, x, f);
+  *f *= s->S;
+  return st;
+}
+static int cb_gradient(void *c, const double *x, double *g) {
+  const solve_ctx *s = c;
+  const int st = rc_pnlp_gradient(s->p, x, g);
+  for (int i = 0; s->S != 1.0 && i < s->p->nvar; ++i)
+    g[i] *= s->S;
+  return st;
+}
+static int cb_constraints(void *c, const double *x, double *g) {
+  return rc_pnlp_constraints(((solve_ctx *)c)->p, x, g);
+}
+static int cb_jacobian(void *c, const double *x, double *v) {
+  return rc_pnlp_jacobian(((solve_ctx *)c)->p, x, v);
+}
+static int cb_hessian(void *c, const double *x, double sigma,
+                      const double *lambda, double *v) {
+  const solve_ctx *s = c;
+  return rc_pnlp_hessian(s->p, x, sigma * s->S, lambda, v);
+}
+static void cb_new_point(void *c) {
+  rc_pnlp_new_point(((solve_ctx *)c)->p);
+}
+
+static double max_violation(const double *v, const double *lo, const double *hi,
+                            size_t n) {
+  double m = 0.0;
+  for (size_t i = 0; i < n; ++i) {
+    double d = 0.0;
+    if (v[i] < lo[i])
+      d = lo[i] - v[i];
+    else if (v[i] > hi[i])
+      d = v[i] - hi[i];
+    if (!(d <= m))
+      m = isnan(d) ? INFINITY : d;
+  }
+  return m;
+}
+
+static void scale_duals(double f, size_t nv, size_t nc, double *lam, double *zl,
+                        double *zu) {
+  for (size_t i = 0; f != 1.0 && i < nc; ++i)
+    lam[i] *= f;
+  for (size_t i = 0; f != 1.0 && i < nv; ++i) {
+    zl[i] *= f;
+    zu[i] *= f;
+  }
+}
+
+static double phases_scale(const rc_phases *ph) {
+  if (ph->objective_scale > 0)
+    return ph->objective_scale;
+  double s0 = 0;
+  for (int k = 0; k < ph->nphases; ++k) {
+    const double s = ph->phase[k].pb->objective_scale > 0
+                         ? ph->phase[k].pb->objective_scale
+                         : 1.0;
+    if (k == 0)
+      s0 = s;
+    else if (s != s0)
+      return 1.0;
+  }
+  return s0 > 0 ? s0 : 1.0;
+}
+
+typedef struct vecs {
+  double *x, *lam, *zl, *zu, *g, *lo, *hi, *glo, *ghi;
+} vecs;
+
+static void vecs_free(vecs *v) {
+  free(v->x);
+  free(v->lam);
+  free(v->zl);
+  free(v->zu);
+  free(v->g);
+  free(v->lo);
+  free(v->hi);
+  free(v->glo);
+  free(v->ghi);
+}
+
+static int vecs_alloc(vecs *v, size_t nv, size_t nc) {
+  v->x = calloc(nv ? nv : 1, sizeof(double));
+  v->lam = calloc(nc ? nc : 1, sizeof(double));
+  v->zl = calloc(nv ? nv : 1, sizeof(double));
+  v->zu = calloc(nv ? nv : 1, sizeof(double));
+  v->g = calloc(nc ? nc : 1, sizeof(double));
+  v->lo = calloc(nv ? nv : 1, sizeof(double));
+  v->hi = calloc(nv ? nv : 1, sizeof(double));
+  v->glo = calloc(nc ? nc : 1, sizeof(double));
+  v->ghi = calloc(nc ? nc : 1, sizeof(double));
+  return v->x && v->lam && v->zl && v->zu && v->g && v->lo && v->hi && v->glo &&
+         v->ghi;
+}
+
+static rc_err result_alloc(rc_phases_solution *out, int nph, int nlink,
+                           rc_error *err) {
+  const size_t n = (size_t)nph, nl = (size_t)(nlink ? nlink : 1);
+  out->nphases = nph;
+  out->pb = calloc(n, sizeof *out->pb);
+  out->sol = calloc(n, sizeof *out->sol);
+  out->start = calloc(n, sizeof(double));
+  out->duration = calloc(n, sizeof(double));
+  out->objective = calloc(n, sizeof(double));
+  out->data_objective = calloc(n, sizeof(double));
+  out->nlink = nlink;
+  out->link_name = calloc(nl, sizeof(char *));
+  out->link_boundary = calloc(nl, sizeof(int));
+  out->link_value = calloc(nl, sizeof(double));
+  out->link_lo = calloc(nl, sizeof(double));
+  out->link_hi = calloc(nl, sizeof(double));
+  out->link_dual = calloc(nl, sizeof(double));
+  if (!out->pb || !out->sol || !out->start || !out->duration ||
+      !out->objective || !out->data_objective || !out->link_name ||
+      !out->link_boundary || !out->link_value || !out->link_lo ||
+      !out->link_hi || !out->link_dual)
+    return rc_error_set(err, RC_ERR_NOMEM, "out of memory for the result");
+  return RC_OK;
+}
+
+/* Solution of every phase, starts, durations, objectives and the linkage
+ * rows at the point v->x with its multipliers (already unscaled). */
+static rc_err fill_result(rc_pnlp *p, const rc_options *opt, vecs *v,
+                          rc_phases_solution *out, rc_error *err) {
+  rc_err rc = RC_OK;
+  double S = p->pb[0].t0;
+  for (int k = 0; k < p->nph && rc == RC_OK; ++k) {
+    const rc_nlp *n = p->nlp[k];
+    const int o = p->voff[k], c = p->coff[k];
+    const double tf = rc_nlp_tf(n, v->x + o);
+    if ((rc = rc_solution_alloc(&p->pb[k], &p->mesh[k], p->pb[k].t0, tf, 1,
+                                &out->sol[k], err)) != RC_OK)
+      break;
+    rc_nlp_to_solution(n, v->x + o, v->lam + c, v->zl + o, v->zu + o,
+                       &out->sol[k]);
+    rc_nlp_fill_t0_values(&p->pb[k], &out->sol[k], opt->dense_bounds);
+    out->start[k] = S;
+    out->duration[k] = tf - p->pb[k].t0;
+    S += out->duration[k];
+    if (rc_pnlp_phase_objective(p, k, v->x, &out->objective[k],
+                                &out->data_objective[k]) != 0)
+      out->objective[k] = out->data_objective[k] = NAN;
+  }
+  if (rc != RC_OK)
+    return rc;
+  if (rc_pnlp_link_objective(p, v->x, &out->link_objective) != 0)
+    out->link_objective = NAN;
+  for (int r = 0; r < p->nlrow; ++r) {
+    char name[256];
+    rc_pnlp_row_name(p, r, name, sizeof name);
+    out->link_name[r] = strdup(name);
+    if (!out->link_name[r])
+      return rc_error_set(err, RC_ERR_NOMEM, "out of memory");
+    out->link_boundary[r] = p->row[r].boundary;
+    out->link_value[r] = v->g[p->link_off + r];
+    out->link_lo[r] = v->glo[p->link_off + r];
+    out->link_hi[r] = v->ghi[p->link_off + r];
+    out->link_dual[r] = v->lam[p->link_off + r];
+  }
+  return RC_OK;
+}
+
+static const char *first_infeasible(const rc_phases *ph, int *k) {
+  for (*k = 0; *k < ph->nphases; ++*k)
+    if (ph->phase[*k].pb->infeasible)
+      return ph->phase[*k].pb->infeasible;
+  return NULL;
+}
+
+rc_err rc_phases_solve(const rc_phases *ph, const rc_mesh *meshes,
+                       const rc_options *opt, const rc_solution *guesses,
+                       rc_phases_solution *out, rc_solve_stats *stats,
+                       rc_error *err) {
+  const double wall0 = rc_now_s();
+  memset(out, 0, sizeof *out);
+  memset(stats, 0, sizeof *stats);
+  stats->status = RC_STATUS_FAILED;
+  stats->newton_fallback_element = -1;
+  stats->objective_scale = 1.0;
+  rc_err rc;
+  if ((rc = rc_phases_validate(ph, err)) != RC_OK ||
+      (rc = rc_options_validate(opt, err)) != RC_OK ||
+      (rc = rc_ipopt_check_options(opt, err)) != RC_OK)
+    return rc;
+  if (!meshes)
+    return rc_error_set(err, RC_ERR_INPUT, "expected one mesh per phase");
+  const int nph = ph->nphases;
+  rc_problem *pb = calloc((size_t)nph, sizeof *pb);
+  rc_mesh *mesh = calloc((size_t)nph, sizeof *mesh);
+  rc_pnlp *p = NULL;
+  vecs v;
+  memset(&v, 0, sizeof v);
+  if (!pb || !mesh) {
+    rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory");
+    goto done;
+  }
+  if ((rc = prepare(ph, meshes, pb, mesh, err)) != RC_OK ||
+      (rc = rc_pnlp_create(ph, pb, mesh, opt->dense_bounds, &p, err)) != RC_OK)
+    goto done;
+  const size_t nv = (size_t)p->nvar, nc = (size_t)p->ncon;
+  const double S = phases_scale(ph);
+  if (!vecs_alloc(&v, nv, nc)) {
+    rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory for %zu NLP variables",
+                      nv);
+    goto done;
+  }
+  rc_options o = *opt;
+  int have_duals = 0;
+  for (int k = 0; guesses && k < nph; ++k)
+    have_duals |= guesses[k].nnodes > 0 && guesses[k].has_duals;
+  if (!guesses || !have_duals)
+    o.warm_start = 0;
+  if ((rc = rc_pnlp_guess(p, guesses, v.x, o.warm_start ? v.lam : NULL, v.zl,
+                          v.zu, err)) != RC_OK)
+    goto done;
+  scale_duals(S, nv, nc, v.lam, v.zl, v.zu);
+  rc_pnlp_bounds(p, v.lo, v.hi, v.glo, v.ghi);
+  for (size_t i = 0; i < nv; ++i) /* as rc_nlp_from_solution does */
+    v.x[i] = fmin(fmax(v.x[i], v.lo[i]), v.hi[i]);
+  stats->nvars = p->nvar;
+  stats->ncons = p->ncon;
+  stats->nnz_jac = p->nnz_jac;
+  stats->nnz_hes = p->nnz_hes;
+  solve_ctx ctx = {p, S};
+  rc_ipopt_outcome res;
+  memset(&res, 0, sizeof res);
+  int bad = 0;
+  const char *why = first_infeasible(ph, &bad);
+  rc_pnlp_set_caching(p, 1);
+  if (why) {
+    res.status = RC_STATUS_INFEASIBLE;
+    if (cb_objective(&ctx, v.x, &res.objective) != 0)
+      res.objective = NAN;
+    snprintf(res.message, sizeof res.message,
+             "not solved, infeasible before solving: phase %s: %s",
+             phase_name(ph, bad), why);
+  } else {
+    const rc_ipopt_nlp view = {.n = p->nvar,
+                               .m = p->ncon,
+                               .nnz_jac = p->nnz_jac,
+                               .nnz_hes = p->nnz_hes,
+                               .x_lo = v.lo,
+                               .x_hi = v.hi,
+                               .g_lo = v.glo,
+                               .g_hi = v.ghi,
+                               .jac_row = p->jac_row,
+                               .jac_col = p->jac_col,
+                               .hes_row = p->hes_row,
+                               .hes_col = p->hes_col,
+                               .ctx = &ctx,
+                               .objective = cb_objective,
+                               .gradient = cb_gradient,
+                               .constraints = cb_constraints,
+                               .jacobian = cb_jacobian,
+                               .hessian = cb_hessian,
+                               .new_point = cb_new_point};
+    rc = rc_ipopt_solve(&view, &o, v.x, v.lam, v.zl, v.zu, &res, err);
+  }
+  rc_pnlp_set_caching(p, 0);
+  if (rc != RC_OK)
+    goto done;
+  stats->status = res.status;
+  stats->solver_status = res.app_status;
+  stats->iterations = res.iterations;
+  stats->objective = res.objective / S;
+  stats->objective_scale = S;
+  scale_duals(1.0 / S, nv, nc, v.lam, v.zl, v.zu);
+  stats->eval_s = res.eval_s;
+  stats->ipopt_s = res.solve_s - res.eval_s;
+  memcpy(stats->message, res.message, sizeof stats->message);
+  stats->constraint_violation = rc_pnlp_constraints(p, v.x, v.g) != 0
+                                    ? INFINITY
+                                    : fmax(max_violation(v.g, v.glo, v.ghi, nc),
+                                           max_violation(v.x, v.lo, v.hi, nv));
+  stats->dual_infeasibility = res.dual_infeasibility;
+  snprintf(stats->solver, sizeof stats->solver, "ipopt");
+  if ((rc = result_alloc(out, nph, p->nlrow, err)) != RC_OK)
+    goto done;
+  for (int k = 0; k < nph; ++k)
+    out->pb[k] = pb[k];
+  if ((rc = fill_result(p, opt, &v, out, err)) != RC_OK)
+    goto done;
+  stats->wall_s = rc_now_s() - wall0;
+done:
+  if (rc != RC_OK)
+    rc_phases_solution_free(out);
+  vecs_free(&v);
+  rc_pnlp_free(&p);
+  for (int k = 0; mesh && k < nph; ++k)
+    rc_mesh_free(&mesh[k]);
+  free(mesh);
+  free(pb);
+  return rc;
+}
+
+rc_err rc_phases_solve_problem(const rc_problem *pb, const rc_mesh *mesh,
+                               const rc_options *opt, const rc_solution *guess,
+                               rc_solution *sol, rc_solve_stats *stats,
+                               rc_error *err) {
+  memset(sol, 0, sizeof *sol);
+  const rc_phase phase = {.name = "main", .pb = pb};
+  const rc_phases ph = {.name = pb->model,
+                        .nphases = 1,
+                        .phase = &phase,
+                        .continuity = RC_CONTINUITY_NONE};
+  rc_phases_solution out;
+  rc_err rc = rc_phases_solve(&ph, mesh, opt, guess, &out, stats, err);
+  if (rc != RC_OK)
+    return rc;
+  *sol = out.sol[0];
+  memset(&out.sol[0], 0, sizeof out.sol[0]);
+  rc_phases_solution_free(&out);
+  return RC_OK;
+}
