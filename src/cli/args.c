@@ -12,6 +12,7 @@
 #include "core/plugin_loader.h"
 #include "core/utf8.h"
 #include "radcol/catalogue.h"
+#include "radcol/input.h"
 #include "radcol/io.h"
 #include "radcol/plugin.h"
 
@@ -494,20 +495,13 @@ static int has_hdf5_signature(FILE *f) {
 
 int rc_cli_check_input(const char *cmd, const char *opt, const char *path) {
   const char *o = opt ? opt : "", *sep = opt ? " " : "";
-  struct stat st;
-  if (stat(path, &st) != 0) {
-    rc_cli_error(cmd, "%s%s%s: cannot read: %s", o, sep, path, strerror(errno));
-    return RC_CLI_IO;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    rc_cli_error(cmd, "%s%s%s: expected a radcol HDF5 file, found %s", o, sep,
-                 path, S_ISDIR(st.st_mode) ? "a directory" : "a special file");
-    return RC_CLI_BAD_INPUT;
-  }
-  FILE *f = fopen(path, "rb");
+  rc_error err = {RC_OK, ""};
+  FILE *f = rc_input_open(path, opt, &err);
   if (!f) {
-    rc_cli_error(cmd, "%s%s%s: cannot open: %s", o, sep, path, strerror(errno));
-    return RC_CLI_IO;
+    rc_cli_error(cmd, "%s%s", err.message,
+                 err.code == RC_ERR_INPUT ? " (a radcol HDF5 result file)"
+                                          : "");
+    return rc_cli_status_of(err.code);
   }
   int ok = has_hdf5_signature(f);
   fclose(f);

@@ -12,16 +12,19 @@
  * libhdf5 1.10 itself; string datasets are fixed-length to keep that
  * surface small.)
  */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* flock */
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "io/hdf5_util.h"
+#include "radcol/input.h"
 #include "radcol/io.h"
 
 static const char *const problem_attr_names[] = {
@@ -48,38 +51,93 @@ rc_err rc_h5_fail(rc_h5_reader *c, rc_err code, const char *fmt,
   return c->rc;
 }
 
-/* Open a result file and check its format attributes. */
+/* HDF5 files start with this signature at offset 0, 512, 1024, 2048, ...
+ * Read from the descriptor radcol opened (not by name again). */
+static int has_hdf5_signature(int fd) {
+  static const unsigned char sig[8] = {0x89, 'H',  'D',  'F',
+                                       '\r', '\n', 0x1a, '\n'};
+  for (off_t off = 0; off <= (1L << 20); off = off ? 2 * off : 512) {
+    unsigned char buf[8];
+    if (pread(fd, buf, 8, off) != 8)
+      return 0;
+    if (memcmp(buf, sig, 8) == 0)
+      return 1;
+  }
+  return 0;
+}
+
+/* libhdf5 opens files by name.  The name it gets is /proc/self/fd/N of the
+ * descriptor radcol opened and checked (rc_input_open_fd) when that refers
+ * to the same file, so the file checked is the file read (a name swapped
+ * for a FIFO in between cannot block libhdf5's open); else the path. */
+static const char *name_for_hdf5(int fd, const char *path, char *buf,
+                                 size_t size) {
+  struct stat a, b;
+  snprintf(buf, size, "/proc/self/fd/%d", fd);
+  if (fstat(fd, &a) == 0 && stat(buf, &b) == 0 && a.st_dev == b.st_dev &&
+      a.st_ino == b.st_ino)
+    return buf;
+  return path;
+}
+
+/* H5Fopen read-only.  libhdf5 1.10 takes a shared flock on the file and
+ * fails when it cannot; radcol replaces files by rename and never writes
+ * one in place, so where the file system cannot lock at all (flock fails
+ * with ENOLCK, e.g. NFS without a lock manager, ENOSYS, EOPNOTSUPP) the
+ * file is opened without HDF5's file locking.  *locked_out is set when
+ * another process holds an exclusive lock (an HDF5 writer modifying the
+ * file in place). */
+static hid_t open_read_only(const char *name, int fd, int *locked_out) {
+  *locked_out = 0;
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  if (fapl >= 0)
+    H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
+  hid_t file = H5Fopen(name, H5F_ACC_RDONLY, fapl);
+  if (file < 0 && fapl >= 0) {
+    if (flock(fd, LOCK_SH | LOCK_NB) == 0)
+      flock(fd,
+            LOCK_UN); /* locking works: the open failed for another reason */
+    else if (errno == EWOULDBLOCK)
+      *locked_out = 1;
+    else if (H5Pset_file_locking(fapl, 0, 1) >= 0)
+      file = H5Fopen(name, H5F_ACC_RDONLY, fapl);
+  }
+  if (fapl >= 0)
+    H5Pclose(fapl);
+  return file;
+}
+
+/* Open a result file (a regular file with the HDF5 signature). */
 static rc_err rc_h5_open(rc_h5_reader *c, const char *path, rc_error *err) {
   c->path = path ? path : "(null)";
   c->err = err;
   c->rc = RC_OK;
   c->file = -1;
   rc_h5_silence();
-  struct stat stv;
-  if (!path || stat(path, &stv) != 0)
-    return c->rc = rc_error_set(err, RC_ERR_IO, "%s: cannot open: %s", c->path,
-                                path ? strerror(errno) : "no path");
-  if (!S_ISREG(stv.st_mode))
-    return c->rc = rc_error_set(err, RC_ERR_IO,
-                                "%s: not a regular file (expected an HDF5 "
-                                "result file)",
-                                path);
-  FILE *probe = fopen(path, "rb");
-  if (!probe)
-    return c->rc = rc_error_set(err, RC_ERR_IO, "%s: cannot open: %s", path,
-                                strerror(errno));
-  fclose(probe);
-  htri_t is = H5Fis_hdf5(path);
-  if (is <= 0)
+  rc_error e;
+  rc_error_clear(&e);
+  const int fd = rc_input_open_fd(path, NULL, &e);
+  if (fd < 0)
+    return c->rc = rc_error_set(
+               err, e.code, "%s%s", e.message,
+               e.code == RC_ERR_INPUT ? " (expected an HDF5 result file)" : "");
+  if (!has_hdf5_signature(fd)) {
+    close(fd);
     return c->rc = rc_error_set(err, RC_ERR_INPUT,
                                 "%s: not an HDF5 file (expected a %s file)",
                                 path, RC_FORMAT_NAME);
-  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-  if (fapl >= 0)
-    H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
-  c->file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
-  if (fapl >= 0)
-    H5Pclose(fapl);
+  }
+  char proc[64];
+  int locked = 0;
+  c->file =
+      open_read_only(name_for_hdf5(fd, path, proc, sizeof proc), fd, &locked);
+  close(fd);
+  if (c->file < 0 && locked)
+    return c->rc = rc_error_set(err, RC_ERR_IO,
+                                "%s: locked by another process (an HDF5 "
+                                "program writing it in place?): try again "
+                                "when it has closed the file",
+                                path);
   if (c->file < 0)
     return c->rc = rc_error_set(err, RC_ERR_IO,
                                 "%s: cannot open as HDF5 (truncated or "
