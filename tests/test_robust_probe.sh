@@ -75,6 +75,75 @@ plugin_truncated)
   run 2 list --plugin ./fifo.so
   mentions "plugin ./fifo.so: is a FIFO: expected a regular file"
   ;;
+# Item 5: a reader in the moment right after a writer renamed its
+# temporary file over the target (the shim holds the writer there, still
+# holding its lock): every reader sees a complete file (before: the writer's
+# exclusive lock made libhdf5's shared lock fail, "truncated or corrupt
+# file?", exit 3).
+write_race)
+  is_wrapper && { echo "PASS [$CASE] (skipped: RADCOL is a wrapper script)"; exit 0; }
+  make_good out.h5
+  # whatever happens, let the writer go on (it waits at most 30 s anyway)
+  trap 'touch "$T/renamed.go"; wait; rm -rf "$T"' EXIT
+  (export LD_PRELOAD="$SHIM" RC_SHIM_RENAME_PAUSE="$T/renamed"
+   export ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0"
+   exec "$RADCOL" solve crane -f flat -n 400 --quiet -o out.h5) \
+    > w.out 2> w.err &
+  writer=$!
+  i=0
+  while [ ! -e renamed ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+  [ -e renamed ] || { kill $writer; fail "the writer never renamed"; }
+  run 0 info out.h5
+  grep -q "crane / flat" out.txt || fail "info does not show the new file"
+  run 0 export out.h5 --step 1
+  "$PY" -c "import h5py; h5py.File('out.h5','r')['/solution/time'][()]" ||
+    fail "h5py cannot open the file right after the rename"
+  touch renamed.go
+  wait $writer || fail "the writer failed: $(cat w.err)"
+  valid out.h5
+  no_temp
+  ;;
+# Item 10: flock fails.  ENOLCK (a file system without locks): the write
+# goes ahead unlocked and the file is read without HDF5 file locking.  Any
+# other lock error: exit 3 naming it, the temporary file removed (before:
+# 100 empty temporaries, "100 random names taken", then "corrupt" reading).
+lock_unsupported)
+  is_wrapper && { echo "PASS [$CASE] (skipped: RADCOL is a wrapper script)"; exit 0; }
+  export ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0"
+  LD_PRELOAD="$SHIM" RC_SHIM_FLOCK_ERRNO=37 \
+    run 0 solve pendulum -f accel -n 20 -s 3 --quiet -o out.h5
+  no_temp
+  valid out.h5
+  LD_PRELOAD="$SHIM" RC_SHIM_FLOCK_ERRNO=37 run 0 info out.h5
+  LD_PRELOAD="$SHIM" RC_SHIM_FLOCK_ERRNO=37 \
+    run 0 solve pendulum -f accel -n 20 -s 3 --guess out.h5 --quiet -o out2.h5
+  cp out.h5 before.h5
+  LD_PRELOAD="$SHIM" RC_SHIM_FLOCK_ERRNO=5 \
+    run 3 solve pendulum -f accel -n 20 -s 3 --quiet -o out.h5
+  mentions "cannot lock the temporary file next to it: Input/output error"
+  cmp -s out.h5 before.h5 || fail "out.h5 changed by the failed write"
+  no_temp
+  ;;
+# Item 13: an output name of the temporary-file pattern is refused (before:
+# written, then removed by the next write as a stale temporary).
+temp_name)
+  run 2 solve pendulum -f accel -n 20 -s 3 -o .x.h5.tmp.radcol.abcdefghijkl
+  mentions "a name of the pattern of radcol's temporary files"
+  [ ! -e .x.h5.tmp.radcol.abcdefghijkl ] || fail "the file was written"
+  run 2 simulate pendulum -f ode --method rk4 --step 0.01 \
+    -o sub/.y.tmp.radcol.000000000000
+  run 0 solve pendulum -f accel -n 20 -s 3 --quiet -o .x.h5.tmp.radcol.short
+  valid .x.h5.tmp.radcol.short
+  ;;
+# Item 18: a stale temporary (unlocked, of radcol's naming) of any target in
+# the directory is removed by the next write there, as README says (before:
+# only a write to the same target removed it).
+sweep_directory)
+  printf 'stale\n' > .other.h5.tmp.radcol.abcdefghijkl
+  printf 'stale\n' > .x.tmp.radcol.zyxwvutsrqpo
+  run 0 solve pendulum -f accel -n 20 -s 3 --quiet -o out.h5
+  no_temp
+  ;;
 *)
   fail "unknown case"
   ;;

@@ -3,8 +3,9 @@
  * (tests/test_robust_probe.sh, issue 28): file-system behaviour that is
  * hard to get on demand, switched on per process by the environment.
  *
- *   RC_SHIM_ENOLCK=1        flock(2) fails with ENOLCK ("No locks
- *                           available"), as on NFS without a lock manager;
+ *   RC_SHIM_FLOCK_ERRNO=N   flock(2) fails with errno N: 37 (ENOLCK, "No
+ *                           locks available", as on NFS without a lock
+ *                           manager) or any other error (5, EIO);
  *   RC_SHIM_RENAME_PAUSE=F  after every successful rename(2) the process
  *                           creates the file F and waits (up to 30 s) until
  *                           F.go exists: the moment right after a writer
@@ -25,9 +26,9 @@
 
 int flock(int fd, int op) {
   static int (*real)(int, int);
-  const char *e = getenv("RC_SHIM_ENOLCK");
-  if (e && e[0] == '1') {
-    errno = ENOLCK;
+  const char *e = getenv("RC_SHIM_FLOCK_ERRNO");
+  if (e && atoi(e) > 0) {
+    errno = atoi(e);
     return -1;
   }
   if (!real)
