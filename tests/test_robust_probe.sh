@@ -56,6 +56,11 @@ make_good() { # make_good FILE: a small valid result (with a reference)
     fail "could not write the good file $1"
 }
 
+hostile() { # hostile KIND GOOD OUT: a variant (tests/robust_h5_make.py)
+  "$PY" "$SRC/tests/robust_h5_make.py" "$1" "$2" "$3" ||
+    fail "robust_h5_make.py $1 failed"
+}
+
 is_wrapper() { [ "$(head -c 2 "$RADCOL")" = "#!" ]; }
 has_asan() { ldd "$RADCOL" 2>/dev/null | grep -q libasan; }
 
@@ -143,6 +148,63 @@ sweep_directory)
   printf 'stale\n' > .x.tmp.radcol.zyxwvutsrqpo
   run 0 solve pendulum -f accel -n 20 -s 3 --quiet -o out.h5
   no_temp
+  ;;
+# Item 14: malformed content is bad input (exit 2 naming it), not an
+# unreadable file (before: exit 3 "unreadable (corrupt file?)"); a
+# 4096-byte string type, which the reader accepts, is read.
+hostile_content)
+  make_good good.h5
+  hostile empty_name good.h5 empty_name.h5
+  hostile group_dataset good.h5 group_dataset.h5
+  hostile str4096 good.h5 str4096.h5
+  run 2 solve pendulum -f accel -n 20 -s 3 --guess empty_name.h5 -o out.h5
+  mentions 'dataset /problem/variable_names[0] is "" (empty)'
+  run 2 export empty_name.h5
+  mentions 'dataset /problem/variable_names[0] is "" (empty)'
+  run 2 solve pendulum -f accel -n 20 -s 3 --guess group_dataset.h5 -o out.h5
+  mentions "/solution/x is a group: expected a dataset"
+  run 2 export group_dataset.h5
+  mentions "/solution/x is a group: expected a dataset"
+  run 0 solve pendulum -f accel -n 20 -s 3 --guess str4096.h5 --quiet -o out.h5
+  [ -e out.h5 ] || fail "out.h5 not written"
+  ;;
+# Item 15: info validates what it summarises, as every other reader does
+# (before: exit 0 showing "3..2147483647 stages, 2147483705 nodes",
+# "-3..3 stages", and a file without /solution).
+info_validates)
+  make_good good.h5
+  for k in stages_huge stages_negative no_solution; do
+    hostile $k good.h5 $k.h5
+    run 2 info $k.h5
+    run 2 info $k.h5 --json
+  done
+  run 2 info stages_huge.h5
+  mentions "dataset /mesh/stages[0] is 1099511627776: expected a 32-bit integer"
+  run 2 info stages_negative.h5
+  mentions "/mesh: stages -3 in element 0: expected 1..20"
+  run 2 info no_solution.h5
+  mentions "dataset /solution/time is missing"
+  ;;
+# Item 21: --guess refuses duplicate variable names and NaN in every
+# multiplier dataset (before: accepted, y read from another variable's
+# data; NaN passed to Ipopt).
+guess_content)
+  make_good good.h5
+  hostile dup_names good.h5 dup_names.h5
+  run 2 solve pendulum -f accel -n 20 -s 3 --guess dup_names.h5 -o out.h5
+  mentions 'dataset /problem/variable_names names "x" twice'
+  "$RADCOL" solve faults -f constrained --plugin "$FAULTS" --quiet \
+    -o fc.h5 > /dev/null 2>&1 || fail "cannot solve faults/constrained"
+  for k in nan_alg nan_path nan_boundary; do
+    hostile $k fc.h5 $k.h5
+    run 2 solve faults -f constrained --plugin "$FAULTS" --guess $k.h5 -o out.h5
+    case $k in
+      nan_alg) mentions "dataset /multipliers/alg_y[3] is nan" ;;
+      nan_path) mentions "dataset /multipliers/path_0[3] is nan" ;;
+      nan_boundary) mentions "dataset /multipliers/boundary[0] is nan" ;;
+    esac
+  done
+  [ ! -e out.h5 ] || fail "out.h5 written"
   ;;
 *)
   fail "unknown case"

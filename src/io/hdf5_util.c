@@ -15,6 +15,7 @@
 #define _DEFAULT_SOURCE /* flock */
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -339,9 +340,20 @@ hid_t rc_h5_ds_open(rc_h5_reader *c, const char *dpath, H5T_class_t cls,
     rc_h5_fail(c, RC_ERR_INPUT, "dataset %s is missing%s", dpath, NULL);
     return -1;
   }
-  hid_t d = H5Dopen2(c->file, dpath, H5P_DEFAULT);
+  /* What the link names: a group or a named datatype where a dataset
+   * belongs is wrong content (bad input), not a damaged file. */
+  hid_t d = H5Oopen(c->file, dpath, H5P_DEFAULT);
   if (d < 0) {
     rc_h5_fail(c, RC_ERR_IO, "dataset %s is unreadable%s", dpath, NULL);
+    return -1;
+  }
+  const H5I_type_t what = H5Iget_type(d);
+  if (what != H5I_DATASET) {
+    H5Oclose(d);
+    rc_h5_fail(c, RC_ERR_INPUT, "%s is %s: expected a dataset", dpath,
+               what == H5I_GROUP      ? "a group"
+               : what == H5I_DATATYPE ? "a named datatype"
+                                      : "not a dataset");
     return -1;
   }
   hid_t t = H5Dget_type(d), sp = H5Dget_space(d), dcpl = H5Dget_create_plist(d);
@@ -380,9 +392,9 @@ hid_t rc_h5_ds_open(rc_h5_reader *c, const char *dpath, H5T_class_t cls,
     snprintf(msg, sizeof msg,
              " holds variable-length strings: expected fixed-length strings "
              "(not a file written by this radcol)");
-  else if (cl == H5T_STRING && (tsize < 1 || tsize > 4096))
-    snprintf(msg, sizeof msg, " holds strings of %zu bytes: expected 1..4096",
-             tsize);
+  else if (cl == H5T_STRING && (tsize < 1 || tsize > RC_IO_STR_MAX))
+    snprintf(msg, sizeof msg, " holds strings of %zu bytes: expected 1..%d",
+             tsize, RC_IO_STR_MAX);
   else if (nexternal != 0 || (layout != H5D_CONTIGUOUS &&
                               layout != H5D_COMPACT && layout != H5D_CHUNKED))
     snprintf(msg, sizeof msg,
@@ -441,12 +453,27 @@ rc_err rc_h5_ds_read_int(rc_h5_reader *c, const char *dpath, long expect,
   hid_t d = rc_h5_ds_open(c, dpath, H5T_INTEGER, expect, n);
   if (d < 0)
     return c->rc;
-  if (!*out && !(*out = malloc(sizeof **out * (size_t)(*n ? *n : 1))))
+  /* Read as 64-bit (libhdf5 would clip a wider value to INT_MAX), then
+   * every value must fit an int. */
+  long long *wide = malloc(sizeof *wide * (size_t)(*n ? *n : 1));
+  if (!wide ||
+      (!*out && !(*out = malloc(sizeof **out * (size_t)(*n ? *n : 1)))))
     rc_h5_fail(c, RC_ERR_NOMEM, "out of memory reading %s%s", dpath, NULL);
-  else if (*n > 0 &&
-           H5Dread(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, *out) < 0)
+  else if (*n > 0 && H5Dread(d, H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                             wide) < 0)
     rc_h5_fail(c, RC_ERR_IO, "dataset %s is unreadable (corrupt file?)%s",
                dpath, NULL);
+  for (long i = 0; c->rc == RC_OK && i < *n; ++i) {
+    if (wide[i] < INT_MIN || wide[i] > INT_MAX) {
+      char msg[96];
+      snprintf(msg, sizeof msg, "[%ld] is %lld: expected a 32-bit integer", i,
+               wide[i]);
+      rc_h5_fail(c, RC_ERR_INPUT, "dataset %s%s", dpath, msg);
+    } else {
+      (*out)[i] = (int)wide[i];
+    }
+  }
+  free(wide);
   H5Dclose(d);
   return c->rc;
 }
@@ -471,7 +498,7 @@ rc_err rc_h5_ds_read_strs(rc_h5_reader *c, const char *dpath, long expect,
     rc_h5_fail(c, RC_ERR_NOMEM, "out of memory reading %s%s", dpath, NULL);
   } else if (*n > 0) {
     size_t w = H5Tget_size(t);
-    char *v = w > 0 && w < 4096 ? calloc((size_t)*n, w) : NULL;
+    char *v = w > 0 && w <= RC_IO_STR_MAX ? calloc((size_t)*n, w) : NULL;
     if (!v || H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0)
       rc_h5_fail(c, RC_ERR_IO, "dataset %s is unreadable (corrupt file?)%s",
                  dpath, NULL);
@@ -521,5 +548,54 @@ rc_err rc_h5_open_result(rc_h5_reader *c, const char *path, rc_error *err) {
                          path, ver, RC_FORMAT_VERSION);
   if (c->rc != RC_OK)
     rc_h5_close(c);
+  return c->rc;
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+rc_err rc_h5_check_names(rc_h5_reader *c, const char *dpath, char **names,
+                         long n, const char *const *reserved) {
+  for (long i = 0; c->rc == RC_OK && i < n; ++i) {
+    const char *s = names[i];
+    const char *why = NULL;
+    if (!s[0])
+      why = "empty";
+    else if (strlen(s) >= RC_IO_NAME_MAX)
+      why = "too long";
+    else if (strchr(s, '/') || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
+      why = "not usable as a dataset name";
+    for (int r = 0; !why && reserved && reserved[r]; ++r)
+      if (strcmp(s, reserved[r]) == 0)
+        why = "a name the result layout reserves";
+    if (why) {
+      char msg[160 + RC_IO_NAME_MAX];
+      snprintf(msg, sizeof msg,
+               "[%ld] is \"%.*s\" (%s): expected a non-empty name without "
+               "'/', shorter than %d bytes",
+               i, RC_IO_NAME_MAX, s, why, RC_IO_NAME_MAX);
+      return rc_h5_fail(c, RC_ERR_INPUT, "dataset %s%s", dpath, msg);
+    }
+  }
+  if (c->rc != RC_OK || n < 2)
+    return c->rc;
+  const char **sorted = malloc(sizeof *sorted * (size_t)n);
+  if (!sorted)
+    return rc_h5_fail(c, RC_ERR_NOMEM, "out of memory checking %s%s", dpath,
+                      NULL);
+  memcpy(sorted, names, sizeof *sorted * (size_t)n);
+  qsort(sorted, (size_t)n, sizeof *sorted, cmp_str);
+  for (long i = 1; i < n; ++i)
+    if (strcmp(sorted[i], sorted[i - 1]) == 0) {
+      char msg[64 + RC_IO_NAME_MAX];
+      snprintf(msg, sizeof msg,
+               " names \"%s\" twice: expected distinct names (each is a "
+               "dataset of its own)",
+               sorted[i]);
+      rc_h5_fail(c, RC_ERR_INPUT, "dataset %s%s", dpath, msg);
+      break;
+    }
+  free(sorted);
   return c->rc;
 }

@@ -34,6 +34,8 @@
  * size fields). */
 #define RC_IO_MAX_LEN (1L << 27)
 #define RC_IO_NAME_MAX 256
+/* Widest fixed-length string a reader accepts (bytes per entry). */
+#define RC_IO_STR_MAX 4096
 
 void rc_h5_silence(void);
 
@@ -91,5 +93,11 @@ rc_err rc_h5_ds_read_int(rc_h5_reader *c, const char *dpath, long expect,
 rc_err rc_h5_ds_read_strs(rc_h5_reader *c, const char *dpath, long expect,
                           char ***out, long *n);
 void rc_h5_free_strs(char **s, long n);
+/* The names of dataset dpath (n entries) name datasets of their own: each
+ * non-empty, shorter than RC_IO_NAME_MAX, without '/', not "." or "..", not
+ * one of reserved (NULL-terminated, may be NULL), all distinct; else
+ * RC_ERR_INPUT naming the dataset and the entry. */
+rc_err rc_h5_check_names(rc_h5_reader *c, const char *dpath, char **names,
+                         long n, const char *const *reserved);
 
 #endif

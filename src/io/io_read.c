@@ -111,6 +111,18 @@ static rc_err check_reals(rc_h5_reader *c, const char *gpath,
   return c->rc;
 }
 
+/* Column j of gpath/<prefix><name>, every value checked (check_reals). */
+static rc_err read_reals(rc_h5_reader *c, const char *gpath, const char *prefix,
+                         const char *name, long n, double *a, int stride,
+                         int j) {
+  read_column(c, gpath, prefix, name, n, a, stride, j);
+  return check_reals(c, gpath, prefix, name, n, a + j, stride);
+}
+
+/* Names the result layout keeps for itself in /solution (io_write.c). */
+static const char *const reserved_names[] = {"time", "dense", "parameters",
+                                             NULL};
+
 /* The dimensions from /problem and the horizon (t0 from /problem, tf from
  * /solution: finite, t0 < tf). */
 static void read_dims(rc_h5_reader *c, rc_solution_dims *dims, double *t0,
@@ -140,28 +152,22 @@ static void read_multipliers(rc_h5_reader *c, const rc_solution_dims *dims,
                              rc_solution *sol) {
   const int nw = dims->nx + dims->ny + dims->nu + dims->np;
   sol->has_duals = 1;
-  for (int j = 0; j < dims->nx; ++j) {
-    read_column(c, "/multipliers", "costate_", names[j], nn, sol->lam_f,
-                dims->nx, j);
-    check_reals(c, "/multipliers", "costate_", names[j], nn, sol->lam_f + j,
-                dims->nx);
-  }
+  for (int j = 0; j < dims->nx; ++j)
+    read_reals(c, "/multipliers", "costate_", names[j], nn, sol->lam_f,
+               dims->nx, j);
   for (int j = 0; j < dims->ny; ++j)
-    read_column(c, "/multipliers", "alg_", names[dims->nx + j], nn, sol->lam_g,
-                dims->ny, j);
+    read_reals(c, "/multipliers", "alg_", names[dims->nx + j], nn, sol->lam_g,
+               dims->ny, j);
   for (int j = 0; j < dims->nc; ++j) {
     char k[16];
     snprintf(k, sizeof k, "%d", j);
-    read_column(c, "/multipliers", "path_", k, nn, sol->lam_c, dims->nc, j);
+    read_reals(c, "/multipliers", "path_", k, nn, sol->lam_c, dims->nc, j);
   }
   rc_h5_ds_read_real(c, "/multipliers/boundary", dims->nb, sol->lam_b, 1);
+  check_reals(c, "/multipliers", "", "boundary", dims->nb, sol->lam_b, 1);
   for (int j = 0; j < nw; ++j) {
-    read_column(c, "/multipliers", "bound_lo_", names[j], nn, sol->z_lo, nw, j);
-    read_column(c, "/multipliers", "bound_hi_", names[j], nn, sol->z_hi, nw, j);
-    check_reals(c, "/multipliers", "bound_lo_", names[j], nn, sol->z_lo + j,
-                nw);
-    check_reals(c, "/multipliers", "bound_hi_", names[j], nn, sol->z_hi + j,
-                nw);
+    read_reals(c, "/multipliers", "bound_lo_", names[j], nn, sol->z_lo, nw, j);
+    read_reals(c, "/multipliers", "bound_hi_", names[j], nn, sol->z_hi, nw, j);
   }
 }
 
@@ -200,6 +206,9 @@ rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
   char **names = NULL;
   long nnames = 0;
   rc_h5_ds_read_strs(&c, "/problem/variable_names", nw, &names, &nnames);
+  if (c.rc == RC_OK)
+    rc_h5_check_names(&c, "/problem/variable_names", names, nnames,
+                      reserved_names);
   if (c.rc == RC_OK) {
     rc_error e2;
     rc_error_clear(&e2);
@@ -213,10 +222,8 @@ rc_err rc_read_solution(const char *path, rc_solution *sol, char *problem,
     sol->tf = tf;
     rc_h5_ds_read_real(&c, "/solution/time", nn, sol->t, 1);
     check_reals(&c, "/solution", "", "time", nn, sol->t, 1);
-    for (int j = 0; j < nw; ++j) {
-      read_column(&c, "/solution", "", names[j], nn, sol->w, nw, j);
-      check_reals(&c, "/solution", "", names[j], nn, sol->w + j, nw);
-    }
+    for (int j = 0; j < nw; ++j)
+      read_reals(&c, "/solution", "", names[j], nn, sol->w, nw, j);
   }
   if (c.rc == RC_OK && has_duals)
     read_multipliers(&c, &dims, (const char *const *)names, nn, sol);
@@ -256,8 +263,10 @@ rc_err rc_read_names(const char *path, char ***var, int *nw, char ***out,
   char **v = NULL, **o = NULL;
   rc_h5_ds_read_strs(&c, "/problem/variable_names", (long)nx + ny + nu + np, &v,
                      &n1);
+  rc_h5_check_names(&c, "/problem/variable_names", v, n1, reserved_names);
   if (out)
     rc_h5_ds_read_strs(&c, "/problem/output_names", -1, &o, &n2);
+  rc_h5_check_names(&c, "/problem/output_names", o, n2, reserved_names);
   rc_h5_close(&c);
   if (c.rc != RC_OK) {
     rc_h5_free_strs(v, n1);
@@ -396,21 +405,22 @@ rc_err rc_read_result_summary(const char *path, rc_result_summary *s,
   rc_h5_attr_read_str(&c, "/", "utc_time", s->utc_time, S, 0);
   rc_h5_attr_read_str(&c, "/", "command_line", s->command_line,
                       sizeof s->command_line, 0);
-  int *stages = NULL;
-  long n = 0;
-  rc_h5_ds_read_int(&c, "/mesh/stages", -1, &stages, &n);
-  long nodes = 1;
-  int smin = 0, smax = 0;
-  for (long k = 0; c.rc == RC_OK && k < n; ++k) {
-    nodes += stages[k];
-    smin = k == 0 || stages[k] < smin ? stages[k] : smin;
-    smax = k == 0 || stages[k] > smax ? stages[k] : smax;
+  /* What it summarises is validated as every other reader does: the mesh
+   * (rc_mesh_from_arrays) and a /solution/time of one entry per node. */
+  rc_mesh mesh = {0, NULL, NULL};
+  read_mesh_open(&c, &mesh);
+  const long nodes = c.rc == RC_OK ? rc_mesh_nodes(&mesh) : 0;
+  if (c.rc == RC_OK) {
+    long nt = 0;
+    hid_t d = rc_h5_ds_open(&c, "/solution/time", H5T_FLOAT, nodes, &nt);
+    if (d >= 0)
+      H5Dclose(d);
   }
-  free(stages);
-  s->elements = n;
+  s->elements = c.rc == RC_OK ? mesh.n : 0;
   s->nodes = nodes;
-  s->stages_min = smin;
-  s->stages_max = smax;
+  s->stages_min = c.rc == RC_OK ? rc_mesh_min_stages(&mesh) : 0;
+  s->stages_max = c.rc == RC_OK ? rc_mesh_max_stages(&mesh) : 0;
+  rc_mesh_free(&mesh);
   s->t0 = s->tf = s->iterations = s->iterations_last = s->objective = NAN;
   s->constraint_violation = s->wall_s = s->nvars = s->ncons = NAN;
   s->error_estimate = NAN;
