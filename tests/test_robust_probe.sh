@@ -206,6 +206,43 @@ guess_content)
   done
   [ ! -e out.h5 ] || fail "out.h5 written"
   ;;
+# Item 7: a horizon too short for distinct node times is bad input (before:
+# every node time 0 or equal, "converged", exit 0, /mesh/breakpoints not
+# increasing).
+short_horizon)
+  run 2 solve pendulum --tf 4.9e-324 -o out.h5
+  mentions "is too short for distinct node times"
+  run 2 solve faults -f tiny_horizon --plugin "$FAULTS" -o out.h5
+  mentions "horizon [1, 1.0000000000000002] (length 2.22045e-16) is too short"
+  [ ! -e out.h5 ] || fail "out.h5 written"
+  ;;
+# Item 9: an infinite Hessian or Jacobian entry fails the derivative check
+# (before: inf <= tol * inf held, PASS, exit 0).
+check_inf)
+  run 1 check faults -f inf_hess --plugin "$FAULTS"
+  grep -F "hes_value d2 L[1] / d u[1] d u[1]" out.txt > /dev/null ||
+    fail "check does not report the Hessian entry"
+  grep -F "got inf" out.txt > /dev/null || fail "check does not show inf"
+  run 1 check faults -f inf_jac --plugin "$FAULTS"
+  run 0 check faults -f nan --plugin "$FAULTS"
+  ;;
+# Item 11: every dimension is bounded before any is summed (before: signed
+# overflow in rc_problem_nw, UBSan abort; Release reported a pattern entry).
+problem_dims)
+  run 2 check faults -f huge_np --plugin "$FAULTS"
+  mentions "faults/huge_np: np = 2147483646: expected 0..1048576"
+  run 2 solve faults -f huge_np --plugin "$FAULTS" -o out.h5
+  mentions "np = 2147483646"
+  ;;
+# Item 20: a problem without a model name is refused at validation (before:
+# written with problem "", and that file given to --guess crashed on
+# strcmp(NULL)).
+null_model)
+  run 2 solve faults -f null_model --plugin "$FAULTS" -o out.h5
+  mentions "its model name (rc_problem.model) is NULL or empty"
+  [ ! -e out.h5 ] || fail "out.h5 written"
+  run 2 check faults -f null_model --plugin "$FAULTS"
+  ;;
 *)
   fail "unknown case"
   ;;

@@ -10,4 +10,9 @@
  * before the solver runs. */
 #define RC_REAL_MAX_ABS 1e150
 
+/* Largest dimension of a problem (each of nx, ny, nu, np, nc, nb, ninv and
+ * nout, checked one by one by rc_problem_validate before any is summed), and
+ * of one read from a result file: sums of a few stay far inside int. */
+#define RC_DIM_MAX 1048576
+
 #endif

@@ -127,7 +127,7 @@ static const char *const reserved_names[] = {"time", "dense", "parameters",
  * /solution: finite, t0 < tf). */
 static void read_dims(rc_h5_reader *c, rc_solution_dims *dims, double *t0,
                       double *tf) {
-  const int big = 1 << 20;
+  const int big = RC_DIM_MAX;
   rc_h5_attr_read_int(c, "/problem", "nx", &dims->nx, 0, big);
   rc_h5_attr_read_int(c, "/problem", "ny", &dims->ny, 0, big);
   rc_h5_attr_read_int(c, "/problem", "nu", &dims->nu, 0, big);
@@ -254,7 +254,7 @@ rc_err rc_read_names(const char *path, char ***var, int *nw, char ***out,
   if (rc_h5_open_result(&c, path, err) != RC_OK)
     return c.rc;
   int nx = 0, ny = 0, nu = 0, np = 0;
-  const int big = 1 << 20;
+  const int big = RC_DIM_MAX;
   rc_h5_attr_read_int(&c, "/problem", "nx", &nx, 0, big);
   rc_h5_attr_read_int(&c, "/problem", "ny", &ny, 0, big);
   rc_h5_attr_read_int(&c, "/problem", "nu", &nu, 0, big);

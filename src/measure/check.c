@@ -19,7 +19,8 @@
  * (RC_CHECK_JAC_MISSING / RC_CHECK_HES_MISSING) when |fd| > abs_tol + noise,
  * where noise = 100 eps (1 + max |value at v +- h|) / h is the rounding floor
  * of the difference quotient (it matters only for outputs of size >> 1e3).
- * NaN compares as a failure.
+ * NaN, an infinite entry and an infinite rounding floor compare as failures
+ * (inf <= rel_tol * inf + noise would hold: issue 28 item 9).
  *
  * Test points.  Point blocks: t ~ U(t0, tf); w from pb->guess(t) when it
  * exists and succeeds, else x = x0 and zeros; then w_i += spread (1 + |w_i|)
@@ -513,6 +514,19 @@ static int hes_row_of(chk_ctx *c, double t, int a, int b) {
   return best;
 }
 
+/* A declared entry: the hand-coded got agrees with the difference quotient
+ * fd; everything finite. */
+static int entry_agrees(const chk_ctx *c, double fd, double got, double noise) {
+  const double scale = fmax(1.0, fmax(fabs(fd), fabs(got)));
+  return isfinite(fd) && isfinite(got) && isfinite(noise) &&
+         fabs(fd - got) <= c->o->rel_tol * scale + noise;
+}
+
+/* An undeclared entry (an implicit zero): the difference quotient is 0. */
+static int entry_zero(const chk_ctx *c, double fd, double noise) {
+  return isfinite(fd) && isfinite(noise) && fabs(fd) <= c->o->abs_tol + noise;
+}
+
 static void compare_jacobian(chk_ctx *c, double t) {
   const int ni = c->nin;
   for (int r = 0; r < c->nout; ++r)
@@ -529,11 +543,11 @@ static void compare_jacobian(chk_ctx *c, double t) {
         double rel = fabs(fd - got) / scale;
         if (!(rel <= c->rep->max_rel_err_jac))
           c->rep->max_rel_err_jac = isnan(rel) ? HUGE_VAL : rel;
-        if (!(fabs(fd - got) <= c->o->rel_tol * scale + noise) && !c->jbad[k]) {
+        if (!entry_agrees(c, fd, got, noise) && !c->jbad[k]) {
           c->jbad[k] = 1;
           add_failure(c, RC_CHECK_JAC_VALUE, r, j, t, fd, got, NULL);
         }
-      } else if (!(fabs(fd) <= c->o->abs_tol + noise) && !c->jbad[k]) {
+      } else if (!entry_zero(c, fd, noise) && !c->jbad[k]) {
         c->jbad[k] = 1;
         add_failure(c, RC_CHECK_JAC_MISSING, r, j, t, fd, 0.0, NULL);
       }
@@ -567,12 +581,11 @@ static void compare_hessian(chk_ctx *c, double t) {
         double rel = fabs(fd - got) / scale;
         if (!(rel <= c->rep->max_rel_err_hes))
           c->rep->max_rel_err_hes = isnan(rel) ? HUGE_VAL : rel;
-        if (!(fabs(fd - got) <= c->o->rel_tol * scale + noise) &&
-            !c->hbad[krj]) {
+        if (!entry_agrees(c, fd, got, noise) && !c->hbad[krj]) {
           c->hbad[krj] = 1;
           add_failure(c, RC_CHECK_HES_VALUE, r, j, t, fd, got, NULL);
         }
-      } else if (!(fabs(fd) <= c->o->abs_tol + noise) && !c->hbad[krj]) {
+      } else if (!entry_zero(c, fd, noise) && !c->hbad[krj]) {
         c->hbad[krj] = 1;
         add_failure(c, RC_CHECK_HES_MISSING, r, j, t, fd, 0.0, NULL);
       }

@@ -462,6 +462,8 @@ rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh,
   if ((rc = rc_problem_validate(pb, err)) != RC_OK ||
       (rc = rc_options_validate(opt, err)) != RC_OK ||
       (rc = rc_mesh_validate(mesh, err)) != RC_OK ||
+      (rc = rc_mesh_check_horizon(
+           mesh, pb->t0, pb->free_tf ? pb->tf_lo : pb->tf, err)) != RC_OK ||
       (rc = rc_ipopt_check_options(opt, err)) != RC_OK)
     return rc;
   if (pb->sampled_reference) {
