@@ -81,7 +81,8 @@ target_link_libraries(rc_test_fs_shim PRIVATE ${CMAKE_DL_LIBS})
 if(RADCOL_PYTHON)
   foreach(case plugin_truncated write_race lock_unsupported temp_name
                sweep_directory hostile_content info_validates guess_content
-               short_horizon check_inf problem_dims null_model)
+               short_horizon check_inf problem_dims null_model
+               nonfinite_result)
     add_test(NAME robust.probe.${case}
              COMMAND sh ${RADCOL_TEST_DIR}/test_robust_probe.sh
                      $<TARGET_FILE:radcol_cli> ${RADCOL_PYTHON}

@@ -243,6 +243,17 @@ null_model)
   [ ! -e out.h5 ] || fail "out.h5 written"
   run 2 check faults -f null_model --plugin "$FAULTS"
   ;;
+# Item 3 (the engine's part): a non-finite result is never "converged"; a
+# sampled reference giving NaN is bad input found late (before: NaN written,
+# status converged, exit 0, and export refused the file radcol wrote).
+nonfinite_result)
+  run 2 solve faults -f nan_reference --plugin "$FAULTS" -o out.h5
+  mentions "faults/nan_reference: its reference gives x = nan at t = 0.5"
+  run 2 solve crane -f flat --set x_end=1e140 -o out.h5
+  mentions "crane/flat: its reference gives"
+  [ ! -e out.h5 ] || fail "out.h5 written"
+  no_temp
+  ;;
 *)
   fail "unknown case"
   ;;
