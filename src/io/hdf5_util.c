@@ -39,7 +39,33 @@ void rc_h5_param_attr_name(const char *param, char *name, size_t size) {
 }
 
 void rc_h5_silence(void) {
+  static int first = 1;
+  if (first) {
+    /* No exit-time cleanup: after a failed H5Fclose (out of memory) the
+     * cleanup libhdf5 1.10 registers with atexit crashed in H5F__close_cb
+     * (issue 28 item 2).  Every file is closed explicitly; the library's
+     * remaining memory is returned by the exit itself. */
+    H5dont_atexit();
+    first = 0;
+  }
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
+rc_err rc_h5_begin(size_t bytes, const char *path, rc_error *err) {
+  const size_t need = bytes + RC_H5_OVERHEAD;
+  /* Reserve and give back: under an address-space limit (ulimit -v) the
+   * memory libhdf5 is about to take is there afterwards.  The pointer is
+   * volatile so the compiler keeps the pair. */
+  void *volatile probe = malloc(need);
+  if (!probe)
+    return rc_error_set(err, RC_ERR_NOMEM,
+                        "%s: out of memory: libhdf5 would need about %zu MB "
+                        "(nothing done: libhdf5 1.10 crashes when its own "
+                        "allocations fail, so radcol asks first)",
+                        path ? path : "(null)", (need >> 20) + 1);
+  free(probe);
+  rc_h5_silence();
+  return RC_OK;
 }
 
 rc_err rc_h5_fail(rc_h5_reader *c, rc_err code, const char *fmt,
@@ -114,7 +140,8 @@ static rc_err rc_h5_open(rc_h5_reader *c, const char *path, rc_error *err) {
   c->err = err;
   c->rc = RC_OK;
   c->file = -1;
-  rc_h5_silence();
+  if (rc_h5_begin(0, c->path, err) != RC_OK)
+    return c->rc = RC_ERR_NOMEM;
   rc_error e;
   rc_error_clear(&e);
   const int fd = rc_input_open_fd(path, NULL, &e);

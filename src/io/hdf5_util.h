@@ -39,6 +39,17 @@
 
 void rc_h5_silence(void);
 
+/* Memory libhdf5 1.10 takes besides a file's own bytes (its library state,
+ * the metadata cache of an open file, free lists), with a margin. */
+#define RC_H5_OVERHEAD ((size_t)4 << 20)
+
+/* Before any libhdf5 work on path: bytes + RC_H5_OVERHEAD of memory must be
+ * available (a malloc and free of that size), else RC_ERR_NOMEM naming it;
+ * then rc_h5_silence.  libhdf5 1.10 dereferences NULL when one of its own
+ * allocations fails (H5AC_create under H5Fcreate, its error stack), so an
+ * out-of-memory run must stop before libhdf5 starts. */
+rc_err rc_h5_begin(size_t bytes, const char *path, rc_error *err);
+
 /* The /problem attribute that holds model parameter param: param itself,
  * or param_<param> when param is also the name of one of the /problem
  * attributes that are not parameters (nx, ..., t0, tf).  name has size

@@ -50,13 +50,33 @@ typedef struct wctx {
   size_t nbuf;
 } wctx;
 
+/* Did libhdf5's error stack record a failed allocation? */
+static herr_t find_nomem(unsigned n, const H5E_error2_t *e, void *data) {
+  (void)n;
+  if (e->maj_num == H5E_RESOURCE &&
+      (e->min_num == H5E_NOSPACE || e->min_num == H5E_CANTALLOC))
+    *(int *)data = 1;
+  return 0;
+}
+
+/* A failure inside libhdf5 while it builds the image in memory (nothing
+ * has touched the disk): out of memory when libhdf5's error stack says an
+ * allocation failed, else an I/O error naming the object. */
 static void wfail(wctx *c, const char *gpath, const char *name) {
   if (c->rc != RC_OK)
     return;
-  c->rc = rc_error_set(c->err, RC_ERR_IO,
-                       "%s: cannot write %s/%s (in the file image, before "
-                       "anything is written to disk)",
-                       c->path, gpath, name);
+  int nomem = 0;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, find_nomem, &nomem);
+  if (nomem)
+    c->rc = rc_error_set(c->err, RC_ERR_NOMEM,
+                         "%s: out of memory writing %s/%s into the file image "
+                         "(nothing written)",
+                         c->path, gpath, name);
+  else
+    c->rc = rc_error_set(c->err, RC_ERR_IO,
+                         "%s: cannot write %s/%s (in the file image, before "
+                         "anything is written to disk)",
+                         c->path, gpath, name);
 }
 
 static void attr_write(wctx *c, hid_t loc, const char *gpath, const char *name,
@@ -855,7 +875,10 @@ rc_err rc_write_result(const char *path, const rc_result_record *rec,
   rc_err rc = check_record(path, rec, err);
   if (rc != RC_OK)
     return rc;
-  rc_h5_silence();
+  /* libhdf5's core buffer (up to twice the image: it grows by whole
+   * increments), the copy of the image, the work buffer. */
+  if ((rc = rc_h5_begin(3 * image_estimate(rec), path, err)) != RC_OK)
+    return rc;
 
   const rc_solution *sol = rec->sol;
   const rc_diagnostics *d = rec->diag;
