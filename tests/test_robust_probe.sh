@@ -254,6 +254,77 @@ nonfinite_result)
   [ ! -e out.h5 ] || fail "out.h5 written"
   no_temp
   ;;
+# Item 2: under an address-space limit (ulimit -v) every level from the
+# lowest at which radcol's main runs to 8 MB above it ends with exit 0 or 4,
+# never a signal (before: SIGSEGV inside libhdf5, H5AC_create under
+# H5Fcreate or its exit-time cleanup, at levels about 1-3 MB above that).
+# Below that lowest level the dynamic loader (exit 127) or library
+# constructors (libgnutls: SIGSEGV; libgfortran: exit 1 "Memory allocation
+# failed") fail before main: outside radcol.
+hdf5_memory)
+  is_wrapper && { echo "PASS [$CASE] (skipped: RADCOL is a wrapper script)"; exit 0; }
+  has_asan && { echo "PASS [$CASE] (skipped: AddressSanitizer cannot start inside ulimit -v)"; exit 0; }
+  make_good good.h5
+  lo=20000
+  hi=200000
+  while [ $((hi - lo)) -gt 50 ]; do # the lowest level where main runs
+    mid=$(((lo + hi) / 2))
+    if (ulimit -v $mid; exec "$RADCOL" --version) > /dev/null 2>&1; then
+      hi=$mid
+    else
+      lo=$mid
+    fi
+  done
+  start=$((hi + 200))
+  echo "main runs from ulimit -v $hi KB; sweeping $start..$((start + 8000)) KB"
+  n0=0
+  n4=0
+  v=$start
+  while [ $v -le $((start + 8000)) ]; do
+    for cmd in solve info; do
+      rm -f out.h5
+      if [ $cmd = solve ]; then
+        (ulimit -v $v; exec "$RADCOL" solve pendulum -f accel -n 20 -s 3 \
+          --quiet -o out.h5) > out.txt 2> err.txt
+      else
+        (ulimit -v $v; exec "$RADCOL" info good.h5) > out.txt 2> err.txt
+      fi
+      rc=$?
+      case $rc in
+        0) n0=$((n0 + 1)) ;;
+        4) n4=$((n4 + 1)); mentions "out of memory"
+           [ ! -e out.h5 ] || fail "$cmd at ulimit -v $v: exit 4 wrote out.h5" ;;
+        *) fail "$cmd at ulimit -v $v KB exited $rc, expected 0 or 4" ;;
+      esac
+      no_temp
+    done
+    v=$((v + 100))
+  done
+  echo "exit 0: $n0 runs, exit 4: $n4 runs"
+  [ $n0 -gt 0 ] && [ $n4 -gt 0 ] || fail "the sweep did not cover both outcomes"
+  ;;
+# Item 4: MUMPS out of memory (INFO(1) = -13) is exit 4 with the message,
+# nothing written (before: status failed, Restoration_Failed, exit 1, the
+# file written, memory never mentioned).
+mumps_memory)
+  is_wrapper && { echo "PASS [$CASE] (skipped: RADCOL is a wrapper script)"; exit 0; }
+  if has_asan; then
+    # AddressSanitizer cannot start inside ulimit -v; its allocator refuses
+    # blocks above 40 MB instead (MUMPS asks for 51 MB here).
+    (export ASAN_OPTIONS="${ASAN_OPTIONS:-}:allocator_may_return_null=1:max_allocation_size_mb=40"
+     exec "$RADCOL" solve pendulum -f accel -n 3000 -s 3 --solver ipopt \
+       --estimate off --quiet -o big.h5) > out.txt 2> err.txt
+  else
+    (ulimit -v 250000; exec "$RADCOL" solve pendulum -f accel -n 3000 -s 3 \
+       --solver ipopt --estimate off --quiet -o big.h5) > out.txt 2> err.txt
+  fi
+  rc=$?
+  [ "$rc" -eq 4 ] || fail "MUMPS out of memory exited $rc, expected 4"
+  mentions "out of memory in the NLP solver"
+  mentions "MUMPS returned INFO(1) =-13"
+  [ ! -e big.h5 ] || fail "big.h5 written"
+  no_temp
+  ;;
 *)
   fail "unknown case"
   ;;
