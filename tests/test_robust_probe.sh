@@ -325,6 +325,16 @@ mumps_memory)
   [ ! -e big.h5 ] || fail "big.h5 written"
   no_temp
   ;;
+# Item 19: simulate's help and its limit agree on the number of steps (the
+# result mesh holds one element per step, at most 1e7; before: the help said
+# 1e8 and the refusal spoke of "number of elements").
+simulate_steps)
+  run 0 simulate --help
+  grep -F "at most 1e7 steps" out.txt > /dev/null || fail "help does not say 1e7"
+  run 2 simulate pendulum -f ode --method rk4 --step 1e-7 -o out.h5
+  mentions "needs 5e+07 steps: expected at most 10000000"
+  [ ! -e out.h5 ] || fail "out.h5 written"
+  ;;
 *)
   fail "unknown case"
   ;;
