@@ -335,6 +335,21 @@ simulate_steps)
   mentions "needs 5e+07 steps: expected at most 10000000"
   [ ! -e out.h5 ] || fail "out.h5 written"
   ;;
+# Item 8: export when a derived-output function fails on the file's values:
+# exit 2, nothing on stdout, no -o file (before: exit 1 and half the CSV on
+# stdout).
+export_outputs)
+  "$RADCOL" solve faults -f outputs_fail --plugin "$FAULTS" --quiet -o of.h5 \
+    > /dev/null 2>&1 || fail "cannot solve faults/outputs_fail"
+  run 2 export of.h5 --plugin "$FAULTS"
+  mentions "the derived outputs of faults/outputs_fail failed at t = 0.501"
+  [ ! -s out.txt ] || fail "a partial table on stdout ($(wc -l < out.txt) lines)"
+  run 2 export of.h5 --plugin "$FAULTS" -o of.csv
+  [ ! -e of.csv ] || fail "of.csv written"
+  run 0 export of.h5 --plugin "$FAULTS" --vars x,u
+  [ "$(wc -l < out.txt)" -eq 1002 ] || fail "the table without xo is incomplete"
+  no_temp
+  ;;
 *)
   fail "unknown case"
   ;;
