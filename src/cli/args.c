@@ -474,6 +474,18 @@ int rc_cli_make_problem(const char *cmd, const rc_model *model, int formulation,
   }
   if (rc_model_create(model, formulation, pv, tf, pb, &err) != RC_OK) {
     rc_params_free(pv);
+    if ((err.code == RC_ERR_INPUT || err.code == RC_ERR_EVAL) && nsets > 0) {
+      /* the model cannot be built from these values: name them */
+      char given[256] = "";
+      size_t used = 0;
+      for (int k = 0; k < nsets && used + 4 < sizeof given; ++k) {
+        const int w = snprintf(given + used, sizeof given - used, "%s%s",
+                               k ? ", " : "", sets[k]);
+        used = w < 0 ? sizeof given : used + (size_t)w;
+      }
+      rc_cli_error(cmd, "%s (with --set %s)", err.message, given);
+      return rc_cli_status_of(err.code);
+    }
     return rc_cli_fail(cmd, &err);
   }
   return RC_CLI_OK;
