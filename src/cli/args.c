@@ -47,6 +47,13 @@ void rc_cli_fputs_escaped(const char *s, FILE *out) {
   }
 }
 
+/* The first error message of the run (for --json's error object). */
+static char first_error[4 * RC_MESSAGE_MAX];
+
+const char *rc_cli_first_error(void) {
+  return first_error;
+}
+
 void rc_cli_error(const char *cmd, const char *fmt, ...) {
   char msg[4 * RC_MESSAGE_MAX];
   va_list ap;
@@ -54,6 +61,8 @@ void rc_cli_error(const char *cmd, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
+  if (!first_error[0])
+    snprintf(first_error, sizeof first_error, "%s", msg);
   rc_cli_fputs_escaped(msg, stderr); /* names from files may hold anything */
   fputc('\n', stderr);
 }
