@@ -363,6 +363,62 @@ model_reference)
   run 2 init double-pendulum --set theta2=-1e150
   [ ! -e out.h5 ] || fail "out.h5 written"
   ;;
+# Item 16: --json prints exactly one JSON object for every outcome (before:
+# stdout empty on exit 2/3 of solve, simulate, info and list --params).
+json_failure)
+  make_good good.h5
+  printf 'not hdf5\n' > text.h5
+  i=0
+  for args in "solve nosuch --json" "solve pendulum -n 0 --json" \
+              "solve pendulum --guess missing.h5 --json -o o.h5" \
+              "simulate pendulum --json" "info missing.h5 --json" \
+              "info text.h5 --json" "list --params nosuch --json" \
+              "init nosuch --json" "check nosuch --json" \
+              "solve pendulum --json --plugin ./missing.so"; do
+    # shellcheck disable=SC2086
+    timeout 60 "$RADCOL" $args > out.txt 2> err.txt
+    rc=$?
+    [ $rc -ge 2 ] || fail "radcol $args exited $rc, expected >= 2"
+    "$PY" - "$rc" "${args%% *}" <<'PYEOF' || fail "radcol $args: stdout is not one error object: $(cat out.txt)"
+import json, sys
+text = open("out.txt").read()
+obj = json.loads(text)           # exactly one value, nothing else
+assert text.count("\n") == 1, text
+assert set(obj) == {"command", "status", "exit_status", "error"}, obj
+assert obj["command"] == sys.argv[2], obj
+assert obj["status"] == "error" and obj["exit_status"] == int(sys.argv[1])
+err = open("err.txt").read()
+assert obj["error"] and obj["error"] in err, (obj["error"], err)
+PYEOF
+    i=$((i + 1))
+  done
+  # a run that prints its own object prints no second one
+  run 0 info good.h5 --json
+  "$PY" -c "import json; json.loads(open('out.txt').read())" ||
+    fail "info --json is not one object"
+  run 3 export missing.h5
+  [ ! -s out.txt ] || fail "export (no --json) printed on stdout"
+  ;;
+# Item 17: one documented contract for exit 3: a failed write of the result
+# file leaves an existing file untouched; a failure writing stdout is found
+# last, after the result file was written (before: the help promised an
+# untouched file for every exit 3).  /dev/full: the proof that a full
+# device is refused (the only use of a device file here).
+stdout_contract)
+  run 0 solve --help
+  tr -s ' \n' '  ' < out.txt | grep -F "a failure writing stdout is found last, after the result file was written" > /dev/null ||
+    fail "solve --help does not state the stdout contract"
+  make_good out.h5
+  "$RADCOL" solve pendulum -f accel -n 30 -s 3 --quiet --json -o out.h5 \
+    > /dev/full 2> err.txt
+  rc=$?
+  [ "$rc" -eq 3 ] || fail "solve --json > /dev/full exited $rc, expected 3"
+  mentions "writing standard output failed"
+  "$PY" -c "import h5py; f=h5py.File('out.h5','r'); \
+assert f['/mesh/stages'].shape[0] == 30, f['/mesh/stages'].shape" ||
+    fail "out.h5 is not the new complete result"
+  no_temp
+  ;;
 *)
   fail "unknown case"
   ;;

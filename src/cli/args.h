@@ -38,10 +38,11 @@ typedef struct rc_cli_command {
 /* The exit-status paragraph every --help ends with. */
 #define RC_CLI_EXIT_HELP                                                       \
   "Exit status: 0 ok; 1 solver did not converge (file still written);\n"       \
-  "             2 bad input (nothing written); 3 input/output failure,\n"      \
-  "             writing stdout included (a failed write leaves an existing\n"  \
-  "             file untouched); 4 out of memory (nothing written);\n"         \
-  "             5 internal error (nothing written).\n"                         \
+  "             2 bad input (nothing written); 3 input/output failure: a\n"    \
+  "             failed write of the result file leaves an existing file\n"     \
+  "             untouched, while a failure writing stdout is found last,\n"    \
+  "             after the result file was written; 4 out of memory\n"          \
+  "             (nothing written); 5 internal error (nothing written).\n"      \
   "Output: a random temporary file next to -o, renamed over it when\n"         \
   "complete; an existing -o that is not a regular file (device, FIFO,\n"       \
   "symlink, directory) is refused; no Ipopt option file is read.\n"
@@ -52,6 +53,8 @@ void rc_cli_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* The message of the first rc_cli_error of this process ("" if none). */
+const char *rc_cli_first_error(void);
 /* Write s with control bytes and bytes that are not valid UTF-8 shown as
  * \xNN (text output of values taken from input files). */
 void rc_cli_fputs_escaped(const char *s, FILE *out);
