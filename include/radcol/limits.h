@@ -15,4 +15,8 @@
  * of one read from a result file: sums of a few stay far inside int. */
 #define RC_DIM_MAX 1048576
 
+/* Largest input file (an RC_PARAM_FILE parameter's, e.g. a CSV path) that
+ * a result file stores with the parameter: 64 MiB. */
+#define RC_FILE_PARAM_MAX ((size_t)64 << 20)
+
 #endif

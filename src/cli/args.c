@@ -462,8 +462,8 @@ static int engine_tf(const char *cmd, const char *const *sets, int nsets,
 }
 
 int rc_cli_make_problem(const char *cmd, const rc_model *model, int formulation,
-                        int nsets, const char *const *sets, rc_param_values *pv,
-                        rc_problem **pb) {
+                        int nsets, const char *const *sets, const char *files,
+                        rc_param_values *pv, rc_problem **pb) {
   rc_error err = {RC_OK, ""};
   *pb = NULL;
   double tf = NAN;
@@ -480,6 +480,11 @@ int rc_cli_make_problem(const char *cmd, const rc_model *model, int formulation,
       rc_params_free(pv);
       return set_fail(cmd, model, sets[k], &err);
     }
+  }
+  /* the input files a result file stores, for the names it records */
+  if (files && rc_read_param_files(files, model, pv, &err) != RC_OK) {
+    rc_params_free(pv);
+    return rc_cli_fail(cmd, &err);
   }
   if (rc_model_create(model, formulation, pv, tf, pb, &err) != RC_OK) {
     rc_params_free(pv);
@@ -641,6 +646,15 @@ int rc_cli_setup_problem(const char *cmd, const char *problem,
                          const char *formulation, int nsets,
                          const char *const *sets, const rc_model **model,
                          int *f, rc_param_values *pv, rc_problem **pb) {
+  return rc_cli_setup_problem_from(cmd, problem, formulation, nsets, sets, NULL,
+                                   model, f, pv, pb);
+}
+
+int rc_cli_setup_problem_from(const char *cmd, const char *problem,
+                              const char *formulation, int nsets,
+                              const char *const *sets, const char *files,
+                              const rc_model **model, int *f,
+                              rc_param_values *pv, rc_problem **pb) {
   int status;
   if ((status = rc_cli_find_model(cmd, problem, model)))
     return status;
@@ -656,7 +670,7 @@ int rc_cli_setup_problem(const char *cmd, const char *problem,
       return RC_CLI_BAD_INPUT;
     }
   }
-  return rc_cli_make_problem(cmd, *model, *f, nsets, sets, pv, pb);
+  return rc_cli_make_problem(cmd, *model, *f, nsets, sets, files, pv, pb);
 }
 
 const rc_model *const *rc_cli_models(void) {

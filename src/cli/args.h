@@ -165,12 +165,14 @@ int rc_cli_find_formulation(const char *cmd, const rc_model *model,
 /* Parameter values (defaults, then each "NAME=VALUE" of sets in order), then
  * rc_model_create (create and rc_problem_validate).  "tf=T" sets the horizon
  * of any model: its tf parameter, or for a model without one the engine's
- * (rc_model_create; the last "tf=" wins).  On success *pb and *pv are owned
- * by the caller (rc_problem_free, rc_params_free); on failure both are freed
- * and the message printed. */
+ * (rc_model_create; the last "tf=" wins).  files (or NULL): a result file
+ * whose stored input files (a path CSV, rc_read_param_files) replace the
+ * named ones wherever the value is the name it records.  On success *pb and
+ * *pv are owned by the caller (rc_problem_free, rc_params_free); on failure
+ * both are freed and the message printed. */
 int rc_cli_make_problem(const char *cmd, const rc_model *model, int formulation,
-                        int nsets, const char *const *sets, rc_param_values *pv,
-                        rc_problem **pb);
+                        int nsets, const char *const *sets, const char *files,
+                        rc_param_values *pv, rc_problem **pb);
 
 /* The whole setup shared by solve, simulate and init: the model (built-in or
  * plugin), the formulation (NULL: the model's default), then
@@ -180,6 +182,13 @@ int rc_cli_setup_problem(const char *cmd, const char *problem,
                          const char *formulation, int nsets,
                          const char *const *sets, const rc_model **model,
                          int *f, rc_param_values *pv, rc_problem **pb);
+/* rc_cli_setup_problem with the input files stored in the result file files
+ * (see rc_cli_make_problem; the replay of a plan). */
+int rc_cli_setup_problem_from(const char *cmd, const char *problem,
+                              const char *formulation, int nsets,
+                              const char *const *sets, const char *files,
+                              const rc_model **model, int *f,
+                              rc_param_values *pv, rc_problem **pb);
 
 /* An input file (--mesh, --guess, info): missing or unreadable -> 3, not a
  * regular file or no HDF5 signature -> 2, else 0.  Messages name opt and

@@ -80,7 +80,7 @@ static int check_one(const char *cmd, const rc_model *model, int f,
                      const char *const *sets, rc_json *j) {
   rc_param_values pv;
   rc_problem *pb = NULL;
-  int status = rc_cli_make_problem(cmd, model, f, nsets, sets, &pv, &pb);
+  int status = rc_cli_make_problem(cmd, model, f, nsets, sets, NULL, &pv, &pb);
   if (status)
     return status;
   rc_check_report rep;

@@ -114,10 +114,12 @@ static rc_err validate_model(const char *path, int k, const rc_model *m,
                           "plugin %s: model '%s' parameter %d name '%s': "
                           "expected letters, digits, '_', '-' or '.'",
                           path, m->name, i, p->name ? p->name : "(null)");
-    if (p->type != RC_PARAM_REAL && p->type != RC_PARAM_TEXT)
+    if (p->type != RC_PARAM_REAL && p->type != RC_PARAM_TEXT &&
+        p->type != RC_PARAM_FILE)
       return rc_error_set(err, RC_ERR_INPUT,
                           "plugin %s: model '%s' parameter '%s' has type %d: "
-                          "expected RC_PARAM_REAL or RC_PARAM_TEXT",
+                          "expected RC_PARAM_REAL, RC_PARAM_TEXT or "
+                          "RC_PARAM_FILE",
                           path, m->name, p->name, (int)p->type);
     if (p->type == RC_PARAM_REAL && !(fabs(p->default_real) <= RC_REAL_MAX_ABS))
       return rc_error_set(err, RC_ERR_INPUT,

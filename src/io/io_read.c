@@ -308,7 +308,7 @@ rc_err rc_read_param_assignments(const char *path, const rc_model *model,
     if (rc_h5_attr_present(&c, "/problem", name, where, 0) <= 0)
       continue;
     char text[RC_IO_NAME_MAX * 4];
-    if (def->type == RC_PARAM_TEXT) {
+    if (def->type != RC_PARAM_REAL) {
       rc_h5_attr_read_str(&c, "/problem", name, text, sizeof text, 1);
       const char *dflt = def->default_text ? def->default_text : "";
       if (c.rc != RC_OK || strcmp(text, dflt) == 0)
@@ -346,6 +346,71 @@ rc_err rc_read_param_assignments(const char *path, const rc_model *model,
   *n = m;
   rc_error_clear(err);
   return RC_OK;
+}
+
+rc_err rc_read_param_files(const char *path, const rc_model *model,
+                           rc_param_values *pv, rc_error *err) {
+  if (!model || !pv)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "rc_read_param_files: NULL argument");
+  int any = 0;
+  for (int i = 0; i < model->nparams && i < pv->n; ++i)
+    any |= model->params[i].type == RC_PARAM_FILE;
+  if (!any)
+    return RC_OK;
+  rc_h5_reader c;
+  if (rc_h5_open_result(&c, path, err) != RC_OK)
+    return c.rc;
+  for (int i = 0; i < model->nparams && i < pv->n && c.rc == RC_OK; ++i) {
+    const rc_param_def *def = &model->params[i];
+    const char *now = pv->text ? pv->text[i] : NULL;
+    if (def->type != RC_PARAM_FILE || !now || !now[0])
+      continue;
+    char name[RC_IO_NAME_MAX + 8], where[2 * RC_IO_NAME_MAX];
+    char recorded[RC_IO_NAME_MAX * 4], dp[2 * RC_IO_NAME_MAX];
+    rc_h5_param_attr_name(def->name, name, sizeof name);
+    snprintf(where, sizeof where, "/problem attribute '%s'", name);
+    snprintf(dp, sizeof dp, "/problem/files/%s", name);
+    /* Only for the name the file records (a name set anew is read anew),
+     * and only when the file holds the bytes (written since issue 28). */
+    if (rc_h5_attr_present(&c, "/problem", name, where, 0) <= 0)
+      continue;
+    rc_h5_attr_read_str(&c, "/problem", name, recorded, sizeof recorded, 1);
+    if (c.rc != RC_OK || strcmp(recorded, now) != 0 ||
+        !rc_h5_has_link(&c, "/problem/files") || !rc_h5_has_link(&c, dp))
+      continue;
+    long n = 0;
+    hid_t d = rc_h5_ds_open(&c, dp, H5T_INTEGER, -1, &n);
+    if (d < 0)
+      break;
+    hid_t t = H5Dget_type(d);
+    const int bytes = t >= 0 && H5Tget_size(t) == 1;
+    if (t >= 0)
+      H5Tclose(t);
+    unsigned char *buf = NULL;
+    if (!bytes || (size_t)n > RC_FILE_PARAM_MAX)
+      rc_h5_fail(&c, RC_ERR_INPUT,
+                 "dataset %s is not the bytes of a file of at most 64 MiB%s",
+                 dp, NULL);
+    else if (!(buf = malloc(n > 0 ? (size_t)n : 1)))
+      rc_h5_fail(&c, RC_ERR_NOMEM, "out of memory reading %s%s", dp, NULL);
+    else if (n > 0 && H5Dread(d, H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL,
+                              H5P_DEFAULT, buf) < 0)
+      rc_h5_fail(&c, RC_ERR_IO, "dataset %s is unreadable (corrupt file?)%s",
+                 dp, NULL);
+    H5Dclose(d);
+    if (c.rc == RC_OK) {
+      rc_error e2;
+      rc_error_clear(&e2);
+      if (rc_params_set_file_data(model, pv, i, buf, (size_t)n, &e2) != RC_OK)
+        c.rc = rc_error_set(err, e2.code, "%s: %s", path, e2.message);
+    }
+    free(buf);
+  }
+  rc_h5_close(&c);
+  if (c.rc == RC_OK)
+    rc_error_clear(err);
+  return c.rc;
 }
 
 /* ====================================================================== */
