@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "radcol/input.h"
+
 /* Longest CSV line accepted (bytes); longer lines are refused by number. */
 #define CSV_MAX_LINE (1 << 20)
 
@@ -245,15 +247,12 @@ static void free_cols(csv_cols *c) {
   memset(c, 0, sizeof *c);
 }
 
-/* Reads every data row of file in the given form into *c (emptied on
- * failure). */
-static rc_err read_rows(const csv_form *form, const char *file, csv_cols *c,
-                        rc_error *err) {
+/* Reads every data row of the open stream fp (named file in messages;
+ * closed here) in the given form into *c (emptied on failure). */
+static rc_err read_rows(const csv_form *form, FILE *fp, const char *file,
+                        csv_cols *c, rc_error *err) {
   memset(c, 0, sizeof *c);
-  csv_file f = {form, file, fopen(file, "r"), NULL, 0, 0, 0};
-  if (!f.fp)
-    return rc_error_set(err, RC_ERR_IO, "crane: cannot open %s file '%s'",
-                        form->kind, file);
+  csv_file f = {form, file, fp, NULL, 0, 0, 0};
   rc_err rc;
   for (;;) {
     csv_row row;
@@ -349,11 +348,20 @@ static const csv_form PATH_FORM = {"path", "t,x,z", "waypoint row", "",
 static const csv_form CURVE_FORM = {
     "curve", "x,z", "row", " points x,z", 2, 1, check_curve_row};
 
-/* Empties *path, then read_rows, and at least 2 rows. */
-static rc_err read_two_rows(const csv_form *form, const char *file,
+/* Empties *path, then read_rows of fp (or, when NULL, of file opened
+ * through rc_input_open: a regular file only, a FIFO refused without
+ * blocking), and at least 2 rows. */
+static rc_err read_two_rows(const csv_form *form, FILE *fp, const char *file,
                             rc_crane_path *path, csv_cols *c, rc_error *err) {
   memset(path, 0, sizeof *path);
-  rc_err rc = read_rows(form, file, c, err);
+  memset(c, 0, sizeof *c);
+  if (!fp) {
+    char what[32];
+    snprintf(what, sizeof what, "crane: %s file", form->kind);
+    if (!(fp = rc_input_open(file, what, err)))
+      return err ? err->code : RC_ERR_IO;
+  }
+  rc_err rc = read_rows(form, fp, file, c, err);
   if (rc == RC_OK && c->n < 2) {
     rc = rc_error_set(err, RC_ERR_INPUT,
                       "crane: %s file '%s' has %d %s%s, expected at least 2%s",
@@ -364,10 +372,10 @@ static rc_err read_two_rows(const csv_form *form, const char *file,
   return rc;
 }
 
-rc_err rc_crane_path_read_csv(rc_crane_path *path, const char *file,
-                              rc_error *err) {
+rc_err rc_crane_path_read_fp(rc_crane_path *path, FILE *fp, const char *file,
+                             rc_error *err) {
   csv_cols c;
-  const rc_err rc = read_two_rows(&PATH_FORM, file, path, &c, err);
+  const rc_err rc = read_two_rows(&PATH_FORM, fp, file, path, &c, err);
   if (rc != RC_OK)
     return rc;
   path->n = c.n;
@@ -377,11 +385,21 @@ rc_err rc_crane_path_read_csv(rc_crane_path *path, const char *file,
   return RC_OK;
 }
 
-rc_err rc_crane_curve_read_csv(rc_crane_path *curve, const char *file,
-                               rc_error *err) {
+rc_err rc_crane_path_read_csv(rc_crane_path *path, const char *file,
+                              rc_error *err) {
+  return rc_crane_path_read_fp(path, NULL, file, err);
+}
+
+rc_err rc_crane_curve_read_fp(rc_crane_path *curve, FILE *fp, const char *file,
+                              rc_error *err) {
   csv_cols c;
-  const rc_err rc = read_two_rows(&CURVE_FORM, file, curve, &c, err);
+  const rc_err rc = read_two_rows(&CURVE_FORM, fp, file, curve, &c, err);
   if (rc != RC_OK)
     return rc;
   return rc_crane_curve_build(curve, c.n, c.c[0], c.c[1], err);
+}
+
+rc_err rc_crane_curve_read_csv(rc_crane_path *curve, const char *file,
+                               rc_error *err) {
+  return rc_crane_curve_read_fp(curve, NULL, file, err);
 }

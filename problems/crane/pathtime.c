@@ -379,7 +379,7 @@ static rc_err pathtime_curve(crane_model *cm, const rc_param_values *pv,
                           rc_crane_param_defs[ends[k]].name, v[ends[k]], file,
                           rc_crane_param_defs[ends[k]].name);
   rc_crane_path curve;
-  rc_err rc = rc_crane_curve_read_csv(&curve, file, err);
+  rc_err rc = rc_crane_read_path_param(pv, P_CURVE, &curve, err);
   if (rc == RC_OK)
     rc = check_curve_depth(&curve, file, v, err);
   if (rc != RC_OK) {
