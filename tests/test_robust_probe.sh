@@ -476,6 +476,23 @@ assert bytes(f['/problem/files/path'][()]) == open('p.csv','rb').read()" ||
   no_temp
   no_temp sub
   ;;
+# Also noticed: a pathtime curve 1e-300 m long was accepted and Ipopt ran
+# to its cap; --set curve= was silently ignored by the other formulations.
+curve_checks)
+  printf '0,2\n1e-300,2\n' > tiny.csv
+  run 2 solve crane -f pathtime --set curve=tiny.csv --quiet -o a.h5
+  mentions "crane: curve 'tiny.csv' has length 1e-300 m: expected at least 2e-06 m"
+  run 2 solve crane -f pathtime --set x_start=0 --set x_end=1e-300 \
+    --set z_end=2 --quiet -o a.h5
+  mentions "crane: the straight line x_start, z_start -> x_end, z_end has length 1e-300 m"
+  printf '0,2\n2,1.5\n4,1\n' > c.csv
+  for f in flat track servo reduced mintime; do
+    run 2 solve crane -f $f --set curve=c.csv --quiet -o a.h5
+    mentions "crane: curve = 'c.csv' with formulation $f: expected no curve"
+  done
+  [ ! -e a.h5 ] || fail "a.h5 written"
+  no_temp
+  ;;
 *)
   fail "unknown case"
   ;;

@@ -436,6 +436,14 @@ static rc_err crane_create(const rc_model *model, int formulation,
   rc_err rc = check_params(v, err);
   if (rc == RC_OK)
     rc = parse_choices(pv, &ch, err);
+  /* only pathtime reads curve: elsewhere it was silently ignored (issue 28) */
+  const char *curve = pv->text ? pv->text[P_CURVE] : NULL;
+  if (rc == RC_OK && formulation != F_PATHTIME && curve && *curve)
+    rc = rc_error_set(err, RC_ERR_INPUT,
+                      "crane: curve = '%.200s' with formulation %s: expected "
+                      "no curve (only pathtime follows a curve; for a "
+                      "waypoint path see path)",
+                      curve, model->formulations[formulation].name);
   if (rc != RC_OK)
     return rc;
   /* the formulation's struct, its common model first (crane.h) */
