@@ -84,7 +84,8 @@ if(RADCOL_PYTHON)
                short_horizon check_inf problem_dims null_model
                nonfinite_result hdf5_memory mumps_memory simulate_steps
                export_outputs model_reference json_failure stdout_contract
-               fifo_input path_stored curve_checks)
+               fifo_input path_stored curve_checks
+               csv_magnitude)
     add_test(NAME robust.probe.${case}
              COMMAND sh ${RADCOL_TEST_DIR}/test_robust_probe.sh
                      $<TARGET_FILE:radcol_cli> ${RADCOL_PYTHON}

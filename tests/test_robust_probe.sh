@@ -493,6 +493,23 @@ curve_checks)
   [ ! -e a.h5 ] || fail "a.h5 written"
   no_temp
   ;;
+# Item 3, the CSV part: values in a path or curve CSV get the command
+# line's magnitude limit (1e150); before, 1e300 ran on and NaN was written
+# into the result as converged.  At the limit the reference check of the
+# engine refuses the NaN it gives (exit 2, nothing written).
+csv_magnitude)
+  printf 't,x,z\n0,0,2\n3,1e300,1.5\n6,4,1\n' > p.csv
+  run 2 solve crane -f flat --set path=p.csv --quiet -o a.h5
+  mentions "crane: path file 'p.csv' line 3: x = 1e+300, expected a finite number of magnitude <= 1e+150"
+  printf 't,x,z\n0,0,2\n3,1e150,1.5\n6,4,1\n' > p.csv
+  run 2 solve crane -f flat --set path=p.csv --quiet -o a.h5
+  mentions "crane/flat: its reference gives"
+  printf '0,2\n1e200,1\n' > c.csv
+  run 2 solve crane -f pathtime --set curve=c.csv --set u1max=5 --quiet -o a.h5
+  mentions "crane: curve file 'c.csv' line 2: expected two finite numbers x,z (no t) of magnitude <= 1e+150, got '1e200,1'"
+  [ ! -e a.h5 ] || fail "a.h5 written"
+  no_temp
+  ;;
 *)
   fail "unknown case"
   ;;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "radcol/input.h"
+#include "radcol/limits.h"
 
 /* Longest CSV line accepted (bytes); longer lines are refused by number. */
 #define CSV_MAX_LINE (1 << 20)
@@ -132,7 +133,8 @@ typedef struct csv_row {
   int nnum;            /* fields among the first ncol that are numbers */
   int nempty;          /* ... that are empty */
   int first_bad;       /* the first of them empty or not a number, or -1 */
-  int first_nonfinite; /* the first of the numbers that is not finite, or -1 */
+  int first_nonfinite; /* the first number not finite or of magnitude above
+                          RC_REAL_MAX_ABS, or -1 */
   char shown[48];      /* the row's first 40 bytes, for messages */
 } csv_row;
 
@@ -173,7 +175,8 @@ static void parse_row(const csv_form *form, char *s, csv_row *row) {
         row->first_bad = i;
     } else if (field_number(field[i], &row->v[i])) {
       ++row->nnum;
-      if (!isfinite(row->v[i]) && row->first_nonfinite < 0)
+      /* the command line's limit (issue 28: 1e300 gave NaN downstream) */
+      if (!(fabs(row->v[i]) <= RC_REAL_MAX_ABS) && row->first_nonfinite < 0)
         row->first_nonfinite = i;
     } else if (row->first_bad < 0) {
       row->first_bad = i;
@@ -304,9 +307,9 @@ static rc_err check_waypoint(const csv_file *f, const csv_row *row,
   if (row->first_nonfinite >= 0)
     return rc_error_set(err, RC_ERR_INPUT,
                         "crane: path file '%s' line %d: %s = %g, expected "
-                        "a finite number",
+                        "a finite number of magnitude <= %g",
                         file, line, COL_NAME[row->first_nonfinite],
-                        v[row->first_nonfinite]);
+                        v[row->first_nonfinite], RC_REAL_MAX_ABS);
   if (n == 0 && v[0] > 0.0)
     return rc_error_set(err, RC_ERR_INPUT,
                         "crane: path file '%s' line %d: first t = %g, "
@@ -329,8 +332,8 @@ static rc_err check_curve_row(const csv_file *f, const csv_row *row,
   if (row->k != 2 || row->first_bad >= 0 || row->first_nonfinite >= 0)
     return rc_error_set(err, RC_ERR_INPUT,
                         "crane: curve file '%s' line %d: expected two finite "
-                        "numbers x,z (no t), got '%s'",
-                        f->file, f->lineno, row->shown);
+                        "numbers x,z (no t) of magnitude <= %g, got '%s'",
+                        f->file, f->lineno, RC_REAL_MAX_ABS, row->shown);
   if (n > 0 && v[0] == x[n - 1] && v[1] == z[n - 1])
     return rc_error_set(err, RC_ERR_INPUT,
                         "crane: curve file '%s' line %d: the point (%g, %g) "
