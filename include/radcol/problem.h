@@ -173,6 +173,15 @@ struct rc_problem {
 
   void *user;                      /* the problem's own data */
   void (*destroy)(rc_problem *pb); /* frees pb and everything it owns */
+
+  /* ABI 3.  1: the objective phi + integral of L is maximised, 0: minimised
+   * (the default).  The NLP minimises -(objective) (times objective_scale);
+   * every reported objective and multiplier is that of the problem as
+   * defined (the objective the maximised value; multipliers the
+   * sensitivities of that objective, Ipopt's sign convention L = objective +
+   * lambda^T g, so bound multipliers of a maximisation are <= 0).  Needs an
+   * objective (has_lagrange or has_mayer). */
+  int maximize;
 };
 
 /* ---- the catalogue ------------------------------------------------------ */
