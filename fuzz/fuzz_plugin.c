@@ -123,7 +123,7 @@ static void fuzz_plugin(stream *s) {
     for (int i = 0; i < MAXP; ++i) {
       name(s, pnames[k][i]);
       params[k][i].name = byte(s) % 8 ? pnames[k][i] : NULL;
-      params[k][i].type = (rc_param_type)(byte(s) % 3);
+      params[k][i].type = (rc_param_type)(byte(s) % 4);
       params[k][i].default_real = real(s);
     }
     m->create = byte(s) % 8 ? create_none : NULL;
@@ -157,7 +157,8 @@ static void fuzz_plugin(stream *s) {
     for (int i = 0; i < m->nparams; ++i) {
       const rc_param_def *p = &m->params[i];
       CHECK(valid_name(p->name));
-      CHECK(p->type == RC_PARAM_REAL || p->type == RC_PARAM_TEXT);
+      CHECK(p->type == RC_PARAM_REAL || p->type == RC_PARAM_TEXT ||
+            p->type == RC_PARAM_FILE);
       CHECK(p->type != RC_PARAM_REAL || isfinite(p->default_real));
       for (int e = 0; e < i; ++e)
         CHECK(strcmp(m->params[e].name, p->name) != 0);

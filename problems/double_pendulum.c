@@ -61,6 +61,7 @@
  * (structural, independent of values).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -687,6 +688,14 @@ static rc_err dp_guess_grid(dp_data *d, rc_error *err) {
     tg[d->ngrid - 1] = pb->tf;
     rc = rc_ode_reference(4, dp_angle_rhs, d, pb->t0, d->ang0, d->ngrid, tg,
                           d->grid_y, 1e-11, err);
+    if (rc == RC_ERR_INPUT && err) { /* GSL gave up on these parameters */
+      char why[RC_MESSAGE_MAX];
+      snprintf(why, sizeof why, "%s", err->message);
+      rc_error_set(err, rc,
+                   "double-pendulum: no motion for these parameters (the "
+                   "angle ODE behind the guess and the reference): %.400s",
+                   why);
+    }
     for (int i = 0; rc == RC_OK && i < d->ngrid; ++i)
       dp_angle_rhs(tg[i], d->grid_y + 4 * i, d->grid_dy + 4 * i, d);
   }

@@ -860,6 +860,15 @@ static rc_err fb_torque_grid(fb_data *d, rc_error *err) {
     tg[d->ngrid - 1] = pb->tf;
     rc = rc_ode_reference(FB_NX, fb_torque_rhs, d, pb->t0, d->x0, d->ngrid, tg,
                           d->grid_y, 1e-10, err);
+    if (rc == RC_ERR_INPUT && err) { /* GSL gave up on these parameters */
+      char why[RC_MESSAGE_MAX];
+      snprintf(why, sizeof why, "%s", err->message);
+      rc_error_set(err, rc,
+                   "four-bar: no motion for these parameters (the "
+                   "torque-driven ODE behind the guess and the reference): "
+                   "%.400s",
+                   why);
+    }
     for (int i = 0; rc == RC_OK && i < d->ngrid; ++i)
       if (fb_torque_rhs(tg[i], d->grid_y + FB_NX * i, d->grid_dy + FB_NX * i,
                         d))

@@ -7,6 +7,7 @@
 set(RADCOL_CORE_SOURCES
   src/core/errors.c
   src/core/utf8.c
+  src/core/input.c
   src/core/numbers.c
   src/core/options.c
   src/core/mesh.c

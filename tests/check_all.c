@@ -91,9 +91,9 @@ static rc_problem *build(const rc_model *m, int f) {
   for (int k = 0; k < n; ++k) {
     real[k] = m->params[k].default_real;
     text[k] =
-        m->params[k].type == RC_PARAM_TEXT ? m->params[k].default_text : NULL;
+        m->params[k].type != RC_PARAM_REAL ? m->params[k].default_text : NULL;
   }
-  rc_param_values pv = {n, real, (const char *const *)text, is_set};
+  rc_param_values pv = {n, real, (const char *const *)text, is_set, NULL, NULL};
   rc_problem *pb = NULL;
   rc_error err;
   rc_error_clear(&err);

@@ -17,6 +17,18 @@ KIND:
   huge_guess      /solution/x[3] = 1e308
   escape          root attributes problem/command_line and a
                   reference-error name carry ESC, BEL and invalid UTF-8
+
+Issue 28 (tests/test_robust_probe.sh):
+  empty_name      /problem/variable_names[0] = ""
+  str4096         /problem/variable_names as 4096-byte fixed strings
+  group_dataset   /solution/x replaced by a group
+  dup_names       /problem/variable_names[1] = variable_names[0]
+  nan_alg         the first /multipliers/alg_*[3] = NaN
+  nan_path        /multipliers/path_0[3] = NaN
+  nan_boundary    /multipliers/boundary[0] = NaN
+  stages_huge     /mesh/stages[0] = 2**40 (64-bit integers)
+  stages_negative /mesh/stages[0] = -3
+  no_solution     /solution removed
 """
 import argparse
 import shutil
@@ -77,6 +89,34 @@ def main():
                 v[0] = bad
                 del f["/diagnostics/reference_error/variables"]
                 f["/diagnostics/reference_error/variables"] = fixed(v)
+        elif k in ("empty_name", "str4096", "dup_names"):
+            v = list(f["/problem/variable_names"][()])
+            if k == "empty_name":
+                v[0] = b""
+            elif k == "dup_names":
+                v[1] = v[0]
+            del f["/problem/variable_names"]
+            if k == "str4096":
+                f["/problem/variable_names"] = np.array(v, dtype="S4096")
+            else:
+                f["/problem/variable_names"] = fixed(v)
+        elif k == "group_dataset":
+            del f["/solution/x"]
+            f.create_group("/solution/x")
+        elif k in ("nan_alg", "nan_path", "nan_boundary"):
+            g = f["/multipliers"]
+            name = {"nan_alg": sorted(n for n in g if n.startswith("alg_"))[0],
+                    "nan_path": "path_0", "nan_boundary": "boundary"}[k]
+            v = g[name][()]
+            v[3 if k != "nan_boundary" else 0] = np.nan
+            g[name][...] = v
+        elif k in ("stages_huge", "stages_negative"):
+            st = f["/mesh/stages"][()].astype("<i8")
+            st[0] = 1 << 40 if k == "stages_huge" else -3
+            del f["/mesh/stages"]
+            f["/mesh/stages"] = st
+        elif k == "no_solution":
+            del f["/solution"]
         else:
             raise SystemExit("unknown kind " + k)
 

@@ -73,3 +73,26 @@ if(RADCOL_PYTHON)
   set_tests_properties(robust.signals PROPERTIES LABELS robustness
                        TIMEOUT 120 RUN_SERIAL ON)
 endif()
+# Issue 28 (robustness, third round: a hostile probe): one CTest per case
+# (tests/test_robust_probe.sh); the LD_PRELOAD shim tests/shim/fs_shim.c
+# makes flock fail (ENOLCK) or holds a writer right after its rename.
+add_library(rc_test_fs_shim MODULE shim/fs_shim.c)
+target_link_libraries(rc_test_fs_shim PRIVATE ${CMAKE_DL_LIBS})
+if(RADCOL_PYTHON)
+  foreach(case plugin_truncated write_race lock_unsupported temp_name
+               sweep_directory hostile_content info_validates guess_content
+               short_horizon check_inf problem_dims null_model
+               nonfinite_result hdf5_memory mumps_memory simulate_steps
+               export_outputs model_reference json_failure stdout_contract
+               fifo_input path_stored curve_checks
+               csv_magnitude)
+    add_test(NAME robust.probe.${case}
+             COMMAND sh ${RADCOL_TEST_DIR}/test_robust_probe.sh
+                     $<TARGET_FILE:radcol_cli> ${RADCOL_PYTHON}
+                     ${PROJECT_SOURCE_DIR} ${case})
+    set_tests_properties(robust.probe.${case} PROPERTIES
+                         LABELS "robustness;cli" TIMEOUT 120
+                         ENVIRONMENT
+                         "FAULTS=$<TARGET_FILE:rc_test_plugin_faults>;SHIM=$<TARGET_FILE:rc_test_fs_shim>")
+  endforeach()
+endif()

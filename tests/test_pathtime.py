@@ -289,7 +289,7 @@ def case_bad(radcol):
             (["--set", "curve=" + rep], "repeats the previous row"),
             (["--set", "curve=" + bow, "--set", "x_end=3"], "x_end = 3"),
             (["--set", "curve=" + os.path.join(tmp, "none.csv")],
-             "cannot open curve file"),
+             "none.csv: cannot open"),
             (["--set", "stack=1:2:0.5"], "formulation pathtime"),
         ]
         for extra, msg in cases:

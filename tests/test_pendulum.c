@@ -51,7 +51,7 @@ static rc_problem *make(const char *form, int nset, const char *const *names,
     real[i] = vals[k];
     is_set[i] = 1;
   }
-  rc_param_values pv = {m->nparams, real, NULL, is_set};
+  rc_param_values pv = {m->nparams, real, NULL, is_set, NULL, NULL};
   rc_problem *pb = NULL;
   m->create(m, rc_model_find_formulation(m, form), &pv, &pb, err);
   return pb;

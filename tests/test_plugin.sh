@@ -133,7 +133,7 @@ refused() { # refused PATTERN ARGS...
   grep -q "$pat" err.txt || { cat err.txt; fail "$*: no '$pat' in the message"; }
   echo "refused ($*): $(cat err.txt)"
 }
-refused "cannot read: No such file" solve brachistochrone --plugin ./missing.so -o x.h5
+refused "cannot open: No such file" solve brachistochrone --plugin ./missing.so -o x.h5
 refused "no entry point radcol_plugin" check x --plugin "$no_entry"
 refused "ABI version 0, but this radcol has ABI version" check x --plugin "$abi_old"
 refused "ABI version [0-9]*, but this radcol has ABI version" solve x --plugin "$abi_new" -o x.h5

@@ -100,7 +100,7 @@ static rc_problem *make_pendulum(const char *form) {
   int is_set[64] = {0};
   for (int i = 0; i < m->nparams && i < 64; ++i)
     real[i] = m->params[i].default_real;
-  rc_param_values pv = {m->nparams, real, NULL, is_set};
+  rc_param_values pv = {m->nparams, real, NULL, is_set, NULL, NULL};
   rc_problem *pb = NULL;
   rc_error err = {RC_OK, ""};
   if (m->create(m, rc_model_find_formulation(m, form), &pv, &pb, &err) != RC_OK)

@@ -110,6 +110,15 @@ rc_err rc_read_names(const char *path, char ***var, int *nw, char ***out,
 rc_err rc_read_param_assignments(const char *path, const rc_model *model,
                                  char ***assign, int *n, rc_error *err);
 
+/* The bytes of the input files the result file stores with its file
+ * parameters (RC_PARAM_FILE, /problem/files/<name>), attached to pv
+ * (rc_params_set_file_data) for every file parameter whose current value
+ * is the name the file records: apply the recorded assignments first,
+ * then this, then any new ones.  A file written before these were stored
+ * holds none: nothing is attached (the model reads the named file). */
+rc_err rc_read_param_files(const char *path, const rc_model *model,
+                           rc_param_values *pv, rc_error *err);
+
 /* Frees n malloc'd strings and the array holding them (NULL is fine). */
 void rc_free_strings(char **s, int n);
 

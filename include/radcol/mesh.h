@@ -34,6 +34,12 @@ rc_err rc_mesh_from_arrays(int n, const double *frac, const int *stages,
 rc_err rc_mesh_copy(const rc_mesh *src, rc_mesh *dst, rc_error *err);
 /* Strictly increasing fractions from 0 to 1, finite, stages in range. */
 rc_err rc_mesh_validate(const rc_mesh *mesh, rc_error *err);
+/* The node times of a valid mesh on [t0, tf] (breakpoints t0 + (tf - t0)
+ * frac[k], stages at the Radau points of each element) are strictly
+ * increasing doubles: RC_ERR_INPUT when the horizon is too short for that
+ * (a subnormal tf - t0, or [1e300, nextafter(1e300)]), naming the node. */
+rc_err rc_mesh_check_horizon(const rc_mesh *mesh, double t0, double tf,
+                             rc_error *err);
 /* Frees the arrays and zeroes the struct (safe on a zeroed mesh). */
 void rc_mesh_free(rc_mesh *mesh);
 /* 1 + sum of stages: node 0 is t0, then every element's stages in order. */

@@ -27,8 +27,10 @@ typedef int (*rc_ode_rhs_fn)(double t, const double *y, double *dy, void *ctx);
  * state at the ascending times t[0..nt-1] (each >= t0; equal times allowed)
  * row-major into out (nt x n).  Step-size control: |local error of y_i| <=
  * tol + tol |y_i| (gsl_odeiv2_driver_alloc_y_new with epsabs = epsrel = tol).
- * Returns RC_OK, or RC_ERR_INPUT (bad arguments), RC_ERR_NOMEM, RC_ERR_EVAL
- * (rhs failed) or RC_ERR_SOLVER (GSL gave up) with err filled; out is then
+ * Returns RC_OK, or RC_ERR_INPUT (bad arguments, or GSL gave up: the ODE
+ * with its data cannot be integrated to tol within 10^7 steps per output
+ * interval, e.g. a mass of 1e-10 or an angle of 1e150), RC_ERR_NOMEM or
+ * RC_ERR_EVAL (rhs failed) with err filled; out is then
  * only partly written.  GSL's error handler is switched off for the duration
  * of the call and restored afterwards (not thread-safe). */
 rc_err rc_ode_reference(int n, rc_ode_rhs_fn rhs, void *ctx, double t0,

@@ -14,6 +14,9 @@
 #ifndef RADCOL_PARAMS_H
 #define RADCOL_PARAMS_H
 
+#include <stddef.h>
+#include <stdio.h>
+
 #include "radcol/errors.h"
 #include "radcol/limits.h" /* RC_REAL_MAX_ABS, here since 0.1 */
 #include "radcol/problem.h"
@@ -38,6 +41,22 @@ rc_err rc_params_set(const rc_model *model, rc_param_values *pv,
  * unchanged. */
 rc_err rc_params_set_real(const rc_model *model, rc_param_values *pv, int index,
                           double value, rc_error *err);
+
+/* Attach the bytes of file parameter number index (an RC_PARAM_FILE of
+ * model, at most RC_FILE_PARAM_MAX bytes, copied): a problem built from pv
+ * then reads them instead of the named file (a result file's copy,
+ * rc_read_param_files).  rc_params_set of that parameter drops them. */
+rc_err rc_params_set_file_data(const rc_model *model, rc_param_values *pv,
+                               int index, const void *data, size_t size,
+                               rc_error *err);
+
+/* Open file parameter number index of pv for reading: its attached bytes
+ * when there are any, else the named file through rc_input_open (a regular
+ * file only: a FIFO or device is refused without blocking, radcol/input.h).
+ * what names the file in messages ("crane: path file").  NULL with err
+ * filled on failure (also an empty name); close with fclose. */
+FILE *rc_param_open_file(const rc_model *model, const rc_param_values *pv,
+                         int index, const char *what, rc_error *err);
 
 /* Build formulation `formulation` of model with pv and validate it
  * (rc_problem_validate).  The final time: tf = NAN leaves it to the model.

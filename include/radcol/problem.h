@@ -45,6 +45,8 @@
 #ifndef RADCOL_PROBLEM_H
 #define RADCOL_PROBLEM_H
 
+#include <stddef.h>
+
 #include "radcol/errors.h"
 #include "radcol/mesh.h"
 
@@ -194,7 +196,13 @@ struct rc_problem {
 
 typedef enum rc_param_type {
   RC_PARAM_REAL = 0,
-  RC_PARAM_TEXT = 1
+  RC_PARAM_TEXT = 1,
+  /* A text parameter naming an input file (e.g. a CSV of waypoints), ABI 3.
+   * Its value is the name as given; a result file also stores the file's
+   * bytes (/problem/files/<name>, docs/hdf5-layout.md), and a problem
+   * rebuilt from a result file reads those bytes, not the named file (which
+   * may have moved): models open it with rc_param_open_file (params.h). */
+  RC_PARAM_FILE = 2
 } rc_param_type;
 
 typedef struct rc_param_def {
@@ -211,6 +219,11 @@ typedef struct rc_param_values {
   const double *real;      /* n entries (unused for text parameters) */
   const char *const *text; /* n entries (NULL for real parameters) */
   const int *is_set;       /* n flags: set by the user (not a default) */
+  /* ABI 3: for RC_PARAM_FILE entries the bytes of the named file when they
+   * came with the value (rc_params_set_file_data, a result file), else
+   * NULL: n entries, or NULL for none at all. */
+  const char *const *file_data;
+  const size_t *file_size;
 } rc_param_values;
 
 typedef struct rc_formulation_def {

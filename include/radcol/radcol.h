@@ -12,6 +12,7 @@
 #include "radcol/errors.h"
 #include "radcol/estimate.h"
 #include "radcol/init.h"
+#include "radcol/input.h"
 #include "radcol/io.h"
 #include "radcol/kit.h"
 #include "radcol/limits.h"

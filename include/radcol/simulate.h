@@ -37,7 +37,9 @@
 extern "C" {
 #endif
 
-#define RC_SIM_MAX_STEPS 100000000L
+/* A simulation is stored as a solution with one mesh element per step, so
+ * it takes at most as many steps as a mesh has elements (10^7). */
+#define RC_SIM_MAX_STEPS ((long)RC_MESH_MAX_ELEMENTS)
 
 typedef enum rc_sim_method { RC_SIM_RK4 = 0, RC_SIM_COLLATZ = 1 } rc_sim_method;
 

@@ -265,6 +265,13 @@ crane_setup_fn rc_crane_flat_setup, rc_crane_track_setup, rc_crane_servo_setup,
  */
 extern const rc_param_def rc_crane_param_defs[NPARAM];
 
+/* The CSV of file parameter index (P_PATH, P_CURVE: RC_PARAM_FILE) read into
+ * *path: the bytes a result file stored with it, else the named file, a
+ * regular file only (rc_param_open_file: a FIFO is refused without
+ * blocking). */
+rc_err rc_crane_read_path_param(const rc_param_values *pv, int index,
+                                rc_crane_path *path, rc_error *err);
+
 /* ---- limits.c: the physical limits and the flat inverse's extremes ------ */
 #define NSCAN (NW + 2) /* w, then the load position x, z */
 /* The flat inverse's largest and smallest values of each of d .. u2, x, z

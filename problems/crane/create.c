@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "crane.h"
+#include "radcol/params.h"
 
 /* Tracking weight and objective scale: docs/crane-jobs.md, "Objective". */
 #define CRANE_EPS_DEFAULT 3e-11     /* uref=zero */
@@ -61,7 +62,7 @@ const rc_param_def rc_crane_param_defs[NPARAM] = {
     {"rmin", RC_PARAM_REAL, 0.0, NULL, "track: bound r >= rmin [m] (0: none)"},
     {"rmax", RC_PARAM_REAL, HUGE_VAL, NULL,
      "track: bound r <= rmax [m] (inf: none)"},
-    {"path", RC_PARAM_TEXT, 0.0, NULL,
+    {"path", RC_PARAM_FILE, 0.0, NULL,
      "waypoint CSV t,x,z (header allowed, first t = 0); replaces the "
      "default path"},
     {"path_mode", RC_PARAM_TEXT, 0.0, "smooth",
@@ -130,7 +131,7 @@ const rc_param_def rc_crane_param_defs[NPARAM] = {
      "track: the cable length [m] the reachability check of a fixed end "
      "state assumes when rmax is not set (0: 5 times the path's longest "
      "cable; 1e100: in effect no assumption)"},
-    {"curve", RC_PARAM_TEXT, 0.0, NULL,
+    {"curve", RC_PARAM_FILE, 0.0, NULL,
      "pathtime: CSV of (x, z) rows (no t; header allowed) the load must "
      "follow from the first row to the last, interpolated by a C^8 "
      "degree-9 spline in the chord-length parameter sigma (default: the "
@@ -229,6 +230,22 @@ static rc_err parse_choices(const rc_param_values *pv, crane_choices *ch,
   return RC_OK;
 }
 
+extern const rc_model rc_model_crane;
+
+rc_err rc_crane_read_path_param(const rc_param_values *pv, int index,
+                                rc_crane_path *path, rc_error *err) {
+  const int curve = index == P_CURVE;
+  const char *file = pv->text ? pv->text[index] : NULL;
+  memset(path, 0, sizeof *path);
+  FILE *fp =
+      rc_param_open_file(&rc_model_crane, pv, index,
+                         curve ? "crane: curve file" : "crane: path file", err);
+  if (!fp)
+    return err ? err->code : RC_ERR_IO;
+  return curve ? rc_crane_curve_read_fp(path, fp, file, err)
+               : rc_crane_path_read_fp(path, fp, file, err);
+}
+
 /* The load path: the waypoint file (path_mode smooth or stop; *tf becomes
  * its last t) or the default step to tf, checked for the flat inverse. */
 static rc_err load_path(crane_model *cm, const rc_param_values *pv, double *tf,
@@ -246,7 +263,7 @@ static rc_err load_path(crane_model *cm, const rc_param_values *pv, double *tf,
   }
   rc_err rc;
   if (file && *file) {
-    rc = rc_crane_path_read_csv(&cm->path, file, err);
+    rc = rc_crane_read_path_param(pv, P_PATH, &cm->path, err);
     if (rc == RC_OK && smooth)
       rc = rc_crane_path_smooth(&cm->path, err);
     if (rc == RC_OK) {
@@ -419,6 +436,14 @@ static rc_err crane_create(const rc_model *model, int formulation,
   rc_err rc = check_params(v, err);
   if (rc == RC_OK)
     rc = parse_choices(pv, &ch, err);
+  /* only pathtime reads curve: elsewhere it was silently ignored (issue 28) */
+  const char *curve = pv->text ? pv->text[P_CURVE] : NULL;
+  if (rc == RC_OK && formulation != F_PATHTIME && curve && *curve)
+    rc = rc_error_set(err, RC_ERR_INPUT,
+                      "crane: curve = '%.200s' with formulation %s: expected "
+                      "no curve (only pathtime follows a curve; for a "
+                      "waypoint path see path)",
+                      curve, model->formulations[formulation].name);
   if (rc != RC_OK)
     return rc;
   /* the formulation's struct, its common model first (crane.h) */

@@ -46,6 +46,8 @@
 #ifndef RADCOL_PROBLEMS_CRANE_PATH_H
 #define RADCOL_PROBLEMS_CRANE_PATH_H
 
+#include <stdio.h>
+
 #include "radcol/errors.h"
 
 typedef struct rc_crane_params {
@@ -103,6 +105,12 @@ rc_err rc_crane_path_default(rc_crane_path *path, double tf, double x_start,
  * RC_ERR_IO if unreadable. */
 rc_err rc_crane_path_read_csv(rc_crane_path *path, const char *file,
                               rc_error *err);
+/* rc_crane_path_read_csv of an open stream fp (closed here; file names it
+ * in messages); fp NULL opens file through rc_input_open (radcol/input.h:
+ * a FIFO or device is refused, RC_ERR_INPUT, without blocking), as
+ * rc_crane_path_read_csv does. */
+rc_err rc_crane_path_read_fp(rc_crane_path *path, FILE *fp, const char *file,
+                             rc_error *err);
 void rc_crane_path_free(rc_crane_path *path);
 
 /* Switches the path to smooth mode (computes the spline).  RC_ERR_NOMEM, or
@@ -156,6 +164,9 @@ int rc_crane_flat_eval(const rc_crane_params *par, const rc_crane_path *path,
  * unreadable. */
 rc_err rc_crane_curve_read_csv(rc_crane_path *curve, const char *file,
                                rc_error *err);
+/* rc_crane_curve_read_csv of an open stream (as rc_crane_path_read_fp). */
+rc_err rc_crane_curve_read_fp(rc_crane_path *curve, FILE *fp, const char *file,
+                              rc_error *err);
 
 /* P[k][0], P[k][1] = k-th derivative of x and z in sigma at sigma, k = 0..6
  * (the polynomial of the segment holding sigma; the first or last segment's

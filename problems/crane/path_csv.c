@@ -16,6 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "radcol/input.h"
+#include "radcol/limits.h"
+
 /* Longest CSV line accepted (bytes); longer lines are refused by number. */
 #define CSV_MAX_LINE (1 << 20)
 
@@ -130,7 +133,8 @@ typedef struct csv_row {
   int nnum;            /* fields among the first ncol that are numbers */
   int nempty;          /* ... that are empty */
   int first_bad;       /* the first of them empty or not a number, or -1 */
-  int first_nonfinite; /* the first of the numbers that is not finite, or -1 */
+  int first_nonfinite; /* the first number not finite or of magnitude above
+                          RC_REAL_MAX_ABS, or -1 */
   char shown[48];      /* the row's first 40 bytes, for messages */
 } csv_row;
 
@@ -171,7 +175,8 @@ static void parse_row(const csv_form *form, char *s, csv_row *row) {
         row->first_bad = i;
     } else if (field_number(field[i], &row->v[i])) {
       ++row->nnum;
-      if (!isfinite(row->v[i]) && row->first_nonfinite < 0)
+      /* the command line's limit (issue 28: 1e300 gave NaN downstream) */
+      if (!(fabs(row->v[i]) <= RC_REAL_MAX_ABS) && row->first_nonfinite < 0)
         row->first_nonfinite = i;
     } else if (row->first_bad < 0) {
       row->first_bad = i;
@@ -245,15 +250,12 @@ static void free_cols(csv_cols *c) {
   memset(c, 0, sizeof *c);
 }
 
-/* Reads every data row of file in the given form into *c (emptied on
- * failure). */
-static rc_err read_rows(const csv_form *form, const char *file, csv_cols *c,
-                        rc_error *err) {
+/* Reads every data row of the open stream fp (named file in messages;
+ * closed here) in the given form into *c (emptied on failure). */
+static rc_err read_rows(const csv_form *form, FILE *fp, const char *file,
+                        csv_cols *c, rc_error *err) {
   memset(c, 0, sizeof *c);
-  csv_file f = {form, file, fopen(file, "r"), NULL, 0, 0, 0};
-  if (!f.fp)
-    return rc_error_set(err, RC_ERR_IO, "crane: cannot open %s file '%s'",
-                        form->kind, file);
+  csv_file f = {form, file, fp, NULL, 0, 0, 0};
   rc_err rc;
   for (;;) {
     csv_row row;
@@ -305,9 +307,9 @@ static rc_err check_waypoint(const csv_file *f, const csv_row *row,
   if (row->first_nonfinite >= 0)
     return rc_error_set(err, RC_ERR_INPUT,
                         "crane: path file '%s' line %d: %s = %g, expected "
-                        "a finite number",
+                        "a finite number of magnitude <= %g",
                         file, line, COL_NAME[row->first_nonfinite],
-                        v[row->first_nonfinite]);
+                        v[row->first_nonfinite], RC_REAL_MAX_ABS);
   if (n == 0 && v[0] > 0.0)
     return rc_error_set(err, RC_ERR_INPUT,
                         "crane: path file '%s' line %d: first t = %g, "
@@ -330,8 +332,8 @@ static rc_err check_curve_row(const csv_file *f, const csv_row *row,
   if (row->k != 2 || row->first_bad >= 0 || row->first_nonfinite >= 0)
     return rc_error_set(err, RC_ERR_INPUT,
                         "crane: curve file '%s' line %d: expected two finite "
-                        "numbers x,z (no t), got '%s'",
-                        f->file, f->lineno, row->shown);
+                        "numbers x,z (no t) of magnitude <= %g, got '%s'",
+                        f->file, f->lineno, RC_REAL_MAX_ABS, row->shown);
   if (n > 0 && v[0] == x[n - 1] && v[1] == z[n - 1])
     return rc_error_set(err, RC_ERR_INPUT,
                         "crane: curve file '%s' line %d: the point (%g, %g) "
@@ -349,11 +351,20 @@ static const csv_form PATH_FORM = {"path", "t,x,z", "waypoint row", "",
 static const csv_form CURVE_FORM = {
     "curve", "x,z", "row", " points x,z", 2, 1, check_curve_row};
 
-/* Empties *path, then read_rows, and at least 2 rows. */
-static rc_err read_two_rows(const csv_form *form, const char *file,
+/* Empties *path, then read_rows of fp (or, when NULL, of file opened
+ * through rc_input_open: a regular file only, a FIFO refused without
+ * blocking), and at least 2 rows. */
+static rc_err read_two_rows(const csv_form *form, FILE *fp, const char *file,
                             rc_crane_path *path, csv_cols *c, rc_error *err) {
   memset(path, 0, sizeof *path);
-  rc_err rc = read_rows(form, file, c, err);
+  memset(c, 0, sizeof *c);
+  if (!fp) {
+    char what[32];
+    snprintf(what, sizeof what, "crane: %s file", form->kind);
+    if (!(fp = rc_input_open(file, what, err)))
+      return err ? err->code : RC_ERR_IO;
+  }
+  rc_err rc = read_rows(form, fp, file, c, err);
   if (rc == RC_OK && c->n < 2) {
     rc = rc_error_set(err, RC_ERR_INPUT,
                       "crane: %s file '%s' has %d %s%s, expected at least 2%s",
@@ -364,10 +375,10 @@ static rc_err read_two_rows(const csv_form *form, const char *file,
   return rc;
 }
 
-rc_err rc_crane_path_read_csv(rc_crane_path *path, const char *file,
-                              rc_error *err) {
+rc_err rc_crane_path_read_fp(rc_crane_path *path, FILE *fp, const char *file,
+                             rc_error *err) {
   csv_cols c;
-  const rc_err rc = read_two_rows(&PATH_FORM, file, path, &c, err);
+  const rc_err rc = read_two_rows(&PATH_FORM, fp, file, path, &c, err);
   if (rc != RC_OK)
     return rc;
   path->n = c.n;
@@ -377,11 +388,21 @@ rc_err rc_crane_path_read_csv(rc_crane_path *path, const char *file,
   return RC_OK;
 }
 
-rc_err rc_crane_curve_read_csv(rc_crane_path *curve, const char *file,
-                               rc_error *err) {
+rc_err rc_crane_path_read_csv(rc_crane_path *path, const char *file,
+                              rc_error *err) {
+  return rc_crane_path_read_fp(path, NULL, file, err);
+}
+
+rc_err rc_crane_curve_read_fp(rc_crane_path *curve, FILE *fp, const char *file,
+                              rc_error *err) {
   csv_cols c;
-  const rc_err rc = read_two_rows(&CURVE_FORM, file, curve, &c, err);
+  const rc_err rc = read_two_rows(&CURVE_FORM, fp, file, curve, &c, err);
   if (rc != RC_OK)
     return rc;
   return rc_crane_curve_build(curve, c.n, c.c[0], c.c[1], err);
+}
+
+rc_err rc_crane_curve_read_csv(rc_crane_path *curve, const char *file,
+                               rc_error *err) {
+  return rc_crane_curve_read_fp(curve, NULL, file, err);
 }

@@ -35,6 +35,7 @@
  * sigma4) built with the exact product, reciprocal, sqrt and atan rules.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "crane.h"
@@ -361,6 +362,24 @@ static rc_err check_curve_depth(const rc_crane_path *curve, const char *file,
   return RC_OK;
 }
 
+/* The shortest path pathtime accepts, relative to its extent ext (the
+ * largest |x|, |z| on it, at least 1 m): 1e-6.  A shorter path is below what
+ * the NLP's constraint tolerances resolve (issue 28: a curve 1e-300 m long
+ * was accepted and Ipopt ran to its iteration cap). */
+#define PT_MIN_LENGTH 1e-6
+
+static rc_err check_length(double L, double ext, const char *what,
+                           rc_error *err) {
+  const double least = PT_MIN_LENGTH * fmax(1.0, ext);
+  if (L >= least)
+    return RC_OK;
+  return rc_error_set(err, RC_ERR_INPUT,
+                      "crane: %s has length %g m: expected at least %g m "
+                      "(1e-6 of its extent, at least 1 m: a shorter path is "
+                      "below the solver's tolerances)",
+                      what, L, least);
+}
+
 /* The curve of file replaces the straight line as the path (cm->path): the
  * straight line's end parameters must not be set, the curve must pass
  * check_curve_depth, and an unset tf starts at the straight line's T scaled
@@ -379,7 +398,15 @@ static rc_err pathtime_curve(crane_model *cm, const rc_param_values *pv,
                           rc_crane_param_defs[ends[k]].name, v[ends[k]], file,
                           rc_crane_param_defs[ends[k]].name);
   rc_crane_path curve;
-  rc_err rc = rc_crane_curve_read_csv(&curve, file, err);
+  rc_err rc = rc_crane_read_path_param(pv, P_CURVE, &curve, err);
+  if (rc == RC_OK) {
+    double ext = 0.0;
+    for (int k = 0; k < curve.n; ++k)
+      ext = fmax(ext, fmax(fabs(curve.x[k]), fabs(curve.z[k])));
+    char what[256];
+    snprintf(what, sizeof what, "curve '%.200s'", file);
+    rc = check_length(rc_crane_curve_length(&curve), ext, what, err);
+  }
   if (rc == RC_OK)
     rc = check_curve_depth(&curve, file, v, err);
   if (rc != RC_OK) {
@@ -445,6 +472,15 @@ static rc_err pathtime_finish(crane_pathtime *pt, const rc_param_values *pv,
   const char *file = pv->text ? pv->text[P_CURVE] : NULL;
   if (file && *file) {
     rc_err rc = pathtime_curve(&pt->mt.base, pv, file, err);
+    if (rc != RC_OK)
+      return rc;
+  } else {
+    const double ext = fmax(fmax(fabs(v[P_XS]), fabs(v[P_ZS])),
+                            fmax(fabs(v[P_XE]), fabs(v[P_ZE])));
+    rc_err rc = check_length(hypot(v[P_XE] - v[P_XS], v[P_ZE] - v[P_ZS]), ext,
+                             "the straight line x_start, z_start -> x_end, "
+                             "z_end",
+                             err);
     if (rc != RC_OK)
       return rc;
   }

@@ -12,6 +12,7 @@
 #include "core/plugin_loader.h"
 #include "core/utf8.h"
 #include "radcol/catalogue.h"
+#include "radcol/input.h"
 #include "radcol/io.h"
 #include "radcol/plugin.h"
 
@@ -46,6 +47,13 @@ void rc_cli_fputs_escaped(const char *s, FILE *out) {
   }
 }
 
+/* The first error message of the run (for --json's error object). */
+static char first_error[4 * RC_MESSAGE_MAX];
+
+const char *rc_cli_first_error(void) {
+  return first_error;
+}
+
 void rc_cli_error(const char *cmd, const char *fmt, ...) {
   char msg[4 * RC_MESSAGE_MAX];
   va_list ap;
@@ -53,6 +61,8 @@ void rc_cli_error(const char *cmd, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
+  if (!first_error[0])
+    snprintf(first_error, sizeof first_error, "%s", msg);
   rc_cli_fputs_escaped(msg, stderr); /* names from files may hold anything */
   fputc('\n', stderr);
 }
@@ -452,8 +462,8 @@ static int engine_tf(const char *cmd, const char *const *sets, int nsets,
 }
 
 int rc_cli_make_problem(const char *cmd, const rc_model *model, int formulation,
-                        int nsets, const char *const *sets, rc_param_values *pv,
-                        rc_problem **pb) {
+                        int nsets, const char *const *sets, const char *files,
+                        rc_param_values *pv, rc_problem **pb) {
   rc_error err = {RC_OK, ""};
   *pb = NULL;
   double tf = NAN;
@@ -471,8 +481,25 @@ int rc_cli_make_problem(const char *cmd, const rc_model *model, int formulation,
       return set_fail(cmd, model, sets[k], &err);
     }
   }
+  /* the input files a result file stores, for the names it records */
+  if (files && rc_read_param_files(files, model, pv, &err) != RC_OK) {
+    rc_params_free(pv);
+    return rc_cli_fail(cmd, &err);
+  }
   if (rc_model_create(model, formulation, pv, tf, pb, &err) != RC_OK) {
     rc_params_free(pv);
+    if ((err.code == RC_ERR_INPUT || err.code == RC_ERR_EVAL) && nsets > 0) {
+      /* the model cannot be built from these values: name them */
+      char given[256] = "";
+      size_t used = 0;
+      for (int k = 0; k < nsets && used + 4 < sizeof given; ++k) {
+        const int w = snprintf(given + used, sizeof given - used, "%s%s",
+                               k ? ", " : "", sets[k]);
+        used = w < 0 ? sizeof given : used + (size_t)w;
+      }
+      rc_cli_error(cmd, "%s (with --set %s)", err.message, given);
+      return rc_cli_status_of(err.code);
+    }
     return rc_cli_fail(cmd, &err);
   }
   return RC_CLI_OK;
@@ -494,20 +521,13 @@ static int has_hdf5_signature(FILE *f) {
 
 int rc_cli_check_input(const char *cmd, const char *opt, const char *path) {
   const char *o = opt ? opt : "", *sep = opt ? " " : "";
-  struct stat st;
-  if (stat(path, &st) != 0) {
-    rc_cli_error(cmd, "%s%s%s: cannot read: %s", o, sep, path, strerror(errno));
-    return RC_CLI_IO;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    rc_cli_error(cmd, "%s%s%s: expected a radcol HDF5 file, found %s", o, sep,
-                 path, S_ISDIR(st.st_mode) ? "a directory" : "a special file");
-    return RC_CLI_BAD_INPUT;
-  }
-  FILE *f = fopen(path, "rb");
+  rc_error err = {RC_OK, ""};
+  FILE *f = rc_input_open(path, opt, &err);
   if (!f) {
-    rc_cli_error(cmd, "%s%s%s: cannot open: %s", o, sep, path, strerror(errno));
-    return RC_CLI_IO;
+    rc_cli_error(cmd, "%s%s", err.message,
+                 err.code == RC_ERR_INPUT ? " (a radcol HDF5 result file)"
+                                          : "");
+    return rc_cli_status_of(err.code);
   }
   int ok = has_hdf5_signature(f);
   fclose(f);
@@ -626,6 +646,15 @@ int rc_cli_setup_problem(const char *cmd, const char *problem,
                          const char *formulation, int nsets,
                          const char *const *sets, const rc_model **model,
                          int *f, rc_param_values *pv, rc_problem **pb) {
+  return rc_cli_setup_problem_from(cmd, problem, formulation, nsets, sets, NULL,
+                                   model, f, pv, pb);
+}
+
+int rc_cli_setup_problem_from(const char *cmd, const char *problem,
+                              const char *formulation, int nsets,
+                              const char *const *sets, const char *files,
+                              const rc_model **model, int *f,
+                              rc_param_values *pv, rc_problem **pb) {
   int status;
   if ((status = rc_cli_find_model(cmd, problem, model)))
     return status;
@@ -641,7 +670,7 @@ int rc_cli_setup_problem(const char *cmd, const char *problem,
       return RC_CLI_BAD_INPUT;
     }
   }
-  return rc_cli_make_problem(cmd, *model, *f, nsets, sets, pv, pb);
+  return rc_cli_make_problem(cmd, *model, *f, nsets, sets, files, pv, pb);
 }
 
 const rc_model *const *rc_cli_models(void) {

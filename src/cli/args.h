@@ -38,10 +38,11 @@ typedef struct rc_cli_command {
 /* The exit-status paragraph every --help ends with. */
 #define RC_CLI_EXIT_HELP                                                       \
   "Exit status: 0 ok; 1 solver did not converge (file still written);\n"       \
-  "             2 bad input (nothing written); 3 input/output failure,\n"      \
-  "             writing stdout included (a failed write leaves an existing\n"  \
-  "             file untouched); 4 out of memory (nothing written);\n"         \
-  "             5 internal error (nothing written).\n"                         \
+  "             2 bad input (nothing written); 3 input/output failure: a\n"    \
+  "             failed write of the result file leaves an existing file\n"     \
+  "             untouched, while a failure writing stdout is found last,\n"    \
+  "             after the result file was written; 4 out of memory\n"          \
+  "             (nothing written); 5 internal error (nothing written).\n"      \
   "Output: a random temporary file next to -o, renamed over it when\n"         \
   "complete; an existing -o that is not a regular file (device, FIFO,\n"       \
   "symlink, directory) is refused; no Ipopt option file is read.\n"
@@ -52,6 +53,8 @@ void rc_cli_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* The message of the first rc_cli_error of this process ("" if none). */
+const char *rc_cli_first_error(void);
 /* Write s with control bytes and bytes that are not valid UTF-8 shown as
  * \xNN (text output of values taken from input files). */
 void rc_cli_fputs_escaped(const char *s, FILE *out);
@@ -162,12 +165,14 @@ int rc_cli_find_formulation(const char *cmd, const rc_model *model,
 /* Parameter values (defaults, then each "NAME=VALUE" of sets in order), then
  * rc_model_create (create and rc_problem_validate).  "tf=T" sets the horizon
  * of any model: its tf parameter, or for a model without one the engine's
- * (rc_model_create; the last "tf=" wins).  On success *pb and *pv are owned
- * by the caller (rc_problem_free, rc_params_free); on failure both are freed
- * and the message printed. */
+ * (rc_model_create; the last "tf=" wins).  files (or NULL): a result file
+ * whose stored input files (a path CSV, rc_read_param_files) replace the
+ * named ones wherever the value is the name it records.  On success *pb and
+ * *pv are owned by the caller (rc_problem_free, rc_params_free); on failure
+ * both are freed and the message printed. */
 int rc_cli_make_problem(const char *cmd, const rc_model *model, int formulation,
-                        int nsets, const char *const *sets, rc_param_values *pv,
-                        rc_problem **pb);
+                        int nsets, const char *const *sets, const char *files,
+                        rc_param_values *pv, rc_problem **pb);
 
 /* The whole setup shared by solve, simulate and init: the model (built-in or
  * plugin), the formulation (NULL: the model's default), then
@@ -177,6 +182,13 @@ int rc_cli_setup_problem(const char *cmd, const char *problem,
                          const char *formulation, int nsets,
                          const char *const *sets, const rc_model **model,
                          int *f, rc_param_values *pv, rc_problem **pb);
+/* rc_cli_setup_problem with the input files stored in the result file files
+ * (see rc_cli_make_problem; the replay of a plan). */
+int rc_cli_setup_problem_from(const char *cmd, const char *problem,
+                              const char *formulation, int nsets,
+                              const char *const *sets, const char *files,
+                              const rc_model **model, int *f,
+                              rc_param_values *pv, rc_problem **pb);
 
 /* An input file (--mesh, --guess, info): missing or unreadable -> 3, not a
  * regular file or no HDF5 signature -> 2, else 0.  Messages name opt and

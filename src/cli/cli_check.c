@@ -118,7 +118,7 @@ static int check_one(const char *cmd, const rc_model *model, int f,
     }
     rc_params_free(&pv);
   }
-  int status = rc_cli_make_problem(cmd, model, f, nsets, sets, &pv, &pb);
+  int status = rc_cli_make_problem(cmd, model, f, nsets, sets, NULL, &pv, &pb);
   if (status)
     return status;
   rc_check_report rep;

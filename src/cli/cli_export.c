@@ -31,7 +31,8 @@
  * anything is written.
  *
  * Exit status: 0 ok; 2 bad input (not a radcol result file, unknown name,
- * bad step; nothing written); 3 input/output failure.
+ * bad step, a derived-output function failing on the file's values; nothing
+ * written); 3 input/output failure; 4 out of memory.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -81,8 +82,9 @@ static const char usage[] =
     "                       regular file is refused; default: stdout\n"
     "  --plugin LIB.so      load a plugin (for a plugin problem's outputs)\n"
     "  -h, --help           print this help\n\n"
-    "Exit status: 0 ok; 2 bad input (nothing written);\n"
-    "             3 input/output failure.\n";
+    "Exit status: 0 ok; 2 bad input (nothing written), also a derived\n"
+    "             output that cannot be computed from the file's values;\n"
+    "             3 input/output failure; 4 out of memory.\n";
 
 typedef struct export_args {
   const char *file, *step, *vars, *output;
@@ -131,7 +133,7 @@ static int choose_columns(const char *cmd, const export_args *a,
   c->idx = malloc(sizeof *c->idx * (size_t)(p->nw + p->nout + 1));
   if (!c->idx) {
     rc_cli_error(cmd, "out of memory");
-    return RC_CLI_IO;
+    return RC_CLI_NO_MEMORY;
   }
   c->n = 0;
   if (!a->vars) {
@@ -149,7 +151,7 @@ static int choose_columns(const char *cmd, const export_args *a,
   char *copy = strdup(a->vars);
   if (!copy) {
     rc_cli_error(cmd, "out of memory");
-    return RC_CLI_IO;
+    return RC_CLI_NO_MEMORY;
   }
   int status = RC_CLI_OK;
   char *s = copy;
@@ -208,7 +210,39 @@ static void put_name(FILE *f, const char *s) {
   fputc('"', f);
 }
 
-/* Writes the table; 0, or nonzero after printing why. */
+/* Time of row r of nrows (the grid of the file's header comment). */
+static double row_time(const rc_solution *sol, long r, long nrows, int uniform,
+                       double h) {
+  const double T = sol->tf - sol->t0;
+  return r == nrows - 1 ? sol->tf
+         : uniform      ? sol->t0 + T * ((double)r / (double)(nrows - 1))
+                        : sol->t0 + (double)r * h;
+}
+
+/* The values of row r: w from the dense output, out from the problem's
+ * outputs when need_out.  0, or the exit status after printing why: a
+ * derived-output function that fails on the file's values is bad input
+ * (exit 2), found before anything is printed (write_csv's first pass). */
+static int eval_row(const char *cmd, const rc_cli_plan *p, const rc_problem *pb,
+                    int need_out, double t, double *w, double *out) {
+  rc_error err = {RC_OK, ""};
+  if (rc_solution_eval(&p->sol, t, w, &err) != RC_OK)
+    return rc_cli_fail(cmd, &err);
+  if (need_out && pb->outputs(pb, t, w, out) != 0) {
+    rc_cli_error(cmd,
+                 "%s: the derived outputs of %s/%s failed at t = %.17g "
+                 "(status nonzero): nothing exported",
+                 p->path, pb->model, pb->formulation, t);
+    return RC_CLI_BAD_INPUT;
+  }
+  return RC_CLI_OK;
+}
+
+/* Writes the table; 0, or nonzero after printing why.  With derived
+ * outputs every row is evaluated once before the first byte is written,
+ * so a failing output function leaves no partial table (issue 28 item 8);
+ * then the rows are evaluated again and printed (no table in memory: up to
+ * 1e7 rows). */
 static int write_csv(const char *cmd, FILE *f, const rc_cli_plan *p,
                      const rc_problem *pb, const columns *c, long nrows,
                      int uniform, double h) {
@@ -217,35 +251,30 @@ static int write_csv(const char *cmd, FILE *f, const rc_cli_plan *p,
   double *w = malloc(sizeof *w * (size_t)(nw + p->nout + 1));
   if (!w) {
     rc_cli_error(cmd, "out of memory");
-    return RC_CLI_IO;
+    return RC_CLI_NO_MEMORY;
   }
   double *out = w + nw;
+  int need_out = 0;
+  for (int k = 0; k < c->n; ++k)
+    need_out |= c->idx[k] >= nw;
+  int status = RC_CLI_OK;
+  for (long r = 0; need_out && r < nrows && status == RC_CLI_OK; ++r)
+    status = eval_row(cmd, p, pb, need_out, row_time(sol, r, nrows, uniform, h),
+                      w, out);
+  if (status != RC_CLI_OK) {
+    free(w);
+    return status;
+  }
   put_name(f, "time");
   for (int k = 0; k < c->n; ++k) {
     fputc(',', f);
     put_name(f, c->idx[k] < nw ? p->var[c->idx[k]] : p->out[c->idx[k] - nw]);
   }
   fputc('\n', f);
-  int need_out = 0;
-  for (int k = 0; k < c->n; ++k)
-    need_out |= c->idx[k] >= nw;
-  const double T = sol->tf - sol->t0;
-  int status = RC_CLI_OK;
-  rc_error err = {RC_OK, ""};
-  for (long r = 0; r <= nrows - 1 && status == RC_CLI_OK; ++r) {
-    double t = r == nrows - 1 ? sol->tf
-               : uniform      ? sol->t0 + T * ((double)r / (double)(nrows - 1))
-                              : sol->t0 + (double)r * h;
-    if (rc_solution_eval(sol, t, w, &err) != RC_OK) {
-      status = rc_cli_fail(cmd, &err);
+  for (long r = 0; r < nrows && status == RC_CLI_OK; ++r) {
+    const double t = row_time(sol, r, nrows, uniform, h);
+    if ((status = eval_row(cmd, p, pb, need_out, t, w, out)) != RC_CLI_OK)
       break;
-    }
-    if (need_out && pb->outputs(pb, t, w, out) != 0) {
-      rc_cli_error(cmd, "%s: the derived outputs of %s/%s failed at t = %.17g",
-                   p->path, pb->model, pb->formulation, t);
-      status = RC_CLI_NOT_CONVERGED;
-      break;
-    }
     fprintf(f, "%.17g", t);
     for (int k = 0; k < c->n; ++k)
       fprintf(f, ",%.17g", c->idx[k] < nw ? w[c->idx[k]] : out[c->idx[k] - nw]);

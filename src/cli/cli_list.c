@@ -95,7 +95,10 @@ static void list_params_json(const rc_model *m) {
     const rc_param_def *d = &m->params[i];
     rc_json_begin_object(&j, NULL);
     rc_json_string(&j, "name", d->name);
-    rc_json_string(&j, "type", d->type == RC_PARAM_REAL ? "real" : "text");
+    rc_json_string(&j, "type",
+                   d->type == RC_PARAM_REAL   ? "real"
+                   : d->type == RC_PARAM_FILE ? "file"
+                                              : "text");
     /* One type per field (docs/json.md): default is a number (null for
      * text parameters), default_text a string (null for real ones). */
     if (d->type == RC_PARAM_REAL)
@@ -103,7 +106,7 @@ static void list_params_json(const rc_model *m) {
     else
       rc_json_null(&j, "default");
     rc_json_string(&j, "default_text",
-                   d->type == RC_PARAM_TEXT ? d->default_text : NULL);
+                   d->type != RC_PARAM_REAL ? d->default_text : NULL);
     rc_json_string(&j, "doc", d->doc);
     rc_json_end_object(&j);
   }

@@ -251,8 +251,10 @@ static int replay_problem(const char *cmd, const rc_cli_replay_args *a,
   const char *form = a->formulation ? a->formulation
                      : *same_model  ? replay_formulation(p, *model)
                                     : NULL;
-  status = rc_cli_setup_problem(cmd, (*model)->name, form, nassign + a->nsets,
-                                sets, model, &f, pv, pb);
+  /* the plan's recorded input files (a path CSV) with its assignments */
+  status = rc_cli_setup_problem_from(
+      cmd, (*model)->name, form, nassign + a->nsets, sets,
+      *same_model ? p->path : NULL, model, &f, pv, pb);
   rc_free_strings(assign, nassign);
   free(sets);
   return status;

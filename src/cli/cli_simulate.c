@@ -59,7 +59,7 @@ static const char usage[] =
     "  --method M           rk4 (classical, order 4) or collatz (explicit\n"
     "                       midpoint as in seeds/001, order 2); required\n"
     "  --step H             step > 0; if H does not divide the horizon the\n"
-    "                       last step is shortened; at most 1e8 steps; "
+    "                       last step is shortened; at most 1e7 steps; "
     "required\n"
     "  --tf T               final time of any problem, same as --set tf=T;\n"
     "                       default: the problem's own\n"

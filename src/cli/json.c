@@ -124,7 +124,14 @@ void rc_json_string(rc_json *j, const char *key, const char *s) {
     fputs("null", j->out);
 }
 
+static int finished; /* top-level values finished on any stream */
+
 void rc_json_finish(rc_json *j) {
   fputc('\n', j->out);
   fflush(j->out);
+  ++finished;
+}
+
+int rc_json_finished(void) {
+  return finished;
 }

@@ -33,5 +33,8 @@ void rc_json_null(rc_json *j, const char *key);
 void rc_json_string(rc_json *j, const char *key, const char *s);
 /* Ends the top-level value with a newline and flushes. */
 void rc_json_finish(rc_json *j);
+/* How many top-level values rc_json_finish ended in this process (main
+ * prints an error object when a --json command ends without one). */
+int rc_json_finished(void);
 
 #endif

@@ -20,6 +20,11 @@
  *     dump that leaves it behind.
  *   - stdout is flushed and closed before exit; a failure (full disk,
  *     /dev/full, a closed descriptor) turns exit 0 or 1 into exit 3.
+ *   - --json: exactly one JSON object on stdout for every outcome.  A
+ *     command with --json in its usage that ends without printing one
+ *     (bad input, a missing file, out of memory) gets the error object
+ *     {"command", "status": "error", "exit_status", "error"} here, the
+ *     error being the first message printed on stderr (docs/json.md).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -30,6 +35,7 @@
 #include <unistd.h>
 
 #include "cli/args.h"
+#include "cli/json.h"
 #include "radcol/io.h"
 #include "radcol/version.h"
 
@@ -122,10 +128,39 @@ static void occupy_std_fds(void) {
 
 static int run_main(int argc, char **argv);
 
+/* The command of argv when it takes --json and --json is given, else
+ * NULL. */
+static const rc_cli_command *json_command(int argc, char **argv) {
+  const rc_cli_command *c = argc > 1 ? find_command(argv[1]) : NULL;
+  if (!c || !strstr(c->usage, "--json"))
+    return NULL;
+  for (int i = 2; i < argc; ++i)
+    if (strcmp(argv[i], "--json") == 0)
+      return c;
+  return NULL;
+}
+
+/* The one object of a --json run that printed none (see the header). */
+static void json_error(const rc_cli_command *c, int status) {
+  rc_json j;
+  rc_json_init(&j, stdout);
+  rc_json_begin_object(&j, NULL);
+  rc_json_string(&j, "command", c->name);
+  rc_json_string(&j, "status", "error");
+  rc_json_int(&j, "exit_status", status);
+  rc_json_string(&j, "error",
+                 rc_cli_first_error()[0] ? rc_cli_first_error() : NULL);
+  rc_json_end_object(&j);
+  rc_json_finish(&j);
+}
+
 int main(int argc, char **argv) {
   occupy_std_fds();
   install_signal_handlers();
   int status = run_main(argc, argv);
+  const rc_cli_command *jc = json_command(argc, argv);
+  if (jc && status != RC_CLI_OK && rc_json_finished() == 0)
+    json_error(jc, status);
   if (close_stdout() != RC_CLI_OK &&
       (status == RC_CLI_OK || status == RC_CLI_NOT_CONVERGED))
     status = RC_CLI_IO;

@@ -99,6 +99,9 @@ rc_problem *rc_cli_plan_problem(const rc_cli_plan *p, rc_param_values *pv,
   for (int k = 0; k < n && rc == RC_OK; ++k)
     rc = rc_params_set(model, pv, assign[k], &err);
   rc_free_strings(assign, n);
+  /* the input files the result file stores (a path CSV), not the names */
+  if (rc == RC_OK)
+    rc = rc_read_param_files(p->path, model, pv, &err);
   /* A model without a tf parameter gets the file's horizon (the engine's,
    * rc_model_create). */
   const double tf = rc_model_param_index(model, "tf") < 0 ? p->sol.tf : NAN;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collocation/radau.h"
 #include "radcol/mesh.h"
 
 static rc_err check_count(int n, rc_error *err) {
@@ -148,6 +149,37 @@ rc_err rc_mesh_validate(const rc_mesh *mesh, rc_error *err) {
   if (rc)
     return rc;
   rc_error_clear(err);
+  return RC_OK;
+}
+
+rc_err rc_mesh_check_horizon(const rc_mesh *mesh, double t0, double tf,
+                             rc_error *err) {
+  rc_radau r;
+  r.s = 0;
+  double prev = t0;
+  int node = 0;
+  for (int k = 0; k < mesh->n; ++k) {
+    const double a = k == 0 ? t0 : t0 + (tf - t0) * mesh->frac[k];
+    const double b = k == mesh->n - 1 ? tf : t0 + (tf - t0) * mesh->frac[k + 1];
+    const int s = mesh->stages[k];
+    if (s != r.s && rc_radau_init(s, &r) != 0)
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "stages %d in element %d: expected 1..%d", s, k,
+                          RC_MAX_STAGES);
+    for (int j = 0; j < s; ++j) {
+      const double t = j == s - 1 ? b : a + r.c[j] * (b - a);
+      ++node;
+      if (!(t > prev))
+        return rc_error_set(
+            err, RC_ERR_INPUT,
+            "horizon [%.17g, %.17g] (length %g) is too short for distinct "
+            "node times on %d elements: node %d (element %d, stage %d) is at "
+            "t = %.17g, not after the node before it: expected a longer "
+            "horizon or fewer nodes",
+            t0, tf, tf - t0, mesh->n, node, k, j + 1, t);
+      prev = t;
+    }
+  }
   return RC_OK;
 }
 

@@ -4,17 +4,21 @@
  *
  * Storage: rc_param_values exposes const views; this file owns the arrays
  * behind them (real[n], text[n] with heap copies for text parameters,
- * is_set[n]) and is the only place that writes or frees them.
+ * is_set[n], file_data[n] and file_size[n] for the bytes of file
+ * parameters) and is the only place that writes or frees them.
  * Invariant: every real entry of an initialised rc_param_values is finite
  * unless the model's own default is not; text entries are NULL or a heap
  * copy owned by pv.
  */
+#define _POSIX_C_SOURCE 200809L /* fmemopen */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/numbers.h"
+#include "radcol/input.h"
 #include "radcol/params.h"
 
 /* Mutable views of the arrays this file owns (the struct shows them const). */
@@ -26,6 +30,21 @@ static char **text_of(rc_param_values *pv) {
 }
 static int *set_of(rc_param_values *pv) {
   return (int *)pv->is_set;
+}
+static char **data_of(rc_param_values *pv) {
+  return (char **)pv->file_data;
+}
+static size_t *size_of(rc_param_values *pv) {
+  return (size_t *)pv->file_size;
+}
+
+/* Drop the bytes attached to file parameter i. */
+static void drop_file_data(rc_param_values *pv, int i) {
+  if (pv->file_data) {
+    free(data_of(pv)[i]);
+    data_of(pv)[i] = NULL;
+    size_of(pv)[i] = 0;
+  }
 }
 
 static char *dup_text(const char *s) {
@@ -42,9 +61,13 @@ void rc_params_free(rc_param_values *pv) {
   if (pv->text)
     for (int i = 0; i < pv->n; ++i)
       free(text_of(pv)[i]);
+  for (int i = 0; pv->file_data && i < pv->n; ++i)
+    free(data_of(pv)[i]);
   free(real_of(pv));
   free(text_of(pv));
   free(set_of(pv));
+  free(data_of(pv));
+  free(size_of(pv));
   memset(pv, 0, sizeof *pv);
 }
 
@@ -59,11 +82,15 @@ rc_err rc_params_init_defaults(const rc_model *model, rc_param_values *pv,
   double *real = calloc(m, sizeof *real);
   char **text = calloc(m, sizeof *text);
   int *is_set = calloc(m, sizeof *is_set);
+  char **data = calloc(m, sizeof *data);
+  size_t *size = calloc(m, sizeof *size);
   pv->n = n;
   pv->real = real;
   pv->text = (const char *const *)text;
   pv->is_set = is_set;
-  if (!real || !text || !is_set) {
+  pv->file_data = (const char *const *)data;
+  pv->file_size = size;
+  if (!real || !text || !is_set || !data || !size) {
     rc_params_free(pv);
     return rc_error_set(err, RC_ERR_NOMEM,
                         "out of memory for %d parameters of %s", n,
@@ -128,9 +155,68 @@ rc_err rc_params_set(const rc_model *model, rc_param_values *pv,
       return rc_error_set(err, RC_ERR_NOMEM, "%s: out of memory", assignment);
     free(text_of(pv)[i]);
     text_of(pv)[i] = c;
+    drop_file_data(pv, i); /* a name given anew is read anew */
   }
   set_of(pv)[i] = 1;
   return RC_OK;
+}
+
+/* Index checks shared by the file-parameter functions. */
+static rc_err file_param(const rc_model *model, const rc_param_values *pv,
+                         int index, rc_error *err) {
+  if (!model || !pv || index < 0 || index >= model->nparams || index >= pv->n)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "file parameter index %d: expected 0 <= index < %d",
+                        index, model ? model->nparams : 0);
+  if (model->params[index].type != RC_PARAM_FILE)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "parameter %s of %s: expected a file parameter",
+                        model->params[index].name, model->name);
+  return RC_OK;
+}
+
+rc_err rc_params_set_file_data(const rc_model *model, rc_param_values *pv,
+                               int index, const void *data, size_t size,
+                               rc_error *err) {
+  rc_err rc = file_param(model, pv, index, err);
+  if (rc != RC_OK)
+    return rc;
+  if (!pv->file_data || (!data && size > 0) || size > RC_FILE_PARAM_MAX)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "parameter %s: %zu bytes of file data: expected at "
+                        "most %zu (and parameter values from "
+                        "rc_params_init_defaults)",
+                        model->params[index].name, size, RC_FILE_PARAM_MAX);
+  char *copy = malloc(size > 0 ? size : 1);
+  if (!copy)
+    return rc_error_set(err, RC_ERR_NOMEM,
+                        "parameter %s: out of memory for %zu bytes",
+                        model->params[index].name, size);
+  if (size > 0)
+    memcpy(copy, data, size);
+  drop_file_data(pv, index);
+  data_of(pv)[index] = copy;
+  size_of(pv)[index] = size;
+  return RC_OK;
+}
+
+FILE *rc_param_open_file(const rc_model *model, const rc_param_values *pv,
+                         int index, const char *what, rc_error *err) {
+  if (file_param(model, pv, index, err) != RC_OK)
+    return NULL;
+  const char *name = pv->text ? pv->text[index] : NULL;
+  if (pv->file_data && pv->file_data[index]) {
+    /* An empty file reads as one blank line (fmemopen needs a byte). */
+    static char blank[] = "\n";
+    FILE *f = pv->file_size[index] > 0 ? fmemopen((void *)pv->file_data[index],
+                                                  pv->file_size[index], "r")
+                                       : fmemopen(blank, 1, "r");
+    if (!f)
+      rc_error_set(err, RC_ERR_NOMEM, "%s%s%s: out of memory", what ? what : "",
+                   what ? " " : "", name ? name : "");
+    return f;
+  }
+  return rc_input_open(name, what, err);
 }
 
 rc_err rc_params_set_real(const rc_model *model, rc_param_values *pv, int index,

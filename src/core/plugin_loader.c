@@ -3,9 +3,16 @@
  *
  * Steps of rc_plugin_open, each refusing with RC_ERR_INPUT and a message that
  * names the path and what was expected:
- *   1. the path names a readable regular file (stat), so a typo is reported
- *      as such rather than as a dlopen search failure;
- *   2. dlopen(RTLD_NOW | RTLD_LOCAL): every undefined symbol is resolved now
+ *   1. the path names a readable regular file (rc_input_open_fd: no FIFO or
+ *      device), so a typo is reported as such rather than as a dlopen
+ *      search failure;
+ *   2. its ELF headers are read from that descriptor and must describe a
+ *      shared object of this machine whose every segment and header table
+ *      lies inside the file (dlopen maps segments past the end of a
+ *      truncated file, and the first touch of such a page is SIGBUS), then
+ *      dlopen(RTLD_NOW | RTLD_LOCAL) of that same descriptor (through
+ *      /proc/self/fd/N where it exists: the file checked is the file
+ *      loaded): every undefined symbol is resolved now
  *      (against the radcol executable, which exports the library), so a
  *      plugin needing a symbol radcol lacks fails here, not mid-solve;
  *   3. dlsym(RC_PLUGIN_ENTRY) and one call of the entry point;
@@ -23,12 +30,18 @@
 #include "radcol/params.h"
 #include "radcol/plugin.h"
 
+#include "radcol/input.h"
+
 #include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
+#include <link.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 struct rc_plugin_handle {
   void *dl;
@@ -101,10 +114,12 @@ static rc_err validate_model(const char *path, int k, const rc_model *m,
                           "plugin %s: model '%s' parameter %d name '%s': "
                           "expected letters, digits, '_', '-' or '.'",
                           path, m->name, i, p->name ? p->name : "(null)");
-    if (p->type != RC_PARAM_REAL && p->type != RC_PARAM_TEXT)
+    if (p->type != RC_PARAM_REAL && p->type != RC_PARAM_TEXT &&
+        p->type != RC_PARAM_FILE)
       return rc_error_set(err, RC_ERR_INPUT,
                           "plugin %s: model '%s' parameter '%s' has type %d: "
-                          "expected RC_PARAM_REAL or RC_PARAM_TEXT",
+                          "expected RC_PARAM_REAL, RC_PARAM_TEXT or "
+                          "RC_PARAM_FILE",
                           path, m->name, p->name, (int)p->type);
     if (p->type == RC_PARAM_REAL && !(fabs(p->default_real) <= RC_REAL_MAX_ABS))
       return rc_error_set(err, RC_ERR_INPUT,
@@ -158,6 +173,80 @@ rc_err rc_plugin_validate(const char *path, const rc_plugin *pl,
   return RC_OK;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define NATIVE_ELF_DATA ELFDATA2MSB
+#else
+#define NATIVE_ELF_DATA ELFDATA2LSB
+#endif
+
+/* The ELF file header and program headers of fd: a shared object (or a
+ * position-independent executable) of this machine's class, byte order and
+ * architecture, whose header tables and every segment's file bytes lie
+ * inside the file.  dlopen would map a segment past the end of a truncated
+ * file and die of SIGBUS on its first touch (issue 28 item 12). */
+static rc_err check_elf(const char *path, int fd, rc_error *err) {
+  struct stat st;
+  ElfW(Ehdr) eh;
+  const char *why = NULL;
+  char buf[160];
+  if (fstat(fd, &st) != 0 || pread(fd, &eh, sizeof eh, 0) != sizeof eh ||
+      memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
+    why = "no ELF header";
+  else if (eh.e_ident[EI_CLASS] !=
+               (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
+           eh.e_ident[EI_DATA] != NATIVE_ELF_DATA)
+    why = "an ELF file of another word size or byte order";
+  else if (eh.e_type != ET_DYN)
+    why = "an ELF file that is not a shared object";
+  else if (eh.e_phentsize != sizeof(ElfW(Phdr)) || eh.e_phnum == 0)
+    why = "an ELF file without valid program headers";
+  if (!why) {
+    const unsigned long long size = (unsigned long long)st.st_size;
+    const unsigned long long ph_end =
+        (unsigned long long)eh.e_phoff +
+        (unsigned long long)eh.e_phnum * sizeof(ElfW(Phdr));
+    const unsigned long long sh_end =
+        (unsigned long long)eh.e_shoff +
+        (unsigned long long)eh.e_shnum * eh.e_shentsize;
+    if (ph_end > size) {
+      snprintf(buf, sizeof buf,
+               "truncated: its program headers end at byte %llu of a file of "
+               "%llu bytes",
+               ph_end, size);
+      why = buf;
+    }
+    for (int i = 0; !why && i < eh.e_phnum; ++i) {
+      ElfW(Phdr) ph;
+      if (pread(fd, &ph, sizeof ph,
+                (off_t)(eh.e_phoff + (ElfW(Off))i * sizeof ph)) != sizeof ph) {
+        why = "unreadable program headers";
+        break;
+      }
+      const unsigned long long end =
+          (unsigned long long)ph.p_offset + (unsigned long long)ph.p_filesz;
+      if (ph.p_filesz > 0 && (end > size || end < ph.p_offset)) {
+        snprintf(buf, sizeof buf,
+                 "truncated: segment %d ends at byte %llu of a file of %llu "
+                 "bytes",
+                 i, end, size);
+        why = buf;
+      }
+    }
+    if (!why && eh.e_shoff != 0 && sh_end > size) {
+      snprintf(buf, sizeof buf,
+               "truncated: its section headers end at byte %llu of a file of "
+               "%llu bytes",
+               sh_end, size);
+      why = buf;
+    }
+  }
+  if (why)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "plugin %s: not a loadable shared library: %s", path,
+                        why);
+  return RC_OK;
+}
+
 rc_err rc_plugin_open(const char *path, const rc_model *const *taken,
                       rc_plugin_handle **out, rc_error *err) {
   if (!out)
@@ -166,23 +255,32 @@ rc_err rc_plugin_open(const char *path, const rc_model *const *taken,
   if (!path || !*path)
     return rc_error_set(err, RC_ERR_INPUT,
                         "plugin '': expected the path of a shared library");
-  struct stat st;
-  if (stat(path, &st) != 0)
-    return rc_error_set(err, RC_ERR_INPUT, "plugin %s: cannot read: %s", path,
-                        strerror(errno));
-  if (!S_ISREG(st.st_mode))
-    return rc_error_set(err, RC_ERR_INPUT,
-                        "plugin %s: expected a shared library file, found "
-                        "%s",
-                        path,
-                        S_ISDIR(st.st_mode) ? "a directory" : "a special file");
-  /* dlopen searches the library path for names without '/'. */
-  const char *open_path = path;
+  rc_error e;
+  rc_error_clear(&e);
+  const int fd = rc_input_open_fd(path, "plugin", &e);
+  if (fd < 0) /* missing or not a regular file: bad input either way */
+    return rc_error_set(err, RC_ERR_INPUT, "%s%s", e.message,
+                        e.code == RC_ERR_INPUT ? " (a shared library)" : "");
+  if (check_elf(path, fd, err) != RC_OK) {
+    close(fd);
+    return RC_ERR_INPUT;
+  }
+  /* The descriptor checked is the file loaded: /proc/self/fd/N when it
+   * refers to it; else the path (dlopen searches the library path for names
+   * without '/', hence "./"). */
+  char proc[64];
+  struct stat a, b;
+  snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+  const int use_proc = fstat(fd, &a) == 0 && stat(proc, &b) == 0 &&
+                       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+  const char *open_path = use_proc ? proc : path;
   char *local = NULL;
-  if (!strchr(path, '/')) {
+  if (!use_proc && !strchr(path, '/')) {
     local = malloc(strlen(path) + 3);
-    if (!local)
+    if (!local) {
+      close(fd);
       return rc_error_set(err, RC_ERR_NOMEM, "plugin %s: out of memory", path);
+    }
     strcpy(local, "./");
     strcat(local, path);
     open_path = local;
@@ -190,6 +288,7 @@ rc_err rc_plugin_open(const char *path, const rc_model *const *taken,
   dlerror();
   void *dl = dlopen(open_path, RTLD_NOW | RTLD_LOCAL);
   free(local);
+  close(fd);
   if (!dl) {
     const char *why = dlerror();
     return rc_error_set(err, RC_ERR_INPUT,

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "radcol/limits.h"
 #include "radcol/mesh.h"
 #include "radcol/problem.h"
 
@@ -142,13 +143,44 @@ static rc_err validate_bounds(const rc_problem *pb, const char *what, int n,
   return RC_OK;
 }
 
+/* A non-empty name (model, formulation, variable, output, invariant). */
+static int named(const char *s) {
+  return s && s[0];
+}
+
+/* Every entry of a list of n names non-NULL and non-empty: -1, or the first
+ * bad index. */
+static int first_unnamed(const char *const *names, int n) {
+  for (int i = 0; i < n; ++i)
+    if (!named(names[i]))
+      return i;
+  return -1;
+}
+
 rc_err rc_problem_validate(const rc_problem *pb, rc_error *err) {
   if (!pb)
     return rc_error_set(err, RC_ERR_INPUT, "problem is NULL");
-  if (pb->nx < 0 || pb->ny < 0 || pb->nu < 0 || pb->np < 0 || pb->nc < 0 ||
-      pb->nb < 0 || pb->ninv < 0 || pb->nout < 0)
-    return rc_error_set(err, RC_ERR_INPUT, "%s/%s: negative dimension",
-                        pb->model, pb->formulation);
+  /* Names first: every later message names the problem by them. */
+  if (!named(pb->model) || !named(pb->formulation))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "problem %s/%s: its %s name (rc_problem.%s) is NULL "
+                        "or empty: expected a name",
+                        named(pb->model) ? pb->model : "?",
+                        named(pb->formulation) ? pb->formulation : "?",
+                        named(pb->model) ? "formulation" : "model",
+                        named(pb->model) ? "formulation" : "model");
+  /* Each dimension bounded before any is summed (rc_problem_nw & co.). */
+  const struct {
+    const char *name;
+    int v;
+  } dims[] = {{"nx", pb->nx},     {"ny", pb->ny},    {"nu", pb->nu},
+              {"np", pb->np},     {"nc", pb->nc},    {"nb", pb->nb},
+              {"ninv", pb->ninv}, {"nout", pb->nout}};
+  for (size_t i = 0; i < sizeof dims / sizeof dims[0]; ++i)
+    if (dims[i].v < 0 || dims[i].v > RC_DIM_MAX)
+      return rc_error_set(err, RC_ERR_INPUT, "%s/%s: %s = %d: expected 0..%d",
+                          pb->model, pb->formulation, dims[i].name, dims[i].v,
+                          RC_DIM_MAX);
   const int nw = rc_problem_nw(pb);
   if (nw == 0) /* found by fuzz/fuzz_plugin.c: nothing to transcribe */
     return rc_error_set(err, RC_ERR_INPUT,
@@ -158,6 +190,12 @@ rc_err rc_problem_validate(const rc_problem *pb, rc_error *err) {
   if (!pb->var_names)
     return rc_error_set(err, RC_ERR_INPUT, "%s/%s: no variable names",
                         pb->model, pb->formulation);
+  int bad = first_unnamed(pb->var_names, nw);
+  if (bad >= 0)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "%s/%s: variable %d has no name (NULL or empty): "
+                        "expected a name",
+                        pb->model, pb->formulation, bad);
   if (!(isfinite(pb->t0) && isfinite(pb->tf) && pb->tf > pb->t0))
     return rc_error_set(err, RC_ERR_INPUT,
                         "%s/%s: horizon [%g, %g]: expected finite t0 < tf",
@@ -206,8 +244,9 @@ rc_err rc_problem_validate(const rc_problem *pb, rc_error *err) {
                            rc_problem_nz(pb), 1, err)))
     return rc;
   if (pb->ninv > 0) {
-    if (!pb->inv_names)
-      return rc_error_set(err, RC_ERR_INPUT, "%s/%s: invariants without names",
+    if (!pb->inv_names || first_unnamed(pb->inv_names, pb->ninv) >= 0)
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "%s/%s: invariants without names (NULL or empty)",
                           pb->model, pb->formulation);
     /* The Hessian too: consistent initialisation (init.c) solves on the
      * invariants, and check must not pass a block it cannot check. */
@@ -215,7 +254,8 @@ rc_err rc_problem_validate(const rc_problem *pb, rc_error *err) {
                              err)))
       return rc;
   }
-  if (pb->nout > 0 && (!pb->outputs || !pb->out_names))
+  if (pb->nout > 0 && (!pb->outputs || !pb->out_names ||
+                       first_unnamed(pb->out_names, pb->nout) >= 0))
     return rc_error_set(err, RC_ERR_INPUT,
                         "%s/%s: outputs without a function or names", pb->model,
                         pb->formulation);

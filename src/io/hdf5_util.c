@@ -12,16 +12,20 @@
  * libhdf5 1.10 itself; string datasets are fixed-length to keep that
  * surface small.)
  */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* flock */
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "io/hdf5_util.h"
+#include "radcol/input.h"
 #include "radcol/io.h"
 
 static const char *const problem_attr_names[] = {
@@ -35,7 +39,33 @@ void rc_h5_param_attr_name(const char *param, char *name, size_t size) {
 }
 
 void rc_h5_silence(void) {
+  static int first = 1;
+  if (first) {
+    /* No exit-time cleanup: after a failed H5Fclose (out of memory) the
+     * cleanup libhdf5 1.10 registers with atexit crashed in H5F__close_cb
+     * (issue 28 item 2).  Every file is closed explicitly; the library's
+     * remaining memory is returned by the exit itself. */
+    H5dont_atexit();
+    first = 0;
+  }
   H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
+rc_err rc_h5_begin(size_t bytes, const char *path, rc_error *err) {
+  const size_t need = bytes + RC_H5_OVERHEAD;
+  /* Reserve and give back: under an address-space limit (ulimit -v) the
+   * memory libhdf5 is about to take is there afterwards.  The pointer is
+   * volatile so the compiler keeps the pair. */
+  void *volatile probe = malloc(need);
+  if (!probe)
+    return rc_error_set(err, RC_ERR_NOMEM,
+                        "%s: out of memory: libhdf5 would need about %zu MB "
+                        "(nothing done: libhdf5 1.10 crashes when its own "
+                        "allocations fail, so radcol asks first)",
+                        path ? path : "(null)", (need >> 20) + 1);
+  free(probe);
+  rc_h5_silence();
+  return RC_OK;
 }
 
 rc_err rc_h5_fail(rc_h5_reader *c, rc_err code, const char *fmt,
@@ -52,39 +82,95 @@ rc_err rc_h5_fail(rc_h5_reader *c, rc_err code, const char *fmt,
   return c->rc;
 }
 
-/* Open a result file and check its format attributes. */
+/* HDF5 files start with this signature at offset 0, 512, 1024, 2048, ...
+ * Read from the descriptor radcol opened (not by name again). */
+static int has_hdf5_signature(int fd) {
+  static const unsigned char sig[8] = {0x89, 'H',  'D',  'F',
+                                       '\r', '\n', 0x1a, '\n'};
+  for (off_t off = 0; off <= (1L << 20); off = off ? 2 * off : 512) {
+    unsigned char buf[8];
+    if (pread(fd, buf, 8, off) != 8)
+      return 0;
+    if (memcmp(buf, sig, 8) == 0)
+      return 1;
+  }
+  return 0;
+}
+
+/* libhdf5 opens files by name.  The name it gets is /proc/self/fd/N of the
+ * descriptor radcol opened and checked (rc_input_open_fd) when that refers
+ * to the same file, so the file checked is the file read (a name swapped
+ * for a FIFO in between cannot block libhdf5's open); else the path. */
+static const char *name_for_hdf5(int fd, const char *path, char *buf,
+                                 size_t size) {
+  struct stat a, b;
+  snprintf(buf, size, "/proc/self/fd/%d", fd);
+  if (fstat(fd, &a) == 0 && stat(buf, &b) == 0 && a.st_dev == b.st_dev &&
+      a.st_ino == b.st_ino)
+    return buf;
+  return path;
+}
+
+/* H5Fopen read-only.  libhdf5 1.10 takes a shared flock on the file and
+ * fails when it cannot; radcol replaces files by rename and never writes
+ * one in place, so where the file system cannot lock at all (flock fails
+ * with ENOLCK, e.g. NFS without a lock manager, ENOSYS, EOPNOTSUPP) the
+ * file is opened without HDF5's file locking.  *locked_out is set when
+ * another process holds an exclusive lock (an HDF5 writer modifying the
+ * file in place). */
+static hid_t open_read_only(const char *name, int fd, int *locked_out) {
+  *locked_out = 0;
+  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  if (fapl >= 0)
+    H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
+  hid_t file = H5Fopen(name, H5F_ACC_RDONLY, fapl);
+  if (file < 0 && fapl >= 0) {
+    if (flock(fd, LOCK_SH | LOCK_NB) == 0)
+      flock(fd,
+            LOCK_UN); /* locking works: the open failed for another reason */
+    else if (errno == EWOULDBLOCK)
+      *locked_out = 1;
+    else if (H5Pset_file_locking(fapl, 0, 1) >= 0)
+      file = H5Fopen(name, H5F_ACC_RDONLY, fapl);
+  }
+  if (fapl >= 0)
+    H5Pclose(fapl);
+  return file;
+}
+
+/* Open a result file (a regular file with the HDF5 signature). */
 static rc_err rc_h5_open(rc_h5_reader *c, const char *path, rc_error *err) {
   c->path = path ? path : "(null)";
   c->err = err;
   c->rc = RC_OK;
   c->file = -1;
   c->prefix[0] = '\0';
-  rc_h5_silence();
-  struct stat stv;
-  if (!path || stat(path, &stv) != 0)
-    return c->rc = rc_error_set(err, RC_ERR_IO, "%s: cannot open: %s", c->path,
-                                path ? strerror(errno) : "no path");
-  if (!S_ISREG(stv.st_mode))
-    return c->rc = rc_error_set(err, RC_ERR_IO,
-                                "%s: not a regular file (expected an HDF5 "
-                                "result file)",
-                                path);
-  FILE *probe = fopen(path, "rb");
-  if (!probe)
-    return c->rc = rc_error_set(err, RC_ERR_IO, "%s: cannot open: %s", path,
-                                strerror(errno));
-  fclose(probe);
-  htri_t is = H5Fis_hdf5(path);
-  if (is <= 0)
+  if (rc_h5_begin(0, c->path, err) != RC_OK)
+    return c->rc = RC_ERR_NOMEM;
+  rc_error e;
+  rc_error_clear(&e);
+  const int fd = rc_input_open_fd(path, NULL, &e);
+  if (fd < 0)
+    return c->rc = rc_error_set(
+               err, e.code, "%s%s", e.message,
+               e.code == RC_ERR_INPUT ? " (expected an HDF5 result file)" : "");
+  if (!has_hdf5_signature(fd)) {
+    close(fd);
     return c->rc = rc_error_set(err, RC_ERR_INPUT,
                                 "%s: not an HDF5 file (expected a %s file)",
                                 path, RC_FORMAT_NAME);
-  hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-  if (fapl >= 0)
-    H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
-  c->file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
-  if (fapl >= 0)
-    H5Pclose(fapl);
+  }
+  char proc[64];
+  int locked = 0;
+  c->file =
+      open_read_only(name_for_hdf5(fd, path, proc, sizeof proc), fd, &locked);
+  close(fd);
+  if (c->file < 0 && locked)
+    return c->rc = rc_error_set(err, RC_ERR_IO,
+                                "%s: locked by another process (an HDF5 "
+                                "program writing it in place?): try again "
+                                "when it has closed the file",
+                                path);
   if (c->file < 0)
     return c->rc = rc_error_set(err, RC_ERR_IO,
                                 "%s: cannot open as HDF5 (truncated or "
@@ -305,11 +391,22 @@ hid_t rc_h5_ds_open(rc_h5_reader *c, const char *dpath, H5T_class_t cls,
     rc_h5_fail(c, RC_ERR_INPUT, "dataset %s is missing%s", dpath, NULL);
     return -1;
   }
+  /* What the link names: a group or a named datatype where a dataset
+   * belongs is wrong content (bad input), not a damaged file. */
   char full[2 * RC_IO_NAME_MAX + 64];
   hid_t d =
-      H5Dopen2(c->file, full_path(c, dpath, full, sizeof full), H5P_DEFAULT);
+      H5Oopen(c->file, full_path(c, dpath, full, sizeof full), H5P_DEFAULT);
   if (d < 0) {
     rc_h5_fail(c, RC_ERR_IO, "dataset %s is unreadable%s", dpath, NULL);
+    return -1;
+  }
+  const H5I_type_t what = H5Iget_type(d);
+  if (what != H5I_DATASET) {
+    H5Oclose(d);
+    rc_h5_fail(c, RC_ERR_INPUT, "%s is %s: expected a dataset", dpath,
+               what == H5I_GROUP      ? "a group"
+               : what == H5I_DATATYPE ? "a named datatype"
+                                      : "not a dataset");
     return -1;
   }
   hid_t t = H5Dget_type(d), sp = H5Dget_space(d), dcpl = H5Dget_create_plist(d);
@@ -348,9 +445,9 @@ hid_t rc_h5_ds_open(rc_h5_reader *c, const char *dpath, H5T_class_t cls,
     snprintf(msg, sizeof msg,
              " holds variable-length strings: expected fixed-length strings "
              "(not a file written by this radcol)");
-  else if (cl == H5T_STRING && (tsize < 1 || tsize > 4096))
-    snprintf(msg, sizeof msg, " holds strings of %zu bytes: expected 1..4096",
-             tsize);
+  else if (cl == H5T_STRING && (tsize < 1 || tsize > RC_IO_STR_MAX))
+    snprintf(msg, sizeof msg, " holds strings of %zu bytes: expected 1..%d",
+             tsize, RC_IO_STR_MAX);
   else if (nexternal != 0 || (layout != H5D_CONTIGUOUS &&
                               layout != H5D_COMPACT && layout != H5D_CHUNKED))
     snprintf(msg, sizeof msg,
@@ -409,12 +506,27 @@ rc_err rc_h5_ds_read_int(rc_h5_reader *c, const char *dpath, long expect,
   hid_t d = rc_h5_ds_open(c, dpath, H5T_INTEGER, expect, n);
   if (d < 0)
     return c->rc;
-  if (!*out && !(*out = malloc(sizeof **out * (size_t)(*n ? *n : 1))))
+  /* Read as 64-bit (libhdf5 would clip a wider value to INT_MAX), then
+   * every value must fit an int. */
+  long long *wide = malloc(sizeof *wide * (size_t)(*n ? *n : 1));
+  if (!wide ||
+      (!*out && !(*out = malloc(sizeof **out * (size_t)(*n ? *n : 1)))))
     rc_h5_fail(c, RC_ERR_NOMEM, "out of memory reading %s%s", dpath, NULL);
-  else if (*n > 0 &&
-           H5Dread(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, *out) < 0)
+  else if (*n > 0 && H5Dread(d, H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                             wide) < 0)
     rc_h5_fail(c, RC_ERR_IO, "dataset %s is unreadable (corrupt file?)%s",
                dpath, NULL);
+  for (long i = 0; c->rc == RC_OK && i < *n; ++i) {
+    if (wide[i] < INT_MIN || wide[i] > INT_MAX) {
+      char msg[96];
+      snprintf(msg, sizeof msg, "[%ld] is %lld: expected a 32-bit integer", i,
+               wide[i]);
+      rc_h5_fail(c, RC_ERR_INPUT, "dataset %s%s", dpath, msg);
+    } else {
+      (*out)[i] = (int)wide[i];
+    }
+  }
+  free(wide);
   H5Dclose(d);
   return c->rc;
 }
@@ -439,7 +551,7 @@ rc_err rc_h5_ds_read_strs(rc_h5_reader *c, const char *dpath, long expect,
     rc_h5_fail(c, RC_ERR_NOMEM, "out of memory reading %s%s", dpath, NULL);
   } else if (*n > 0) {
     size_t w = H5Tget_size(t);
-    char *v = w > 0 && w < 4096 ? calloc((size_t)*n, w) : NULL;
+    char *v = w > 0 && w <= RC_IO_STR_MAX ? calloc((size_t)*n, w) : NULL;
     if (!v || H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0)
       rc_h5_fail(c, RC_ERR_IO, "dataset %s is unreadable (corrupt file?)%s",
                  dpath, NULL);
@@ -489,5 +601,54 @@ rc_err rc_h5_open_result(rc_h5_reader *c, const char *path, rc_error *err) {
                          path, ver, RC_FORMAT_VERSION);
   if (c->rc != RC_OK)
     rc_h5_close(c);
+  return c->rc;
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+rc_err rc_h5_check_names(rc_h5_reader *c, const char *dpath, char **names,
+                         long n, const char *const *reserved) {
+  for (long i = 0; c->rc == RC_OK && i < n; ++i) {
+    const char *s = names[i];
+    const char *why = NULL;
+    if (!s[0])
+      why = "empty";
+    else if (strlen(s) >= RC_IO_NAME_MAX)
+      why = "too long";
+    else if (strchr(s, '/') || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
+      why = "not usable as a dataset name";
+    for (int r = 0; !why && reserved && reserved[r]; ++r)
+      if (strcmp(s, reserved[r]) == 0)
+        why = "a name the result layout reserves";
+    if (why) {
+      char msg[160 + RC_IO_NAME_MAX];
+      snprintf(msg, sizeof msg,
+               "[%ld] is \"%.*s\" (%s): expected a non-empty name without "
+               "'/', shorter than %d bytes",
+               i, RC_IO_NAME_MAX, s, why, RC_IO_NAME_MAX);
+      return rc_h5_fail(c, RC_ERR_INPUT, "dataset %s%s", dpath, msg);
+    }
+  }
+  if (c->rc != RC_OK || n < 2)
+    return c->rc;
+  const char **sorted = malloc(sizeof *sorted * (size_t)n);
+  if (!sorted)
+    return rc_h5_fail(c, RC_ERR_NOMEM, "out of memory checking %s%s", dpath,
+                      NULL);
+  memcpy(sorted, names, sizeof *sorted * (size_t)n);
+  qsort(sorted, (size_t)n, sizeof *sorted, cmp_str);
+  for (long i = 1; i < n; ++i)
+    if (strcmp(sorted[i], sorted[i - 1]) == 0) {
+      char msg[64 + RC_IO_NAME_MAX];
+      snprintf(msg, sizeof msg,
+               " names \"%s\" twice: expected distinct names (each is a "
+               "dataset of its own)",
+               sorted[i]);
+      rc_h5_fail(c, RC_ERR_INPUT, "dataset %s%s", dpath, msg);
+      break;
+    }
+  free(sorted);
   return c->rc;
 }

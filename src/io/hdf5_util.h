@@ -34,8 +34,21 @@
  * size fields). */
 #define RC_IO_MAX_LEN (1L << 27)
 #define RC_IO_NAME_MAX 256
+/* Widest fixed-length string a reader accepts (bytes per entry). */
+#define RC_IO_STR_MAX 4096
 
 void rc_h5_silence(void);
+
+/* Memory libhdf5 1.10 takes besides a file's own bytes (its library state,
+ * the metadata cache of an open file, free lists), with a margin. */
+#define RC_H5_OVERHEAD ((size_t)4 << 20)
+
+/* Before any libhdf5 work on path: bytes + RC_H5_OVERHEAD of memory must be
+ * available (a malloc and free of that size), else RC_ERR_NOMEM naming it;
+ * then rc_h5_silence.  libhdf5 1.10 dereferences NULL when one of its own
+ * allocations fails (H5AC_create under H5Fcreate, its error stack), so an
+ * out-of-memory run must stop before libhdf5 starts. */
+rc_err rc_h5_begin(size_t bytes, const char *path, rc_error *err);
 
 /* The /problem attribute that holds model parameter param: param itself,
  * or param_<param> when param is also the name of one of the /problem
@@ -98,5 +111,11 @@ rc_err rc_h5_ds_read_int(rc_h5_reader *c, const char *dpath, long expect,
 rc_err rc_h5_ds_read_strs(rc_h5_reader *c, const char *dpath, long expect,
                           char ***out, long *n);
 void rc_h5_free_strs(char **s, long n);
+/* The names of dataset dpath (n entries) name datasets of their own: each
+ * non-empty, shorter than RC_IO_NAME_MAX, without '/', not "." or "..", not
+ * one of reserved (NULL-terminated, may be NULL), all distinct; else
+ * RC_ERR_INPUT naming the dataset and the entry. */
+rc_err rc_h5_check_names(rc_h5_reader *c, const char *dpath, char **names,
+                         long n, const char *const *reserved);
 
 #endif

@@ -155,11 +155,23 @@ static rc_err check_reals(rc_h5_reader *c, const char *gpath,
   return c->rc;
 }
 
+/* Column j of gpath/<prefix><name>, every value checked (check_reals). */
+static rc_err read_reals(rc_h5_reader *c, const char *gpath, const char *prefix,
+                         const char *name, long n, double *a, int stride,
+                         int j) {
+  read_column(c, gpath, prefix, name, n, a, stride, j);
+  return check_reals(c, gpath, prefix, name, n, a + j, stride);
+}
+
+/* Names the result layout keeps for itself in /solution (io_write.c). */
+static const char *const reserved_names[] = {"time", "dense", "parameters",
+                                             NULL};
+
 /* The dimensions from /problem and the horizon (t0 from /problem, tf from
  * /solution: finite, t0 < tf). */
 static void read_dims(rc_h5_reader *c, rc_solution_dims *dims, double *t0,
                       double *tf) {
-  const int big = 1 << 20;
+  const int big = RC_DIM_MAX;
   rc_h5_attr_read_int(c, "/problem", "nx", &dims->nx, 0, big);
   rc_h5_attr_read_int(c, "/problem", "ny", &dims->ny, 0, big);
   rc_h5_attr_read_int(c, "/problem", "nu", &dims->nu, 0, big);
@@ -184,28 +196,22 @@ static void read_multipliers(rc_h5_reader *c, const rc_solution_dims *dims,
                              rc_solution *sol) {
   const int nw = dims->nx + dims->ny + dims->nu + dims->np;
   sol->has_duals = 1;
-  for (int j = 0; j < dims->nx; ++j) {
-    read_column(c, "/multipliers", "costate_", names[j], nn, sol->lam_f,
-                dims->nx, j);
-    check_reals(c, "/multipliers", "costate_", names[j], nn, sol->lam_f + j,
-                dims->nx);
-  }
+  for (int j = 0; j < dims->nx; ++j)
+    read_reals(c, "/multipliers", "costate_", names[j], nn, sol->lam_f,
+               dims->nx, j);
   for (int j = 0; j < dims->ny; ++j)
-    read_column(c, "/multipliers", "alg_", names[dims->nx + j], nn, sol->lam_g,
-                dims->ny, j);
+    read_reals(c, "/multipliers", "alg_", names[dims->nx + j], nn, sol->lam_g,
+               dims->ny, j);
   for (int j = 0; j < dims->nc; ++j) {
     char k[16];
     snprintf(k, sizeof k, "%d", j);
-    read_column(c, "/multipliers", "path_", k, nn, sol->lam_c, dims->nc, j);
+    read_reals(c, "/multipliers", "path_", k, nn, sol->lam_c, dims->nc, j);
   }
   rc_h5_ds_read_real(c, "/multipliers/boundary", dims->nb, sol->lam_b, 1);
+  check_reals(c, "/multipliers", "", "boundary", dims->nb, sol->lam_b, 1);
   for (int j = 0; j < nw; ++j) {
-    read_column(c, "/multipliers", "bound_lo_", names[j], nn, sol->z_lo, nw, j);
-    read_column(c, "/multipliers", "bound_hi_", names[j], nn, sol->z_hi, nw, j);
-    check_reals(c, "/multipliers", "bound_lo_", names[j], nn, sol->z_lo + j,
-                nw);
-    check_reals(c, "/multipliers", "bound_hi_", names[j], nn, sol->z_hi + j,
-                nw);
+    read_reals(c, "/multipliers", "bound_lo_", names[j], nn, sol->z_lo, nw, j);
+    read_reals(c, "/multipliers", "bound_hi_", names[j], nn, sol->z_hi, nw, j);
   }
 }
 
@@ -254,6 +260,9 @@ static rc_err read_solution_at(const char *path, int phase, rc_solution *sol,
   char **names = NULL;
   long nnames = 0;
   rc_h5_ds_read_strs(&c, "/problem/variable_names", nw, &names, &nnames);
+  if (c.rc == RC_OK)
+    rc_h5_check_names(&c, "/problem/variable_names", names, nnames,
+                      reserved_names);
   if (c.rc == RC_OK) {
     rc_error e2;
     rc_error_clear(&e2);
@@ -267,10 +276,8 @@ static rc_err read_solution_at(const char *path, int phase, rc_solution *sol,
     sol->tf = tf;
     rc_h5_ds_read_real(&c, "/solution/time", nn, sol->t, 1);
     check_reals(&c, "/solution", "", "time", nn, sol->t, 1);
-    for (int j = 0; j < nw; ++j) {
-      read_column(&c, "/solution", "", names[j], nn, sol->w, nw, j);
-      check_reals(&c, "/solution", "", names[j], nn, sol->w + j, nw);
-    }
+    for (int j = 0; j < nw; ++j)
+      read_reals(&c, "/solution", "", names[j], nn, sol->w, nw, j);
   }
   if (c.rc == RC_OK && has_duals)
     read_multipliers(&c, &dims, (const char *const *)names, nn, sol);
@@ -312,7 +319,7 @@ static rc_err read_names_at(const char *path, int phase, char ***var, int *nw,
   if (open_at(&c, path, phase, err) != RC_OK)
     return c.rc;
   int nx = 0, ny = 0, nu = 0, np = 0;
-  const int big = 1 << 20;
+  const int big = RC_DIM_MAX;
   rc_h5_attr_read_int(&c, "/problem", "nx", &nx, 0, big);
   rc_h5_attr_read_int(&c, "/problem", "ny", &ny, 0, big);
   rc_h5_attr_read_int(&c, "/problem", "nu", &nu, 0, big);
@@ -321,8 +328,10 @@ static rc_err read_names_at(const char *path, int phase, char ***var, int *nw,
   char **v = NULL, **o = NULL;
   rc_h5_ds_read_strs(&c, "/problem/variable_names", (long)nx + ny + nu + np, &v,
                      &n1);
+  rc_h5_check_names(&c, "/problem/variable_names", v, n1, reserved_names);
   if (out)
     rc_h5_ds_read_strs(&c, "/problem/output_names", -1, &o, &n2);
+  rc_h5_check_names(&c, "/problem/output_names", o, n2, reserved_names);
   rc_h5_close(&c);
   if (c.rc != RC_OK) {
     rc_h5_free_strs(v, n1);
@@ -374,7 +383,7 @@ static rc_err read_params_at(const char *path, int phase, const rc_model *model,
     if (rc_h5_attr_present(&c, "/problem", name, where, 0) <= 0)
       continue;
     char text[RC_IO_NAME_MAX * 4];
-    if (def->type == RC_PARAM_TEXT) {
+    if (def->type != RC_PARAM_REAL) {
       rc_h5_attr_read_str(&c, "/problem", name, text, sizeof text, 1);
       const char *dflt = def->default_text ? def->default_text : "";
       if (c.rc != RC_OK || strcmp(text, dflt) == 0)
@@ -423,6 +432,71 @@ rc_err rc_read_phase_param_assignments(const char *path, int phase,
                                        const rc_model *model, char ***assign,
                                        int *n, rc_error *err) {
   return read_params_at(path, phase < 0 ? 0 : phase, model, assign, n, err);
+}
+
+rc_err rc_read_param_files(const char *path, const rc_model *model,
+                           rc_param_values *pv, rc_error *err) {
+  if (!model || !pv)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "rc_read_param_files: NULL argument");
+  int any = 0;
+  for (int i = 0; i < model->nparams && i < pv->n; ++i)
+    any |= model->params[i].type == RC_PARAM_FILE;
+  if (!any)
+    return RC_OK;
+  rc_h5_reader c;
+  if (rc_h5_open_result(&c, path, err) != RC_OK)
+    return c.rc;
+  for (int i = 0; i < model->nparams && i < pv->n && c.rc == RC_OK; ++i) {
+    const rc_param_def *def = &model->params[i];
+    const char *now = pv->text ? pv->text[i] : NULL;
+    if (def->type != RC_PARAM_FILE || !now || !now[0])
+      continue;
+    char name[RC_IO_NAME_MAX + 8], where[2 * RC_IO_NAME_MAX];
+    char recorded[RC_IO_NAME_MAX * 4], dp[2 * RC_IO_NAME_MAX];
+    rc_h5_param_attr_name(def->name, name, sizeof name);
+    snprintf(where, sizeof where, "/problem attribute '%s'", name);
+    snprintf(dp, sizeof dp, "/problem/files/%s", name);
+    /* Only for the name the file records (a name set anew is read anew),
+     * and only when the file holds the bytes (written since issue 28). */
+    if (rc_h5_attr_present(&c, "/problem", name, where, 0) <= 0)
+      continue;
+    rc_h5_attr_read_str(&c, "/problem", name, recorded, sizeof recorded, 1);
+    if (c.rc != RC_OK || strcmp(recorded, now) != 0 ||
+        !rc_h5_has_link(&c, "/problem/files") || !rc_h5_has_link(&c, dp))
+      continue;
+    long n = 0;
+    hid_t d = rc_h5_ds_open(&c, dp, H5T_INTEGER, -1, &n);
+    if (d < 0)
+      break;
+    hid_t t = H5Dget_type(d);
+    const int bytes = t >= 0 && H5Tget_size(t) == 1;
+    if (t >= 0)
+      H5Tclose(t);
+    unsigned char *buf = NULL;
+    if (!bytes || (size_t)n > RC_FILE_PARAM_MAX)
+      rc_h5_fail(&c, RC_ERR_INPUT,
+                 "dataset %s is not the bytes of a file of at most 64 MiB%s",
+                 dp, NULL);
+    else if (!(buf = malloc(n > 0 ? (size_t)n : 1)))
+      rc_h5_fail(&c, RC_ERR_NOMEM, "out of memory reading %s%s", dp, NULL);
+    else if (n > 0 && H5Dread(d, H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL,
+                              H5P_DEFAULT, buf) < 0)
+      rc_h5_fail(&c, RC_ERR_IO, "dataset %s is unreadable (corrupt file?)%s",
+                 dp, NULL);
+    H5Dclose(d);
+    if (c.rc == RC_OK) {
+      rc_error e2;
+      rc_error_clear(&e2);
+      if (rc_params_set_file_data(model, pv, i, buf, (size_t)n, &e2) != RC_OK)
+        c.rc = rc_error_set(err, e2.code, "%s: %s", path, e2.message);
+    }
+    free(buf);
+  }
+  rc_h5_close(&c);
+  if (c.rc == RC_OK)
+    rc_error_clear(err);
+  return c.rc;
 }
 
 /* ====================================================================== */
@@ -489,22 +563,23 @@ static rc_err summary_at(const char *path, int phase, rc_result_summary *s,
   rc_h5_attr_read_str(&c, "/", "utc_time", s->utc_time, S, 0);
   rc_h5_attr_read_str(&c, "/", "command_line", s->command_line,
                       sizeof s->command_line, 0);
-  int *stages = NULL;
-  long n = 0;
-  if (s->nphases == 0)
-    rc_h5_ds_read_int(&c, "/mesh/stages", -1, &stages, &n);
-  long nodes = 1;
-  int smin = 0, smax = 0;
-  for (long k = 0; c.rc == RC_OK && k < n; ++k) {
-    nodes += stages[k];
-    smin = k == 0 || stages[k] < smin ? stages[k] : smin;
-    smax = k == 0 || stages[k] > smax ? stages[k] : smax;
+  /* What it summarises is validated as every other reader does: the mesh
+   * (rc_mesh_from_arrays) and a /solution/time of one entry per node. */
+  rc_mesh mesh = {0, NULL, NULL};
+  if (s->nphases == 0) /* the root of a multiphase file has no mesh */
+    read_mesh_open(&c, &mesh);
+  const long nodes = c.rc == RC_OK ? rc_mesh_nodes(&mesh) : 0;
+  if (c.rc == RC_OK && s->nphases == 0) {
+    long nt = 0;
+    hid_t d = rc_h5_ds_open(&c, "/solution/time", H5T_FLOAT, nodes, &nt);
+    if (d >= 0)
+      H5Dclose(d);
   }
-  free(stages);
-  s->elements = n;
+  s->elements = c.rc == RC_OK ? mesh.n : 0;
   s->nodes = nodes;
-  s->stages_min = smin;
-  s->stages_max = smax;
+  s->stages_min = c.rc == RC_OK ? rc_mesh_min_stages(&mesh) : 0;
+  s->stages_max = c.rc == RC_OK ? rc_mesh_max_stages(&mesh) : 0;
+  rc_mesh_free(&mesh);
   s->t0 = s->tf = s->iterations = s->iterations_last = s->objective = NAN;
   s->constraint_violation = s->wall_s = s->nvars = s->ncons = NAN;
   s->error_estimate = NAN;

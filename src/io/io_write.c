@@ -50,13 +50,33 @@ typedef struct wctx {
   size_t nbuf;
 } wctx;
 
+/* Did libhdf5's error stack record a failed allocation? */
+static herr_t find_nomem(unsigned n, const H5E_error2_t *e, void *data) {
+  (void)n;
+  if (e->maj_num == H5E_RESOURCE &&
+      (e->min_num == H5E_NOSPACE || e->min_num == H5E_CANTALLOC))
+    *(int *)data = 1;
+  return 0;
+}
+
+/* A failure inside libhdf5 while it builds the image in memory (nothing
+ * has touched the disk): out of memory when libhdf5's error stack says an
+ * allocation failed, else an I/O error naming the object. */
 static void wfail(wctx *c, const char *gpath, const char *name) {
   if (c->rc != RC_OK)
     return;
-  c->rc = rc_error_set(c->err, RC_ERR_IO,
-                       "%s: cannot write %s/%s (in the file image, before "
-                       "anything is written to disk)",
-                       c->path, gpath, name);
+  int nomem = 0;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, find_nomem, &nomem);
+  if (nomem)
+    c->rc = rc_error_set(c->err, RC_ERR_NOMEM,
+                         "%s: out of memory writing %s/%s into the file image "
+                         "(nothing written)",
+                         c->path, gpath, name);
+  else
+    c->rc = rc_error_set(c->err, RC_ERR_IO,
+                         "%s: cannot write %s/%s (in the file image, before "
+                         "anything is written to disk)",
+                         c->path, gpath, name);
 }
 
 static void attr_write(wctx *c, hid_t loc, const char *gpath, const char *name,
@@ -285,6 +305,70 @@ static rc_err check_record(const char *path, const rc_result_record *rec,
   return RC_OK;
 }
 
+/* The bytes of file parameter i (RC_PARAM_FILE) as /problem/files/<name>
+ * (1-D unsigned bytes): those attached to pv (a problem rebuilt from a
+ * result file) or else the named file's, read now (at most
+ * RC_FILE_PARAM_MAX bytes).  A parameter without a name stores nothing. */
+static void write_file_param(wctx *c, hid_t g, const rc_model *m,
+                             const rc_param_values *pv, int i,
+                             const char *name) {
+  if (c->rc != RC_OK || !pv->text || !pv->text[i] || !pv->text[i][0])
+    return;
+  const char *data = pv->file_data ? pv->file_data[i] : NULL;
+  size_t size = data ? pv->file_size[i] : 0;
+  char *own = NULL;
+  if (!data) {
+    rc_error e;
+    rc_error_clear(&e);
+    FILE *f = rc_param_open_file(m, pv, i, m->params[i].name, &e);
+    size_t cap = 0;
+    while (f && e.code == RC_OK) {
+      if (size == cap) {
+        cap = cap ? 2 * cap : 4096;
+        char *grown = cap <= RC_FILE_PARAM_MAX + 1 ? realloc(own, cap) : NULL;
+        if (!grown) {
+          rc_error_set(
+              &e, cap > RC_FILE_PARAM_MAX + 1 ? RC_ERR_INPUT : RC_ERR_NOMEM,
+              "%s %s: %s", m->params[i].name, pv->text[i],
+              cap > RC_FILE_PARAM_MAX + 1
+                  ? "larger than the 64 MiB a result file stores"
+                  : "out of memory");
+          break;
+        }
+        own = grown;
+      }
+      const size_t got = fread(own + size, 1, cap - size, f);
+      size += got;
+      if (got == 0) {
+        if (ferror(f))
+          rc_error_set(&e, RC_ERR_IO, "%s %s: read error", m->params[i].name,
+                       pv->text[i]);
+        break;
+      }
+    }
+    if (f)
+      fclose(f);
+    if (e.code != RC_OK) {
+      free(own);
+      c->rc = rc_error_set(c->err, e.code,
+                           "%s: cannot store the file of parameter %s: %s",
+                           c->path, m->params[i].name, e.message);
+      return;
+    }
+    data = own;
+  }
+  hid_t files = H5Lexists(g, "files", H5P_DEFAULT) > 0
+                    ? H5Gopen2(g, "files", H5P_DEFAULT)
+                    : grp(c, g, "/problem", "files");
+  if (files < 0)
+    wfail(c, "/problem", "files");
+  else
+    ds_write(c, files, "/problem/files", name, H5T_STD_U8LE, H5T_NATIVE_UCHAR,
+             (long)size, 0, data);
+  gclose(files);
+  free(own);
+}
+
 static void write_problem(wctx *c, hid_t file, const rc_result_record *rec) {
   const rc_problem *pb = rec->pb;
   const char *gp = "/problem";
@@ -310,10 +394,12 @@ static void write_problem(wctx *c, hid_t file, const rc_result_record *rec) {
         continue;
       char name[RC_IO_NAME_MAX + 8];
       rc_h5_param_attr_name(def->name, name, sizeof name);
-      if (def->type == RC_PARAM_TEXT)
-        attr_str(c, g, gp, name, pv->text ? pv->text[i] : def->default_text);
-      else
+      if (def->type == RC_PARAM_REAL)
         attr_real(c, g, gp, name, pv->real ? pv->real[i] : def->default_real);
+      else
+        attr_str(c, g, gp, name, pv->text ? pv->text[i] : def->default_text);
+      if (def->type == RC_PARAM_FILE)
+        write_file_param(c, g, m, pv, i, name);
     }
   }
   int nw = rc_problem_nw(pb);
@@ -784,7 +870,20 @@ static size_t image_estimate(const rc_result_record *rec) {
   size_t doubles = (size_t)sol->nnodes * (3 * nw + (size_t)sol->nc + 8);
   if (d)
     doubles += (size_t)d->ndense * (2 * nw + (size_t)d->nvar + 2);
-  return 8 * doubles + (1u << 20);
+  size_t files = 0; /* the bytes of file parameters (write_file_param) */
+  const rc_model *m = rec->model;
+  const rc_param_values *pv = rec->params;
+  for (int i = 0; m && pv && pv->text && i < m->nparams && i < pv->n; ++i) {
+    struct stat st;
+    if (m->params[i].type != RC_PARAM_FILE || !pv->text[i])
+      continue;
+    if (pv->file_data && pv->file_data[i])
+      files += pv->file_size[i];
+    else if (stat(pv->text[i], &st) == 0 && st.st_size > 0)
+      files += (size_t)st.st_size < RC_FILE_PARAM_MAX ? (size_t)st.st_size
+                                                      : RC_FILE_PARAM_MAX;
+  }
+  return 8 * doubles + files + (1u << 20);
 }
 
 /* libhdf5 builds the file in memory (the core driver without a backing
@@ -871,7 +970,11 @@ typedef void (*fill_fn)(wctx *c, hid_t file, const void *ctx);
 /* Build the file in memory with fill, then write it atomically to path. */
 static rc_err write_image(const char *path, size_t nbuf, size_t bytes,
                           fill_fn fill, const void *ctx, rc_error *err) {
-  rc_h5_silence();
+  /* libhdf5's core buffer (up to twice the image: it grows by whole
+   * increments), the copy of the image, the work buffer. */
+  const rc_err rc = rc_h5_begin(3 * bytes, path, err);
+  if (rc != RC_OK)
+    return rc;
   wctx c = {path, err, RC_OK, NULL, 0};
   c.buf = malloc(sizeof *c.buf * (nbuf ? nbuf : 1));
   c.nbuf = nbuf;

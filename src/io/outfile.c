@@ -19,11 +19,23 @@
  *     rc_io_remove_partial_output, which unlinks the precomputed temporary
  *     path (async-signal-safe).
  *   - SIGKILL: the temporary file stays; it is unlocked once its writer is
- *     gone, so the next open in that directory removes it (only names of
- *     radcol's exact pattern, regular files owned by the caller's uid, on
- *     which flock(LOCK_EX | LOCK_NB) succeeds; the lock is held while
- *     unlinking, and a new writer re-checks after locking that its name was
- *     not removed in between, so a live writer's file is never taken).
+ *     gone, so the next open in that directory (for any target) removes it
+ *     (only names of radcol's exact pattern, regular files owned by the
+ *     caller's uid, on which flock(LOCK_EX | LOCK_NB) succeeds; the lock is
+ *     held while unlinking, and a new writer re-checks after locking that
+ *     its name was not removed in between, so a live writer's file is never
+ *     taken).  An output name of that pattern is refused (rc_output_check):
+ *     a finished file there would be swept as stale.
+ *   - The writer holds a *shared* lock (LOCK_SH): it keeps the sweep's
+ *     exclusive lock out just as well, and libhdf5 1.10, which takes a
+ *     shared lock when it opens a file for reading, can open the new file
+ *     at once after the rename (with LOCK_EX a reader in the moment
+ *     between rename and close got "truncated or corrupt file?").
+ *   - A file system that cannot lock (flock fails with ENOLCK, e.g. NFS
+ *     without a lock manager; ENOSYS; EOPNOTSUPP): the temporary file is
+ *     written unlocked; the sweep cannot lock there either, so it removes
+ *     nothing (a stale temporary stays).  Any other lock failure removes
+ *     the temporary file and names the error.
  */
 #define _GNU_SOURCE /* O_NOFOLLOW, O_CLOEXEC, O_DIRECTORY, getrandom */
 
@@ -99,6 +111,16 @@ static size_t tmp_base_len(const char *base) {
   return n;
 }
 
+/* Is name ".<base>.tmp.radcol.<12 of alphabet>" for some non-empty base? */
+static int is_temp_name(const char *name) {
+  const size_t n = strlen(name), tag = sizeof TMP_TAG - 1;
+  if (name[0] != '.' || n < 2 + tag + TMP_RANDOM)
+    return 0;
+  const char *rnd = name + n - TMP_RANDOM;
+  return strncmp(rnd - tag, TMP_TAG, tag) == 0 &&
+         strspn(rnd, alphabet) == TMP_RANDOM;
+}
+
 rc_err rc_output_check(const char *path, rc_error *err) {
   if (!path || !path[0])
     return rc_error_set(err, RC_ERR_INPUT,
@@ -117,6 +139,12 @@ rc_err rc_output_check(const char *path, rc_error *err) {
                         "%.64s...: path of %zu bytes: expected at most %d "
                         "(room for the temporary file)",
                         path, strlen(path), PATH_MAX - 1 - TMP_EXTRA);
+  if (is_temp_name(base))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "%s: a name of the pattern of radcol's temporary "
+                        "files (.NAME%sXXXXXXXXXXXX), which a later write "
+                        "would remove as stale: expected another name",
+                        path, TMP_TAG);
   struct stat st;
   if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
     return rc_error_set(err, RC_ERR_INPUT,
@@ -156,20 +184,9 @@ static void random_name(char *out) {
   out[TMP_RANDOM] = '\0';
 }
 
-/* Is name ".<tbase>.tmp.radcol.<12 of alphabet>"? */
-static int is_our_temp(const char *name, const char *tbase, size_t tlen) {
-  if (name[0] != '.' || strncmp(name + 1, tbase, tlen) != 0)
-    return 0;
-  const char *p = name + 1 + tlen;
-  if (strncmp(p, TMP_TAG, sizeof TMP_TAG - 1) != 0)
-    return 0;
-  p += sizeof TMP_TAG - 1;
-  size_t n = strspn(p, alphabet);
-  return n == TMP_RANDOM && p[n] == '\0';
-}
-
-/* Remove temporaries of this target whose writer is gone (no lock). */
-static void remove_stale(const char *dir, const char *tbase, size_t tlen) {
+/* Remove the temporaries in dir whose writer is gone (no lock), of any
+ * target. */
+static void remove_stale(const char *dir) {
   int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd < 0)
     return;
@@ -181,7 +198,7 @@ static void remove_stale(const char *dir, const char *tbase, size_t tlen) {
   const uid_t me = geteuid();
   struct dirent *e;
   while ((e = readdir(d)) != NULL) {
-    if (!is_our_temp(e->d_name, tbase, tlen))
+    if (!is_temp_name(e->d_name))
       continue;
     struct stat st, fst;
     if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
@@ -205,6 +222,12 @@ static void remove_stale(const char *dir, const char *tbase, size_t tlen) {
   closedir(d);
 }
 
+/* flock errors that mean "this file system cannot lock" (not "someone
+ * holds a lock"): the temporary file is then written unlocked. */
+static int cannot_lock_here(int e) {
+  return e == ENOLCK || e == ENOSYS || e == EOPNOTSUPP || e == EINVAL;
+}
+
 rc_err rc_outfile_open(const char *path, rc_outfile *o, rc_error *err) {
   memset(o, 0, sizeof *o);
   o->fd = -1;
@@ -223,7 +246,7 @@ rc_err rc_outfile_open(const char *path, rc_outfile *o, rc_error *err) {
     return rc_error_set(err, RC_ERR_NOMEM, "%s: out of memory", path);
   }
   strcpy(o->path, path);
-  remove_stale(dir, base, tlen);
+  remove_stale(dir);
   free(dir);
   for (int attempt = 0; attempt < 100; ++attempt) {
     char rnd[TMP_RANDOM + 1];
@@ -258,13 +281,28 @@ rc_err rc_outfile_open(const char *path, rc_outfile *o, rc_error *err) {
                           "file next to it: %s",
                           path, strerror(e));
     }
+    /* Lock (shared, see the header), then make sure a stale-file sweep of
+     * another radcol did not remove the name between our open and our
+     * lock. */
+    int lk;
+    while ((lk = flock(fd, LOCK_SH)) != 0 && errno == EINTR)
+      ;
+    const int lock_errno = lk != 0 ? errno : 0;
     struct stat st, lst;
-    /* Lock, then make sure a stale-file sweep of another radcol did not
-     * remove the name between our open and our lock. */
-    if (flock(fd, LOCK_EX) != 0 || fstat(fd, &st) != 0 ||
-        lstat(o->tmp, &lst) != 0 || lst.st_dev != st.st_dev ||
+    if ((lk != 0 && !cannot_lock_here(lock_errno)) || fstat(fd, &st) != 0) {
+      const int e = lk != 0 ? lock_errno : errno;
+      unlink(o->tmp); /* created by this open (O_EXCL), not yet swept */
+      sig_armed = 0;
+      close(fd);
+      rc_outfile_abort(o);
+      return rc_error_set(err, RC_ERR_IO,
+                          "%s: cannot %s the temporary file next to it: %s "
+                          "(nothing written)",
+                          path, lk != 0 ? "lock" : "inspect", strerror(e));
+    }
+    if (lstat(o->tmp, &lst) != 0 || lst.st_dev != st.st_dev ||
         lst.st_ino != st.st_ino) {
-      sig_armed = 0; /* the name is not ours (any more) */
+      sig_armed = 0; /* swept in between: the name is not ours any more */
       close(fd);
       continue;
     }
@@ -276,7 +314,8 @@ rc_err rc_outfile_open(const char *path, rc_outfile *o, rc_error *err) {
   rc_outfile_abort(o);
   return rc_error_set(err, RC_ERR_IO,
                       "%s: cannot create a temporary file next to it (100 "
-                      "random names taken)",
+                      "random names taken or removed by another radcol at "
+                      "once)",
                       path);
 }
 

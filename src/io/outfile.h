@@ -7,10 +7,10 @@
  * under a random name that radcol alone uses
  *     <dir>/.<base>.tmp.radcol.<12 random characters>
  * (<base> shortened on a UTF-8 boundary so the name fits NAME_MAX), opened
- * with O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, and locked (flock LOCK_EX)
- * for as long as it is being written: a temporary of radcol's naming that
- * nobody holds a lock on belongs to a writer that is gone (SIGKILL, power
- * loss) and is removed by the next rc_outfile_open in the same directory.
+ * with O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, and locked (flock LOCK_SH,
+ * see outfile.c) for as long as it is being written: a temporary of radcol's
+ * naming that nobody holds a lock on belongs to a writer that is gone (SIGKILL,
+ * power loss) and is removed by the next rc_outfile_open in the same directory.
  * Commit: fsync, check the name still refers to our inode, rename(2) over
  * the target, fsync the directory.  Abort: unlink the temporary if the name
  * still refers to our inode.

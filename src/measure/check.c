@@ -43,8 +43,9 @@
  * (exp(-500 h): 6e-6 relative at h_0) passes, and a wrong entry still fails
  * unless it is wrong by less than the estimated error of a difference that
  * resolves the function; an estimate above the credit cap marks the failure
- * `unresolved` (the difference may be what is wrong).  NaN compares as a
- * failure.  failure.bound = E + N.
+ * `unresolved` (the difference may be what is wrong).  NaN, an infinite
+ * entry and an infinite rounding floor compare as failures (issue 28 item
+ * 9).  failure.bound = E + N.
  *
  * Test points.  Point blocks: t ~ U(t0, tf); w from pb->guess(t) when it
  * exists and succeeds, else x = x0 and zeros; then w_i += spread (1 + |w_i|)
@@ -595,7 +596,10 @@ static int entry_ok(const chk_ctx *c, int declared, double fd, double got,
   const double s = fmax(1.0, fmax(fabs(fd), fabs(got)));
   const double tol = (declared ? c->o->rel_tol * s : c->o->abs_tol) + noise +
                      fmin(e, RC_CHECK_MAX_CREDIT * s);
-  return fabs(fd - got) <= tol;
+  /* NaN, an infinite entry or rounding floor compare as failures: inf <=
+   * rel_tol * inf + noise would hold (issue 28 item 9) */
+  return isfinite(fd) && isfinite(got) && isfinite(noise) &&
+         fabs(fd - got) <= tol;
 }
 
 /* Differences of values (Jacobian) and of J^T mu (Hessian), every column. */

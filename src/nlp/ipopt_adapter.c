@@ -26,8 +26,17 @@
  *     points at descriptor 2, so stdout carries only what the caller prints
  *     (the CLI's one JSON object).  Not thread-safe with respect to other
  *     threads writing stdout during a solve.
+ *
+ * Out of memory (issue 28 item 4).  MUMPS reports INFO(1) = -13 when an
+ * allocation fails; Ipopt prints that at its error level and goes on
+ * (restoration, then Restoration_Failed), and its C interface returns no
+ * more than the status.  So each solve also opens an Ipopt file journal at
+ * the error level on an in-memory file (memfd, through /proc/self/fd/N);
+ * after the solve a MUMPS -13 line in it, or Ipopt's Insufficient_Memory,
+ * makes the solve RC_ERR_NOMEM (exit 4, nothing written) instead of a
+ * failed status.  Where memfd or /proc is missing the check is skipped.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* memfd_create */
 #include <coin/IpStdCInterface.h>
 #include <errno.h>
 #include <limits.h>
@@ -35,6 +44,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/numbers.h"
@@ -307,6 +318,46 @@ static void stdout_restore(int saved) {
   close(saved);
 }
 
+/* An in-memory file that Ipopt writes its error-level messages to (see the
+ * header); -1 when it cannot be had. */
+static int error_journal_open(IpoptProblem ip) {
+  const int fd = memfd_create("radcol-ipopt-errors", MFD_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  char name[64];
+  struct stat a, b;
+  snprintf(name, sizeof name, "/proc/self/fd/%d", fd);
+  if (fstat(fd, &a) != 0 || stat(name, &b) != 0 || a.st_ino != b.st_ino ||
+      !OpenIpoptOutputFile(ip, name, 1 /* J_ERROR */)) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+/* The MUMPS out-of-memory line of the journal (after FreeIpoptProblem
+ * closed it) into line, or "" when there is none; closes fd. */
+static void error_journal_read(int fd, char *line, size_t size) {
+  line[0] = '\0';
+  if (fd < 0)
+    return;
+  char buf[8192];
+  const ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+  close(fd);
+  if (n <= 0)
+    return;
+  buf[n] = '\0';
+  const char *m = strstr(buf, "INFO(1) =-13");
+  if (!m)
+    m = strstr(buf, "INFO(1) = -13");
+  if (!m)
+    return;
+  while (m > buf && m[-1] != '\n')
+    --m;
+  const size_t len = strcspn(m, "\n");
+  snprintf(line, size, "%.*s", (int)len, m);
+}
+
 rc_err rc_ipopt_check_options(const rc_options *opt, rc_error *err) {
   if (opt->nipopt < 1)
     return RC_OK;
@@ -383,6 +434,7 @@ rc_err rc_ipopt_solve(const rc_ipopt_nlp *nlp, const rc_options *opt, double *x,
   }
   adapter_ctx ctx = {.nlp = nlp, .opt = opt, .inf_du = NAN};
   SetIntermediateCallback(ip, cb_iter);
+  const int journal = error_journal_open(ip);
   double obj = NAN;
   const double t0 = rc_now_s();
   const enum ApplicationReturnStatus s =
@@ -390,6 +442,15 @@ rc_err rc_ipopt_solve(const rc_ipopt_nlp *nlp, const rc_options *opt, double *x,
   out->solve_s = rc_now_s() - t0;
   FreeIpoptProblem(ip);
   stdout_restore(saved_stdout);
+  char oom[256];
+  error_journal_read(journal, oom, sizeof oom);
+  if (oom[0] || s == Insufficient_Memory)
+    return rc_error_set(
+        err, RC_ERR_NOMEM,
+        "out of memory in the NLP solver (%d variables, %d constraints, %d + "
+        "%d nonzeros): %s",
+        nlp->n, nlp->m, nlp->nnz_jac, nlp->nnz_hes,
+        oom[0] ? oom : "Ipopt: Insufficient_Memory");
 
   out->app_status = (int)s;
   out->status = map_status((int)s);

@@ -480,9 +480,57 @@ done:
   return rc;
 }
 
+/* A non-finite value in a solution is never a converged result (issue 28
+ * item 3): a sampled reference that gives one is bad input found late
+ * (RC_ERR_EVAL, nothing to write); a solver outcome that claims success
+ * with one becomes failed. */
+static rc_err check_finite(const rc_problem *pb, rc_solution *sol,
+                           rc_solve_stats *stats, rc_error *err) {
+  const int nw = rc_problem_nw(pb);
+  for (int n = 0; sol->w && n < sol->nnodes; ++n)
+    for (int i = 0; i < nw; ++i) {
+      const double v = sol->w[(size_t)n * nw + i];
+      if (isfinite(v))
+        continue;
+      if (pb->sampled_reference) {
+        rc_error_set(err, RC_ERR_EVAL,
+                     "%s/%s: its reference gives %s = %g at t = %.17g: "
+                     "expected finite values (the problem cannot be "
+                     "evaluated with these parameters)",
+                     pb->model, pb->formulation, pb->var_names[i], v,
+                     sol->t[n]);
+        rc_solution_free(sol);
+        memset(sol, 0, sizeof *sol);
+        return RC_ERR_EVAL;
+      }
+      if (stats->status == RC_STATUS_CONVERGED ||
+          stats->status == RC_STATUS_ACCEPTABLE) {
+        stats->status = RC_STATUS_FAILED;
+        snprintf(stats->message, sizeof stats->message,
+                 "the solution holds %s = %g at t = %.17g: not converged",
+                 pb->var_names[i], v, sol->t[n]);
+      }
+      return RC_OK;
+    }
+  return RC_OK;
+}
+
+static rc_err solve_dispatch(const rc_problem *pb, const rc_mesh *mesh,
+                             const rc_options *opt, const rc_solution *guess,
+                             rc_solution *sol, rc_solve_stats *stats,
+                             rc_error *err);
+
 rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh,
                 const rc_options *opt, const rc_solution *guess,
                 rc_solution *sol, rc_solve_stats *stats, rc_error *err) {
+  rc_err rc = solve_dispatch(pb, mesh, opt, guess, sol, stats, err);
+  return rc == RC_OK ? check_finite(pb, sol, stats, err) : rc;
+}
+
+static rc_err solve_dispatch(const rc_problem *pb, const rc_mesh *mesh,
+                             const rc_options *opt, const rc_solution *guess,
+                             rc_solution *sol, rc_solve_stats *stats,
+                             rc_error *err) {
   memset(sol, 0, sizeof *sol);
   memset(stats, 0, sizeof *stats);
   stats->status = RC_STATUS_FAILED;
@@ -492,6 +540,8 @@ rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh,
   if ((rc = rc_problem_validate(pb, err)) != RC_OK ||
       (rc = rc_options_validate(opt, err)) != RC_OK ||
       (rc = rc_mesh_validate(mesh, err)) != RC_OK ||
+      (rc = rc_mesh_check_horizon(
+           mesh, pb->t0, pb->free_tf ? pb->tf_lo : pb->tf, err)) != RC_OK ||
       (rc = rc_ipopt_check_options(opt, err)) != RC_OK)
     return rc;
   if (pb->sampled_reference) {

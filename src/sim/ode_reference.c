@@ -102,11 +102,13 @@ rc_err rc_ode_reference(int n, rc_ode_rhs_fn rhs, void *ctx, double t0,
                             "rc_ode_reference: the right-hand side failed at "
                             "t = %.17g",
                             c.t_failed);
-        else if (status != GSL_SUCCESS)
-          rc = rc_error_set(err, RC_ERR_SOLVER,
-                            "rc_ode_reference: GSL rk8pd stopped at t = %.17g "
-                            "before reaching t[%d] = %.17g: %s",
-                            tc, i, t[i], gsl_strerror(status));
+        else if (status != GSL_SUCCESS) /* the ODE as given, not radcol */
+          rc = rc_error_set(err, RC_ERR_INPUT,
+                            "the ODE cannot be integrated to tolerance %g "
+                            "(its data make it too stiff or too fast): GSL "
+                            "rk8pd stopped at t = %.17g before reaching t = "
+                            "%.17g: %s",
+                            tol, tc, t[i], gsl_strerror(status));
         tc = t[i];
       }
       memcpy(out + (size_t)i * (size_t)n, y, sizeof *y * (size_t)n);
