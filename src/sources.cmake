@@ -27,6 +27,10 @@ set(RADCOL_NLP_SOURCES
   src/nlp/transcription.c
   src/nlp/ipopt_adapter.c
   src/nlp/newton.c
+  src/nlp/square.c
+  src/nlp/var_index.c
+  src/nlp/radau_step.c
+  src/nlp/march.c
   src/nlp/solve.c
   src/nlp/init.c
 )

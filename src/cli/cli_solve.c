@@ -26,6 +26,7 @@
 #include "cli/report.h"
 #include "radcol/estimate.h"
 #include "radcol/io.h"
+#include "radcol/march.h"
 #include "radcol/mesh.h"
 #include "radcol/mesh_check.h"
 #include "radcol/options.h"
@@ -153,6 +154,11 @@ typedef struct solve_args {
   double error_tol; /* --error-tol */
   int have_error_tol;
   int estimate; /* --estimate: rc_estimate_kind, global by default */
+  double rtol;  /* --rtol */
+  int have_rtol;
+  rc_cli_list atol; /* --atol V or NAME=V, in order */
+  long march_stages;
+  int have_march_stages;
 } solve_args;
 
 typedef struct progress_state {
@@ -193,6 +199,7 @@ static void refine_progress(void *ctx, const rc_refine_row *r,
 static void free_args(solve_args *a) {
   rc_cli_list_free(&a->sets);
   rc_cli_list_free(&a->ipopt);
+  rc_cli_list_free(&a->atol);
 }
 
 static const char *const solver_words[] = {"auto", "ipopt", "newton", NULL};
@@ -245,6 +252,12 @@ static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
        .seen = &a->have_error_tol},
       {"--estimate", NULL, RC_CLI_CHOICE, .dest = &a->estimate,
        .choices = estimate_words, .values = estimate_values},
+      {"--rtol", NULL, RC_CLI_POSITIVE, .dest = &a->rtol,
+       .seen = &a->have_rtol},
+      {"--atol", NULL, RC_CLI_LIST, .dest = &a->atol},
+      {"--march-stages", NULL, RC_CLI_INT, .dest = &a->march_stages,
+       .seen = &a->have_march_stages, .lo = 1, .hi = 13,
+       .what = "an odd number in 1..13"},
       {NULL}};
   const rc_cli_syntax syntax = {
       usage, opts, &a->problem,
@@ -489,9 +502,18 @@ typedef struct solve_job {
   double acc_tol;     /* the bound it is held to */
   int refine_missed;  /* --refine TOL not reached */
   char bounds[512];   /* simple bounds active at a failed solve's point */
+  int march;          /* a square system without a mesh option: marched */
+  rc_march_info minfo;
+  const char **atol_names; /* --atol NAME=V (names owned) */
+  double *atol_values;
+  int natol_owned;
 } solve_job;
 
 static void free_job(solve_job *j) {
+  for (int i = 0; i < j->natol_owned; ++i)
+    free((char *)j->atol_names[i]);
+  free(j->atol_names);
+  free(j->atol_values);
   rc_cli_diag_free(&j->diag);
   rc_mesh_check_free(&j->mcheck);
   if (j->have_est)
@@ -599,6 +621,56 @@ static int load_guess(solve_job *j) {
   return check_guess(cmd, path, j->pb, &j->guess, gp, gf, j->a.quiet);
 }
 
+/* --rtol, --atol V and --atol NAME=V (the last scalar one wins, names in
+ * order), --march-stages into j->opt. */
+static int march_tolerances(solve_job *j) {
+  const solve_args *a = &j->a;
+  rc_options *opt = &j->opt;
+  if (a->have_rtol)
+    opt->rtol = a->rtol;
+  if (a->have_march_stages)
+    opt->march_stages = (int)a->march_stages;
+  const int n = a->atol.n;
+  j->atol_names = calloc((size_t)n + 1, sizeof *j->atol_names);
+  j->atol_values = calloc((size_t)n + 1, sizeof *j->atol_values);
+  if (!j->atol_names || !j->atol_values) {
+    rc_cli_error(j->cmd, "out of memory for %d --atol values", n);
+    return RC_CLI_NO_MEMORY;
+  }
+  int named = 0;
+  for (int i = 0; i < n; ++i) {
+    const char *v = a->atol.v[i], *eq = strchr(v, '=');
+    double x;
+    if (eq && eq == v) {
+      rc_cli_error(j->cmd,
+                   "--atol %s: expected V or NAME=V (a variable "
+                   "name before '=')",
+                   v);
+      return RC_CLI_BAD_INPUT;
+    }
+    int st = rc_cli_real(j->cmd, "--atol", eq ? eq + 1 : v, 1, &x);
+    if (st)
+      return st;
+    if (!eq) {
+      opt->atol = x;
+      continue;
+    }
+    /* the name is the text before '=' (kept in the argument list) */
+    char *name = strndup(v, (size_t)(eq - v));
+    if (!name) {
+      rc_cli_error(j->cmd, "out of memory for --atol %s", v);
+      return RC_CLI_NO_MEMORY;
+    }
+    j->atol_names[named] = name;
+    j->atol_values[named++] = x;
+  }
+  j->natol_owned = named;
+  opt->natol = named;
+  opt->atol_names = j->atol_names;
+  opt->atol_values = j->atol_values;
+  return RC_CLI_OK;
+}
+
 /* The solver options from the arguments, validated; the refinement's too. */
 static int make_options(solve_job *j) {
   const solve_args *a = &j->a;
@@ -620,6 +692,9 @@ static int make_options(solve_job *j) {
     opt->progress = progress;
     opt->progress_ctx = &j->ps;
   }
+  int status = march_tolerances(j);
+  if (status)
+    return status;
   if (rc_options_validate(opt, &err) != RC_OK)
     return rc_cli_fail(j->cmd, &err);
   rc_refine_options *ro = &j->ro;
@@ -648,7 +723,13 @@ static int run_solver(solve_job *j) {
   if (pb->note)
     fprintf(stderr, "warning: %s/%s: %s\n", pb->model, pb->formulation,
             pb->note);
-  if (j->a.have_refine) {
+  /* A square system without a mesh option is marched adaptively */
+  j->march = !j->a.mesh_path && !j->a.have_n && !j->a.have_s &&
+             !j->a.have_refine && j->opt.solver == RC_SOLVER_AUTO &&
+             rc_square_system(pb, NULL, 0);
+  if (j->march) {
+    rc = rc_march_solve(pb, &j->opt, guess, &j->sol, &j->st, &j->minfo, &err);
+  } else if (j->a.have_refine) {
     const int want_est = j->a.estimate != RC_ESTIMATE_NONE;
     rc = rc_solve_refined_estimated(
         pb, &j->mesh, guess, &j->opt, &j->ro, &j->sol, &j->st, &j->refine_rows,
