@@ -82,16 +82,17 @@ rc_err rc_march_solve(const rc_problem *pb, const rc_options *opt,
  * (else the previous element extrapolated), the transformed factors are
  * reused across elements while Newton contracts, a slow element gets the
  * full Newton matrix at its stages, and an element that still fails is
- * started again from an adaptive march across it.  Converged when the
- * scaled increment estimate is below tol relative to each unknown's
- * atol/rtol weight at tolerance newton_tol (the unknowns' rounding floor,
- * weighted by index, also ends the iteration).  On RC_OK *sol is allocated
- * and stats says how it ended (RC_STATUS_FAILED naming the element and its
- * time interval). */
+ * started again from an adaptive march across it (then by continuation in
+ * the element's length from there).  Converged when the estimated Newton
+ * error of every unknown is below newton_tol (atol_i / rtol + |q_i|),
+ * divided by h^(k_i - 1) with index_weights (the march's weighting: for an
+ * error estimate, whose index-k unknowns are held to that), and at the
+ * unknowns' rounding floor.  On RC_OK *sol is allocated and stats says how
+ * it ended (RC_STATUS_FAILED naming the element and its time interval). */
 rc_err rc_march_mesh(const rc_problem *pb, const rc_mesh *mesh,
                      const rc_options *opt, double newton_tol,
-                     const rc_solution *guess, rc_solution *sol,
-                     rc_solve_stats *stats, rc_error *err);
+                     int index_weights, const rc_solution *guess,
+                     rc_solution *sol, rc_solve_stats *stats, rc_error *err);
 
 /* The stages the march uses for a relative tolerance when opt->march_stages
  * is 0 (an odd number from 3 to 7; docs/march.md has the measurements). */

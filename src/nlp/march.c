@@ -941,6 +941,10 @@ static void run_dense(const march_run *r, const double *qs, double t,
             start + r->nx, r->Qs + (size_t)lo * m, (t - r->tk[lo]) / h, q);
 }
 
+/* Factors are reused while the element length is within this fraction of
+ * theirs. */
+#define MESH_REUSE_H 0.3
+
 /* The sub-march of a failing element: stages and relative tolerance. */
 #define MESH_SUB_STAGES 5
 #define MESH_SUB_RTOL 1e-8
@@ -951,6 +955,10 @@ typedef struct mesh_pass {
   march_setup *su;
   int nx, nq;
   int maxit; /* opt->newton_max_iter: per attempt (full: per matrix, <= 3) */
+  int index_weights; /* scal of an index-k unknown divided by h^(k-1) */
+  int accept_first;  /* an element may converge at its first iterate */
+  double faccon;     /* theta/(1-theta) of the last element that measured
+                        one (1 at the start), floored at 1e-3 */
   double newton_tol;
   double *scal, *floor, *pred, *qs; /* nq; nq; smax nq; nq */
   double jac_t;                     /* where J was evaluated (NaN: none) */
@@ -1087,6 +1095,8 @@ static int mesh_element(mesh_pass *mp, int k, double ta, double tb, int s,
     const double a = mp->su->atol[i] / mp->opt->rtol + fabs(mp->qs[i]);
     const int ki = mp->su->vi.k[i];
     mp->scal[i] = mp->newton_tol * a;
+    if (mp->index_weights && ki > 1)
+      mp->scal[i] /= pow(h, ki - 1);
     mp->floor[i] = 1e3 * DBL_EPSILON * a / (ki == 1 ? 1.0 : pow(h, ki - 1));
   }
   int have_pred = 0;
@@ -1118,7 +1128,7 @@ static int mesh_element(mesh_pass *mp, int k, double ta, double tb, int s,
       const int fresh = mp->jac_t == ta;
       if (attempt == 1 && fresh)
         break;
-      if (attempt == 1 || !(hl > 0) || fabs(h / hl - 1.0) > 0.2 ||
+      if (attempt == 1 || !(hl > 0) || fabs(h / hl - 1.0) > MESH_REUSE_H ||
           isnan(mp->jac_t)) {
         if (!fresh && (attempt == 1 || isnan(mp->jac_t))) {
           if (rc_rstep_jacobian(st, ta, mp->qs) != 0)
@@ -1131,11 +1141,16 @@ static int mesh_element(mesh_pass *mp, int k, double ta, double tb, int s,
       memcpy(Q, mp->pred, sizeof *Q * m);
       rc_rstep_newton nw = {.maxit = mp->maxit,
                             .fnewt = 1.0,
-                            .faccon = 1.0,
+                            .faccon = mp->faccon,
                             .max_norm = 1,
                             .allow_first = 1,
+                            .accept_first = mp->accept_first,
                             .scal_floor = mp->floor};
-      if (rc_rstep_solve(st, mp->scal, &nw) == RC_RSTEP_CONVERGED)
+      const rc_rstep_status ns = rc_rstep_solve(st, mp->scal, &nw);
+      mp->faccon = ns == RC_RSTEP_CONVERGED && nw.iters > 1
+                       ? fmax(nw.faccon, 1e-3)
+                       : (ns == RC_RSTEP_CONVERGED ? mp->faccon : 1.0);
+      if (ns == RC_RSTEP_CONVERGED)
         return 1;
     }
   }
@@ -1161,8 +1176,8 @@ static int mesh_element(mesh_pass *mp, int k, double ta, double tb, int s,
 
 rc_err rc_march_mesh(const rc_problem *pb, const rc_mesh *mesh,
                      const rc_options *opt, double newton_tol,
-                     const rc_solution *guess, rc_solution *sol,
-                     rc_solve_stats *stats, rc_error *err) {
+                     int index_weights, const rc_solution *guess,
+                     rc_solution *sol, rc_solve_stats *stats, rc_error *err) {
   const double wall0 = rc_now_s();
   memset(sol, 0, sizeof *sol);
   memset(stats, 0, sizeof *stats);
@@ -1197,6 +1212,15 @@ rc_err rc_march_mesh(const rc_problem *pb, const rc_mesh *mesh,
   mp.nq = nq;
   mp.newton_tol = newton_tol;
   mp.maxit = opt->newton_max_iter;
+  mp.index_weights = index_weights;
+  /* An error estimate's pass starts within the tolerance of its solution:
+   * its first iterate may converge, as in RADAU5 (Newton work halves), but
+   * not with unknowns of index 2 or 3, whose first increments are below
+   * their h-scaled weights and would leave them at the predictor's values
+   * (a projection multiplier's estimate came out 0 where its error was
+   * 1e-8). */
+  mp.accept_first = index_weights && su.vi.nhigh == 0;
+  mp.faccon = 1.0;
   mp.jac_t = NAN;
   mp.scal = malloc(sizeof(double) * (size_t)(nq + 1));
   mp.floor = malloc(sizeof(double) * (size_t)(nq + 1));
@@ -1250,7 +1274,7 @@ rc_err rc_march_mesh(const rc_problem *pb, const rc_mesh *mesh,
     const double *last = sol->w + (size_t)(n0 - 1) * nw;
     for (int n = n0; n < sol->nnodes; ++n)
       memcpy(sol->w + (size_t)n * nw, last, sizeof *last * (size_t)nw);
-  } else if (!guess && !su.a0_solved && !su.t0_alg) {
+  } else if (!su.a0_solved && !su.t0_alg) {
     node0_extrapolate(pb, sol, su.w0);
   }
   int var = -1;

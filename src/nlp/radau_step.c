@@ -597,7 +597,7 @@ rc_rstep_status rc_rstep_solve(rc_rstep *st, const double *scal,
     for (int i = 0; i < m; ++i)
       st->Q[i] += st->dQ[i];
     /* never on the first iterate alone (see the header) */
-    if (k > 0 && faccon * dyno <= nw->fnewt) {
+    if ((k > 0 || nw->accept_first) && faccon * dyno <= nw->fnewt) {
       nw->faccon = faccon;
       return RC_RSTEP_CONVERGED;
     }

@@ -52,6 +52,10 @@ typedef struct rc_rstep_newton {
   int max_norm;    /* 1: max norm of dQ / scal, 0: RMS (RADAU5) */
   int allow_first; /* the first allow_first contraction ratios may be >= 1
                       (up to 4): a Newton that starts uphill converges */
+  int accept_first; /* 1: the first iterate converges when faccon (the
+                       caller's) times its increment is below fnewt, as in
+                       RADAU5 (for a predictor that is already within the
+                       tolerance: an error estimate's) */
   int no_predict;  /* 1: run to maxit instead of stopping when the
                       contraction predicts maxit will not do */
   const double *scal_floor; /* optional nq weights: theta >= 0.5 with
