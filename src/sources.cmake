@@ -37,6 +37,7 @@ set(RADCOL_NLP_SOURCES
 set(RADCOL_ACCURACY_SOURCES
   src/accuracy/estimate.c
   src/accuracy/refine.c
+  src/accuracy/march_refine.c
 )
 set(RADCOL_IO_SOURCES
   src/io/hdf5_util.c

@@ -94,6 +94,13 @@ rc_err rc_march_mesh(const rc_problem *pb, const rc_mesh *mesh,
                      int index_weights, const rc_solution *guess,
                      rc_solution *sol, rc_solve_stats *stats, rc_error *err);
 
+/* The index of every unknown (x, y, u: nx + ny + nu values into k) as the
+ * march weights it (1, 2 or 3, found from the problem's structure just after
+ * t0; guess as for rc_march_solve).  RC_ERR_INPUT for a problem that is not
+ * square. */
+rc_err rc_march_variable_index(const rc_problem *pb, const rc_solution *guess,
+                               int *k, rc_error *err);
+
 /* The stages the march uses for a relative tolerance when opt->march_stages
  * is 0 (an odd number from 3 to 7; docs/march.md has the measurements). */
 int rc_march_default_stages(double rtol);

@@ -27,6 +27,7 @@
 #include "radcol/estimate.h"
 #include "radcol/io.h"
 #include "radcol/march.h"
+#include "radcol/march_refine.h"
 #include "radcol/mesh.h"
 #include "radcol/mesh_check.h"
 #include "radcol/options.h"
@@ -713,8 +714,51 @@ static int make_options(solve_job *j) {
   return RC_CLI_OK;
 }
 
+/* The march to tolerance (radcol/march_refine.h): --refine TOL sets rtol
+ * (and atol, unless --atol gave one) and caps the marches at
+ * --max-refinements + 1; else 3 marches at --rtol/--atol. */
+static rc_err run_march(solve_job *j, const rc_solution *guess, rc_error *err) {
+  const solve_args *a = &j->a;
+  if (a->have_refine) {
+    j->opt.rtol = a->refine_tol;
+    int scalar_atol = 0;
+    for (int i = 0; i < a->atol.n; ++i)
+      scalar_atol = scalar_atol || !strchr(a->atol.v[i], '=');
+    if (!scalar_atol)
+      j->opt.atol = a->refine_tol;
+  }
+  const int marches = a->have_refine ? j->ro.max_refinements + 1 : 3;
+  rc_err rc =
+      rc_march_refined(j->pb, &j->opt, guess, marches < 100 ? marches : 100,
+                       (rc_estimate_kind)a->estimate, &j->sol, &j->st,
+                       &j->minfo, &j->refine_rows, &j->nrefine, &j->est, err);
+  if (rc != RC_OK)
+    return rc;
+  j->have_est = j->est.kind != RC_ESTIMATE_NONE;
+  if (!a->quiet && a->have_refine)
+    for (int i = 0; i < j->nrefine; ++i)
+      refine_progress(NULL, &j->refine_rows[i],
+                      i + 1 < j->nrefine ? "march again" : j->st.message);
+  return RC_OK;
+}
+
+/* Forget a failed march (its solution, estimate and rows). */
+static void drop_march(solve_job *j) {
+  rc_solution_free(&j->sol);
+  memset(&j->sol, 0, sizeof j->sol);
+  if (j->have_est)
+    rc_error_estimate_free(&j->est);
+  j->have_est = 0;
+  free(j->refine_rows);
+  j->refine_rows = NULL;
+  j->nrefine = 0;
+  j->march = 0;
+}
+
 /* rc_solve, or rc_solve_refined_estimated with --refine (which also
- * estimates the error of its last solve). */
+ * estimates the error of its last solve); a square system without a mesh
+ * option is marched (run_march), and solved on the default mesh when the
+ * march fails. */
 static int run_solver(solve_job *j) {
   const rc_problem *pb = j->pb;
   const rc_solution *guess = j->have_guess ? &j->guess : NULL;
@@ -725,17 +769,23 @@ static int run_solver(solve_job *j) {
             pb->note);
   /* A square system without a mesh option is marched adaptively */
   j->march = !j->a.mesh_path && !j->a.have_n && !j->a.have_s &&
-             !j->a.have_refine && j->opt.solver == RC_SOLVER_AUTO &&
-             rc_square_system(pb, NULL, 0);
-  if (j->march) {
-    rc = rc_march_solve(pb, &j->opt, guess, &j->sol, &j->st, &j->minfo, &err);
-  } else if (j->a.have_refine) {
+             j->opt.solver == RC_SOLVER_AUTO && rc_square_system(pb, NULL, 0);
+  rc = RC_OK;
+  if (j->march && (rc = run_march(j, guess, &err)) == RC_OK &&
+      j->st.status != RC_STATUS_CONVERGED) {
+    fprintf(stderr,
+            "note: %s/%s: the adaptive march failed (%s); solving on the "
+            "%s mesh of %d elements instead\n",
+            pb->model, pb->formulation, j->st.message, j->mesh_from, j->mesh.n);
+    drop_march(j);
+  }
+  if (rc == RC_OK && !j->march && j->a.have_refine) {
     const int want_est = j->a.estimate != RC_ESTIMATE_NONE;
     rc = rc_solve_refined_estimated(
         pb, &j->mesh, guess, &j->opt, &j->ro, &j->sol, &j->st, &j->refine_rows,
         &j->nrefine, want_est ? &j->est : NULL, &err);
     j->have_est = rc == RC_OK && want_est;
-  } else {
+  } else if (rc == RC_OK && !j->march) {
     rc = rc_solve(pb, &j->mesh, &j->opt, guess, &j->sol, &j->st, &err);
   }
   if (rc != RC_OK)
@@ -758,8 +808,10 @@ static void estimate(solve_job *j) {
   if (j->have_est || kind == RC_ESTIMATE_NONE || !success(j->pb, j->st.status))
     return;
   if (!j->a.quiet && kind == RC_ESTIMATE_GLOBAL)
-    fprintf(stderr, "estimate: enriched solve on %d elements\n",
-            2 * j->sol.mesh.n);
+    fprintf(stderr, "estimate: enriched %s\n",
+            rc_square_system(j->pb, NULL, 0) && j->opt.solver != RC_SOLVER_IPOPT
+                ? "integration, one more stage per element"
+                : "solve, every element split in two");
   if (rc_estimate_error(j->pb, &j->sol, &j->opt, kind, &j->est, &err) == RC_OK)
     j->have_est = 1;
   else

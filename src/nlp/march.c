@@ -1307,3 +1307,16 @@ rc_err rc_march_mesh(const rc_problem *pb, const rc_mesh *mesh,
   setup_free(&su);
   return RC_OK;
 }
+
+rc_err rc_march_variable_index(const rc_problem *pb, const rc_solution *guess,
+                               int *k, rc_error *err) {
+  rc_options opt;
+  rc_options_default(&opt);
+  march_setup su;
+  rc_err rc = rc_problem_validate(pb, err);
+  if (rc != RC_OK || (rc = setup(pb, &opt, guess, 1, &su, err)) != RC_OK)
+    return rc;
+  memcpy(k, su.vi.k, sizeof *k * (size_t)su.vi.nq);
+  setup_free(&su);
+  return RC_OK;
+}
