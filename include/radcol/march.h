@@ -58,6 +58,9 @@ typedef struct rc_march_info {
   long long lu;          /* factorisations (one set per (J, h)) */
   long long evaluations; /* point evaluations */
   double rtol_local;     /* the local tolerance the steps were held to */
+  double rtol_raised;    /* 0, or the local tolerance raised to when the
+                            error estimate stopped falling with h (its
+                            rounding floor, for the rest of the march) */
   double h_min, h_max;   /* accepted step lengths */
   int index_max;         /* largest variable index found (1..3) */
   double fail_t;         /* where it stopped (NaN: it did not) */

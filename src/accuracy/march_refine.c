@@ -127,7 +127,7 @@ rc_err rc_march_refined(const rc_problem *pb, const rc_options *opt,
         *stats = st;
         minfo = inf;
         have = 1;
-        snprintf(why, sizeof why, "%.400s", st.message);
+        snprintf(why, sizeof why, "the first march failed");
       }
       break;
     }

@@ -69,6 +69,8 @@
 #define MARCH_QUOT1 1.0
 #define MARCH_QUOT2 1.2
 #define MARCH_MAX_SINGULAR 5
+/* The stored stages of the accepted steps are capped at 1 GiB. */
+#define MARCH_MAX_BYTES (1024.0 * 1024.0 * 1024.0)
 
 int rc_march_default_stages(double rtol) {
   if (rtol >= 1e-5)
@@ -87,6 +89,7 @@ typedef struct march_run {
   rc_rstep *st;
   double rtol;  /* local */
   double *atol; /* nq, local */
+  double relax; /* >= 1: the tolerances raised to the estimate's floor */
   int max_steps;
   /* state */
   double t;
@@ -184,6 +187,7 @@ static int run_init(march_run *r, const rc_problem *pb, const rc_var_index *vi,
   r->rtol = local_rtol(rtol, s);
   r->max_steps = max_steps;
   r->t = t;
+  r->relax = 1.0;
   r->info.fail_t = NAN;
   if (!run_alloc(r) || rc_rstep_stages_init(st, s, NULL) != 0)
     return -1;
@@ -197,6 +201,8 @@ static int store_step(march_run *r, double t, double tend, const double *Q) {
   const size_t m = (size_t)r->s * (size_t)r->nq;
   if (r->n == r->cap) {
     const int cap = 2 * r->cap;
+    if ((double)cap * (double)m * sizeof(double) > MARCH_MAX_BYTES)
+      return -1;
     double *tk = realloc(r->tk, sizeof *tk * (size_t)(cap + 1));
     if (!tk)
       return -1;
@@ -268,7 +274,7 @@ static void extrapolate(const march_run *r, const double *c, double h,
 
 static void set_base(march_run *r) {
   for (int i = 0; i < r->nq; ++i)
-    r->base[i] = r->atol[i] + r->rtol * fabs(r->q0[i]);
+    r->base[i] = r->relax * (r->atol[i] + r->rtol * fabs(r->q0[i]));
 }
 
 static void set_scal(march_run *r, double h) {
@@ -370,7 +376,8 @@ static int run_march(march_run *r, double tb) {
       fmax(10 * DBL_EPSILON / r->rtol, fmin(0.03, sqrt(r->rtol)));
   const double *c = rc_rstep_nodes(r->st, s);
   double faccon = 1.0, hacc = 0.0, erracc = 1e-2, theta = 1.0;
-  double hcap = INFINITY; /* step length cap after Newton failures */
+  double hcap = INFINITY;         /* step length cap after Newton failures */
+  double href = 0.0, erref = 0.0; /* reference for the rounding floor */
   int first = 1, reject = 0, caljac = 1, jac_fresh = 0, nsing = 0;
   r->info.h_min = INFINITY;
   r->info.h_max = 0.0;
@@ -468,6 +475,24 @@ static int run_march(march_run *r, double tb) {
       rc = rc_rstep_error(r->st, r->f0, r->q0, r->scal, 1, &err);
     if (rc != 0)
       err = INFINITY; /* F failed near the start: a smaller step */
+    /* The rounding floor of the estimate: err should fall like h^(s+1);
+     * when h fell 100 times since the reference step but err fell less
+     * than 10 times, err is rounding noise (an index-2 multiplier near 0
+     * with atol 1e-11 gave err 0.3..1.5 for every h from 2e-3 to 1e-13,
+     * and the predictive controller kept shrinking h) */
+    if (isfinite(err) && err > 1e-2) {
+      if (!(href > 0) || h > href) {
+        href = h;
+        erref = err;
+      } else if (h < 1e-2 * href && err > 0.1 * erref) {
+        r->relax *= fmax(4.0, 2.0 * err);
+        r->info.rtol_raised = r->rtol * r->relax;
+        set_base(r);
+        set_scal(r, h);
+        href = 0.0;
+        err = 0.5; /* this step, at the raised tolerance */
+      }
+    }
     const double fac = fmin(MARCH_SAFE, MARCH_SAFE * (2 * maxit + 1) /
                                             (double)(2 * maxit + nw.iters));
     double quot =
@@ -485,7 +510,9 @@ static int run_march(march_run *r, double tb) {
       hacc = h;
       erracc = fmax(1e-2, err);
       if (store_step(r, r->t, tend, Q) != 0)
-        return fail(r, "out of memory after %g steps at t = %g",
+        return fail(r,
+                    "out of memory (or the 1 GiB cap on stored steps) after "
+                    "%g steps at t = %g",
                     (double)r->info.steps, r->t);
       r->info.steps++;
       r->info.h_min = fmin(r->info.h_min, h);
@@ -908,6 +935,12 @@ rc_err rc_march_solve(const rc_problem *pb, const rc_options *opt,
                "local rtol %.3g",
                r.info.steps, s, r.info.rejected, r.info.newton_failures,
                r.info.h_min, r.info.h_max, r.info.jacobians, r.info.lu, r.rtol);
+      if (r.info.rtol_raised > 0) {
+        const size_t len = strlen(stats->message);
+        snprintf(stats->message + len, sizeof stats->message - len,
+                 " (raised to %.3g: the error estimate's rounding floor)",
+                 r.info.rtol_raised);
+      }
     }
     stats->constraint_violation = failed ? INFINITY : 0.0;
     if (info)
