@@ -91,19 +91,19 @@ void rc_error_estimate_free(rc_error_estimate *est) {
 
 /* PHR estimate of element k; work holds (M + 1) * nw + M * nF doubles. */
 static double phr_element(const rc_problem *pb, const rc_solution *sol, int k,
-                          int node0, double *work) {
+                          int node0, const rc_radau *rule, double *work) {
   const int nx = pb->nx, ny = pb->ny, nw = rc_problem_nw(pb);
   const int nF = rc_problem_nF(pb);
   const int s = sol->mesh.stages[k], M = s + 1;
-  rc_radau R;
-  if (rc_radau_init(M, &R) != 0)
+  if (!rule)
     return INFINITY;
+  const rc_radau *R = rule;
   const double ta = sol->t[node0], tb = sol->t[node0 + s];
   const double h = tb - ta;
   const double *X0 = sol->w + (size_t)node0 * nw;
   double *W = work, *F = work + (size_t)M * nw;
   for (int j = 0; j < M; ++j) {
-    const double t = ta + R.c[j] * h;
+    const double t = ta + R->c[j] * h;
     if (rc_solution_eval(sol, t, W + (size_t)j * nw, NULL) != RC_OK)
       return INFINITY;
     if (pb->point.eval(pb, t, W + (size_t)j * nw, F + (size_t)j * nF) != 0)
@@ -118,7 +118,7 @@ static double phr_element(const rc_problem *pb, const rc_solution *sol, int k,
     for (int j = 0; j < M; ++j) {
       double acc = 0.0;
       for (int l = 0; l < M; ++l)
-        acc += R.A[j * M + l] * F[(size_t)l * nF + i];
+        acc += R->A[j * M + l] * F[(size_t)l * nF + i];
       const double d = fabs(X0[i] + h * acc - W[(size_t)j * nw + i]) / scale;
       if (!(d <= e))
         e = isnan(d) ? INFINITY : d;
@@ -159,8 +159,23 @@ rc_err rc_refine_estimate(const rc_problem *pb, const rc_solution *sol,
                           "out of memory for the error estimate of %d "
                           "elements",
                           ne);
-    for (int k = 0, node0 = 0; k < ne; node0 += sol->mesh.stages[k], ++k)
-      est[k] = phr_element(pb, sol, k, node0, work);
+    /* the (s+1)-stage rules, once per stage count (computing one takes
+     * long double Newton and Gauss-Legendre: per element it was half the
+     * estimate of a march's solution) */
+    rc_radau *rules[RC_RADAU_MAX_STAGES + 1] = {0};
+    for (int k = 0, node0 = 0; k < ne; node0 += sol->mesh.stages[k], ++k) {
+      const int Mk = sol->mesh.stages[k] + 1;
+      if (Mk <= RC_RADAU_MAX_STAGES && !rules[Mk] &&
+          (rules[Mk] = malloc(sizeof *rules[Mk])) != NULL &&
+          rc_radau_init(Mk, rules[Mk]) != 0) {
+        free(rules[Mk]);
+        rules[Mk] = NULL;
+      }
+      est[k] = phr_element(pb, sol, k, node0,
+                           Mk <= RC_RADAU_MAX_STAGES ? rules[Mk] : NULL, work);
+    }
+    for (int m = 0; m <= RC_RADAU_MAX_STAGES; ++m)
+      free(rules[m]);
     free(work);
   }
   if (estimator == RC_REFINE_BETTS || estimator == RC_REFINE_BOTH) {

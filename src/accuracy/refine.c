@@ -112,11 +112,12 @@ rc_err rc_refine_mesh(const rc_mesh *mesh, const double *est,
 /* The hp step (refine.h); square (an initial-value problem, whose solution
  * is smooth between the problem's own breaks): an element above tol whose
  * degree increase P would pass max_stages is raised to max_stages and split
- * into m = max(2, ceil((e/tol)^(1/(max_stages + 1)))) elements of
- * max_stages stages (the local error of s stages scales like h^(s+1))
- * instead of ceil((s + P) / min_stages) elements of min_stages stages: at
- * 1e-10 the latter gave a car-axle model 19,507 elements where 240 of 7
- * stages meet the tolerance (issue 26). */
+ * into m = max(2, ceil(r^(1/(max_stages + 1)))) elements of max_stages
+ * stages, r = (e/tol) / s^(max_stages - s) (the raise reduces e by PHR's
+ * rate s per degree, the split the rest at h^(max_stages + 1)), instead of
+ * ceil((s + P) / min_stages) elements of min_stages stages: at 1e-10 the
+ * latter gave a car-axle model 19,507 elements where 240 of 7 stages meet
+ * the tolerance (issue 26). */
 static rc_err refine_mesh(const rc_mesh *mesh, const double *est,
                           const rc_refine_options *ro, int square, rc_mesh *out,
                           int *nraised, int *nsplit, int *nmerged,
@@ -154,7 +155,11 @@ static rc_err refine_mesh(const rc_mesh *mesh, const double *est,
         kid_s[k] = s + p;
         ++raised;
       } else if (square) {
-        const double m = ceil(pow(e / ro->tol, 1.0 / (ro->max_stages + 1)));
+        /* the raise to max_stages gives s^(max - s) (PHR's rate), the
+         * split the rest at h^(max + 1) */
+        const double left =
+            e / ro->tol / pow(s < 2 ? 2.0 : (double)s, ro->max_stages - s);
+        const double m = ceil(pow(left, 1.0 / (ro->max_stages + 1)));
         kids[k] = m > 2 ? (m < 64 ? (int)m : 64) : 2;
         kid_s[k] = ro->max_stages;
         ++split;

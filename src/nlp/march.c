@@ -72,12 +72,26 @@
 /* The stored stages of the accepted steps are capped at 1 GiB. */
 #define MARCH_MAX_BYTES (1024.0 * 1024.0 * 1024.0)
 
+/* Barycentric weights of the collocation polynomials of s stages at nodes
+ * c: bws on {0, c_1..c_s} (x, and a through the step start), bwc on
+ * {c_1..c_s} (a through the stages). */
+typedef struct poly_weights {
+  int s;
+  double tau[RC_RADAU_MAX_STAGES + 1], bws[RC_RADAU_MAX_STAGES + 1],
+      bwc[RC_RADAU_MAX_STAGES];
+} poly_weights;
+
+static void poly_weights_init(int s, const double *c, poly_weights *pw) {
+  pw->s = s;
+  pw->tau[0] = 0.0;
+  for (int j = 0; j < s; ++j)
+    pw->tau[j + 1] = c[j];
+  rc_bary_weights(s + 1, pw->tau, pw->bws);
+  rc_bary_weights(s, c, pw->bwc);
+}
+
 int rc_march_default_stages(double rtol) {
-  if (rtol >= 1e-5)
-    return 3;
-  if (rtol >= 1e-9)
-    return 5;
-  return 7;
+  return rtol >= 1e-6 ? 5 : 7;
 }
 
 /* ---- one run: a march over [ta, tb] ------------------------------------ */
@@ -87,9 +101,10 @@ typedef struct march_run {
   int nx, na, nq, np, nw, nF, s;
   const rc_var_index *vi;
   rc_rstep *st;
-  double rtol;  /* local */
-  double *atol; /* nq, local */
-  double relax; /* >= 1: the tolerances raised to the estimate's floor */
+  double rtol;     /* local */
+  double *atol;    /* nq, local */
+  double relax;    /* >= 1: the tolerances raised to the estimate's floor */
+  poly_weights pw; /* of the run's s stages */
   int max_steps;
   /* state */
   double t;
@@ -191,6 +206,7 @@ static int run_init(march_run *r, const rc_problem *pb, const rc_var_index *vi,
   r->info.fail_t = NAN;
   if (!run_alloc(r) || rc_rstep_stages_init(st, s, NULL) != 0)
     return -1;
+  poly_weights_init(s, rc_rstep_nodes(st, s), &r->pw);
   for (int i = 0; i < r->nq; ++i)
     r->atol[i] = atol[i] * r->rtol / rtol;
   memcpy(r->q0, q0, sizeof *q0 * (size_t)r->nq);
@@ -220,26 +236,19 @@ static int store_step(march_run *r, double t, double tend, const double *Q) {
   return 0;
 }
 
-/* The collocation polynomials of a step (sp stages at nodes cp, length hp,
- * start state xs, stage values Qp) at theta = (t - start) / hp into q: x
- * of degree sp through the start and the stages, the algebraic unknowns of
- * degree sp - 1 through the stages (stage_only) or of degree sp through the
- * start's a0 and the stages (the dense output of result.h; a0 then given). */
-static void step_poly(int nx, int nq, int sp, const double *cp,
-                      const double *xs, const double *a0, const double *Qp,
-                      double theta, double *q) {
-  double tau[RC_RADAU_MAX_STAGES + 1], bws[RC_RADAU_MAX_STAGES + 1],
-      bwc[RC_RADAU_MAX_STAGES];
+/* The collocation polynomials of a step (pw->s stages, start state xs,
+ * stage values Qp) at theta = (t - start) / length into q: x of degree s
+ * through the start and the stages, the algebraic unknowns of degree s - 1
+ * through the stages (a0 NULL) or of degree s through the start's a0 and
+ * the stages (the dense output of result.h). */
+static void step_poly(int nx, int nq, const poly_weights *pw, const double *xs,
+                      const double *a0, const double *Qp, double theta,
+                      double *q) {
+  const int sp = pw->s;
   double lx[RC_RADAU_MAX_STAGES + 1], ly[RC_RADAU_MAX_STAGES];
-  tau[0] = 0.0;
-  for (int j = 0; j < sp; ++j)
-    tau[j + 1] = cp[j];
-  rc_bary_weights(sp + 1, tau, bws);
-  rc_lagrange_basis(sp + 1, tau, bws, theta, lx);
-  if (!a0) {
-    rc_bary_weights(sp, cp, bwc);
-    rc_lagrange_basis(sp, cp, bwc, theta, ly);
-  }
+  rc_lagrange_basis(sp + 1, pw->tau, pw->bws, theta, lx);
+  if (!a0)
+    rc_lagrange_basis(sp, pw->tau + 1, pw->bwc, theta, ly);
   for (int i = 0; i < nx; ++i) {
     double v = lx[0] * xs[i];
     for (int l = 1; l <= sp; ++l)
@@ -266,10 +275,9 @@ static void step_poly(int nx, int nq, int sp, const double *cp,
  * length h into Q. */
 static void extrapolate(const march_run *r, const double *c, double h,
                         double *Q) {
-  const double *cp = rc_rstep_nodes(r->st, r->s);
   for (int j = 0; j < r->s; ++j)
-    step_poly(r->nx, r->nq, r->s, cp, r->xps, NULL, r->Qp,
-              1.0 + c[j] * h / r->hp, Q + (size_t)j * r->nq);
+    step_poly(r->nx, r->nq, &r->pw, r->xps, NULL, r->Qp, 1.0 + c[j] * h / r->hp,
+              Q + (size_t)j * r->nq);
 }
 
 static void set_base(march_run *r) {
@@ -779,8 +787,8 @@ static void setup_free(march_setup *su) {
 }
 
 static rc_err setup(const rc_problem *pb, const rc_options *opt,
-                    const rc_solution *guess, int smax, march_setup *su,
-                    rc_error *err) {
+                    const rc_solution *guess, int smax, int solve_start,
+                    march_setup *su, rc_error *err) {
   memset(su, 0, sizeof *su);
   char why[160];
   if (!rc_square_check(pb, why, sizeof why))
@@ -843,7 +851,7 @@ static rc_err setup(const rc_problem *pb, const rc_options *opt,
     return rc;
   }
   su->t0_alg = pb->t0_algebraic && nq > nx;
-  if (nq > nx && (su->t0_alg || su->vi.nhigh == 0))
+  if (solve_start && nq > nx && (su->t0_alg || su->vi.nhigh == 0))
     su->a0_solved = algebraic_start(su->st, pb, pb->t0, su->p, su->w0, su->F);
   return RC_OK;
 }
@@ -888,7 +896,7 @@ rc_err rc_march_solve(const rc_problem *pb, const rc_options *opt,
   const int s = opt->march_stages > 0 ? opt->march_stages
                                       : rc_march_default_stages(opt->rtol);
   march_setup su;
-  if ((rc = setup(pb, opt, guess, s, &su, err)) != RC_OK)
+  if ((rc = setup(pb, opt, guess, s, 1, &su, err)) != RC_OK)
     return rc;
   march_run r;
   if (run_init(&r, pb, &su.vi, su.st, s, opt->rtol, su.atol,
@@ -970,8 +978,8 @@ static void run_dense(const march_run *r, const double *qs, double t,
   const double *start =
       lo == 0 ? qs : r->Qs + (size_t)(lo - 1) * m + (size_t)(r->s - 1) * r->nq;
   const double h = r->tk[lo + 1] - r->tk[lo];
-  step_poly(r->nx, r->nq, r->s, rc_rstep_nodes(r->st, r->s), start,
-            start + r->nx, r->Qs + (size_t)lo * m, (t - r->tk[lo]) / h, q);
+  step_poly(r->nx, r->nq, &r->pw, start, start + r->nx, r->Qs + (size_t)lo * m,
+            (t - r->tk[lo]) / h, q);
 }
 
 /* Factors are reused while the element length is within this fraction of
@@ -1000,6 +1008,7 @@ typedef struct mesh_pass {
   int sp;
   double hp;
   double *xps, *Qp;
+  poly_weights pw; /* of sp stages (pw.s = 0: none yet) */
 } mesh_pass;
 
 static void pass_free(mesh_pass *mp) {
@@ -1081,6 +1090,8 @@ static int length_continuation(mesh_pass *mp, const march_run *sub, double ta,
     return 0;
   double done = 0.0, theta = 0.125;
   int ok = 0;
+  poly_weights pwc;
+  poly_weights_init(s, c, &pwc);
   for (int tries = 0; tries < 16 && !ok; ++tries) {
     const double hl = theta * h, tend = theta >= 1.0 ? tb : ta + hl;
     rc_rstep_begin(st, s, ta, hl, tend, mp->qs);
@@ -1090,7 +1101,7 @@ static int length_continuation(mesh_pass *mp, const march_run *sub, double ta,
       if (done == 0.0)
         run_dense(sub, mp->qs, tj[j], q);
       else
-        step_poly(nx, nq, s, c, mp->qs, NULL, best, c[j] * theta / done, q);
+        step_poly(nx, nq, &pwc, mp->qs, NULL, best, c[j] * theta / done, q);
     }
     const int conv = full_newton(mp, s);
     if (conv) {
@@ -1144,9 +1155,10 @@ static int mesh_element(mesh_pass *mp, int k, double ta, double tb, int s,
     free(w);
   }
   if (!have_pred && k > 0) {
-    const double *cp = rc_rstep_nodes(st, mp->sp);
+    if (mp->pw.s != mp->sp)
+      poly_weights_init(mp->sp, rc_rstep_nodes(st, mp->sp), &mp->pw);
     for (int j = 0; j < s; ++j)
-      step_poly(mp->nx, nq, mp->sp, cp, mp->xps, NULL, mp->Qp,
+      step_poly(mp->nx, nq, &mp->pw, mp->xps, NULL, mp->Qp,
                 1.0 + c[j] * h / mp->hp, mp->pred + (size_t)j * nq);
     have_pred = 1;
   }
@@ -1228,7 +1240,7 @@ rc_err rc_march_mesh(const rc_problem *pb, const rc_mesh *mesh,
                         newton_tol);
   const int smax = rc_mesh_max_stages(mesh);
   march_setup su;
-  if ((rc = setup(pb, opt, guess, smax, &su, err)) != RC_OK)
+  if ((rc = setup(pb, opt, guess, smax, 1, &su, err)) != RC_OK)
     return rc;
   if ((rc = rc_solution_alloc(pb, mesh, pb->t0, pb->tf, 1, sol, err)) !=
       RC_OK) {
@@ -1347,7 +1359,7 @@ rc_err rc_march_variable_index(const rc_problem *pb, const rc_solution *guess,
   rc_options_default(&opt);
   march_setup su;
   rc_err rc = rc_problem_validate(pb, err);
-  if (rc != RC_OK || (rc = setup(pb, &opt, guess, 1, &su, err)) != RC_OK)
+  if (rc != RC_OK || (rc = setup(pb, &opt, guess, 1, 0, &su, err)) != RC_OK)
     return rc;
   memcpy(k, su.vi.k, sizeof *k * (size_t)su.vi.nq);
   setup_free(&su);
