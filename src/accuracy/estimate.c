@@ -32,6 +32,17 @@
  * The element estimate is max(e_k, e_k^g); RC_REFINE_BETTS takes the Betts
  * defect of rc_diagnose instead, RC_REFINE_BOTH the larger.
  *
+ * Square systems (an initial-value DAE: rc_square_system).  The enriched
+ * solution is never Ipopt's: the same mesh with one more stage per element
+ * (s_k + 1; an element at RC_MAX_STAGES split in two), integrated element by
+ * element by the march's Newton from the solution's dense output
+ * (rc_march_mesh, radcol/march.h, Newton tolerance 1e-2 rtol in the
+ * index-weighted norm), else the split mesh the same way, else the local
+ * estimate with a note.  s + 1 stages are of order 2s + 1 at the nodes and
+ * s + 2 on the dense output (index 1), so E is the error of the s-stage
+ * solution to a factor 1 + O(h).  Scales: atol_i / rtol + max |v_i| (the
+ * march's tolerances, radcol/options.h).
+ *
  * Invariants: est->elem is nelem x nvar absolute values; elem_max and max
  * are relative to scale (max(1, max over nodes of |v_i|)); local is always
  * computed; kind says which of the two elem_max holds.
