@@ -110,8 +110,7 @@ static void transform_tables(void) {
     }
     if (s == 3) {
       const double sq6 = sqrt(6.0);
-      const double dd[3] = {-(13 + 7 * sq6) / 3, (-13 + 7 * sq6) / 3,
-                            -1.0 / 3};
+      const double dd[3] = {-(13 + 7 * sq6) / 3, (-13 + 7 * sq6) / 3, -1.0 / 3};
       for (int j = 0; j < 3; ++j)
         EXPECT(fabs(e.e[j] - e.gamma0 * dd[j]) <= 1e-13 * fabs(e.e[j]) + 1e-15,
                "s=3: e[%d] = %.17g, RADAU5's %.17g", j, e.e[j],
@@ -295,8 +294,7 @@ int main(void) {
   variable_index("pendulum", "index3", "11223");
   variable_index("pendulum", "ggl", "111122");
   variable_index("pendulum", "accel", "11111");
-  variable_index("four-bar", "index3",
-                 "111111111222222222333333333");
+  variable_index("four-bar", "index3", "111111111222222222333333333");
   accel_tolerances();
   bad_input();
   failure_report();

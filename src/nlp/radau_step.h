@@ -45,19 +45,19 @@ typedef enum rc_rstep_status {
 
 /* One Newton solve: the caller's settings and what happened. */
 typedef struct rc_rstep_newton {
-  int maxit;       /* iterations at most */
-  double fnewt;    /* converged when faccon |dQ| <= fnewt */
-  double faccon;   /* in: theta/(1-theta) until one is measured;
-                      out: the last one */
-  int max_norm;    /* 1: max norm of dQ / scal, 0: RMS (RADAU5) */
-  int allow_first; /* the first allow_first contraction ratios may be >= 1
-                      (up to 4): a Newton that starts uphill converges */
+  int maxit;        /* iterations at most */
+  double fnewt;     /* converged when faccon |dQ| <= fnewt */
+  double faccon;    /* in: theta/(1-theta) until one is measured;
+                       out: the last one */
+  int max_norm;     /* 1: max norm of dQ / scal, 0: RMS (RADAU5) */
+  int allow_first;  /* the first allow_first contraction ratios may be >= 1
+                       (up to 4): a Newton that starts uphill converges */
   int accept_first; /* 1: the first iterate converges when faccon (the
                        caller's) times its increment is below fnewt, as in
                        RADAU5 (for a predictor that is already within the
                        tolerance: an error estimate's) */
-  int no_predict;  /* 1: run to maxit instead of stopping when the
-                      contraction predicts maxit will not do */
+  int no_predict;   /* 1: run to maxit instead of stopping when the
+                       contraction predicts maxit will not do */
   const double *scal_floor; /* optional nq weights: theta >= 0.5 with
                                |dQ / scal_floor| <= 1 is convergence at the
                                rounding floor */

@@ -451,8 +451,8 @@ rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh,
     fallback = stats->newton_fallback_element;
     rc_solution_free(sol);
     /* the march's Newton (scaled tests, any index; march.h) before Ipopt */
-    if ((rc = rc_march_mesh(pb, mesh, opt, opt->tol, 0, guess, sol, stats, err)) !=
-        RC_OK)
+    if ((rc = rc_march_mesh(pb, mesh, opt, opt->tol, 0, guess, sol, stats,
+                            err)) != RC_OK)
       return rc;
     if (stats->status == RC_STATUS_CONVERGED ||
         opt->solver == RC_SOLVER_NEWTON) {
