@@ -19,3 +19,7 @@ else()
   message(WARNING "radcol: no Python with sympy, scipy and h5py: the scaled "
                   "march test is skipped")
 endif()
+# Index-3 forms on a sample of uniform meshes (the sweep: scripts/).
+add_test(NAME march.uniform_index3
+         COMMAND sh ${RADCOL_TEST_DIR}/test_march_uniform.sh ${RADCOL_EXE})
+set_tests_properties(march.uniform_index3 PROPERTIES LABELS "march" TIMEOUT 300)
