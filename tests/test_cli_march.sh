@@ -50,6 +50,12 @@ run 0 pendulum -f accel --rtol 1e-8 --atol T=1e-6 --march-stages 7 -o s7.h5
 grep -q '"stages": *7' out.txt || fail "--march-stages 7: stages not 7"
 grep -q 'of 7 stages' out.txt || fail "--march-stages 7: message"
 
+# a tolerance the march cannot meet below its rounding floor: one march, the
+# reason said, no re-march at a local tolerance below 1e3 eps (issue 26)
+run 0 pendulum -f accel --rtol 1e-13 --atol 1e-13 -o tight.h5
+grep -q 'not met after 1 march (the next local tolerance would be below 1e3 eps)' \
+  out.txt || fail "--rtol 1e-13: expected one march and the reason"
+
 run 0 crane -f servo -o servo.h5
 grep -q 'the adaptive march failed' err.txt || fail "servo: no note of the march's failure"
 grep -q 'stopped at t = ' err.txt || fail "servo: the note does not name the time"

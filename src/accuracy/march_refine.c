@@ -2,13 +2,17 @@
  * march_refine.c - an initial-value DAE integrated to a global tolerance
  * (radcol/march_refine.h): march, estimate, and march again with the local
  * tolerance scaled by max(0.01, 0.5 rtol / E) while E, the largest relative
- * global estimate of an index-1 unknown, exceeds rtol.
+ * global estimate of an index-1 unknown, exceeds rtol; not again after a
+ * march whose local tolerance was raised to its rounding floor or whose
+ * successor's would be below 1e3 eps, or one that did not halve E (a
+ * tighter local tolerance would not help).
  *
  * Invariants: exactly one march's solution is alive between iterations (the
  * best so far, the last that succeeded); every march gets one row; the
  * options of march m are opt with rtol, atol and every named atol times f_m
  * (so atol_i / rtol, the estimate's scale, is the same for every march).
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,7 +106,7 @@ rc_err rc_march_refined(const rc_problem *pb, const rc_options *opt,
     free(hist);
     return rc;
   }
-  double f = 1.0;
+  double f = 1.0, prev_worst = NAN;
   int n = 0, have = 0;
   char why[RC_MESSAGE_MAX] = "";
   rc_march_info minfo;
@@ -173,12 +177,25 @@ rc_err rc_march_refined(const rc_problem *pb, const rc_options *opt,
                opt->rtol, m + 1, m ? "es" : "", worst, o.rtol);
       break;
     }
+    /* a march at its rounding floor, or one that did not halve the
+     * estimate, is not improved by a tighter local tolerance */
+    const double f_next = f * fmax(0.01, 0.5 * opt->rtol / worst);
+    const int floor_hit = inf.rtol_raised > 0;
+    const int too_tight = f_next * opt->rtol < 1e3 * DBL_EPSILON;
+    const int stalled = !isnan(prev_worst) && !(worst < 0.5 * prev_worst);
     snprintf(why, sizeof why,
-             "tolerance %.3g not met after %d march%s (the march cap): "
-             "global estimate %.3g (index-1 unknowns) at local tolerance "
-             "%.3g",
-             opt->rtol, m + 1, m ? "es" : "", worst, o.rtol);
-    f *= fmax(0.01, 0.5 * opt->rtol / worst);
+             "tolerance %.3g not met after %d march%s (%s): global estimate "
+             "%.3g (index-1 unknowns) at local tolerance %.3g",
+             opt->rtol, m + 1, m ? "es" : "",
+             floor_hit   ? "the march is at its rounding floor"
+             : too_tight ? "the next local tolerance would be below 1e3 eps"
+             : stalled   ? "the last march did not halve the estimate"
+                         : "the march cap",
+             worst, o.rtol);
+    if (floor_hit || too_tight || stalled)
+      break;
+    prev_worst = worst;
+    f = f_next;
   }
   free(k);
   free(atol_v);
