@@ -421,7 +421,7 @@ static rc_err square_global_estimate(const rc_problem *pb,
   int iters = 0, done = 0;
   /* p-enrichment, then h; h first above index 3, where the unknowns of the
    * highest index converge at order s - 3 or less and the s + 1 solution is
-   * no better than the s one (a crane servo's control: an estimate of 3e-5
+   * no better than the s one (an index-5 control: an estimate of 3e-5
    * from one more stage, a true error of 6e-3) */
   const int h_first = pb->index > 3;
   for (int attempt = 0; attempt < 2 && !done; ++attempt) {
