@@ -25,7 +25,10 @@
  *
  * Usage: radcol_bench_ida [--repeat R] SPEC...
  *   SPEC = ida:RTOL:ATOL | radcol:S:N[:auto|ipopt|newton]  (default auto:
- *   the Newton path, pendulum/accel being a square system)
+ *   the Newton path, pendulum/accel being a square system) | march:RTOL
+ *   (the adaptive march, rtol = atol = RTOL, radcol/march.h) |
+ *   march+est:RTOL (the march to tolerance with its global estimate,
+ *   radcol/march_refine.h: what `radcol solve` without a mesh does)
  * prints one JSON object per SPEC on stdout.
  */
 #include <ida/ida.h>
@@ -40,6 +43,9 @@
 #include <time.h>
 
 #include "radcol/catalogue.h"
+#include "radcol/estimate.h"
+#include "radcol/march.h"
+#include "radcol/march_refine.h"
 #include "radcol/mesh.h"
 #include "radcol/options.h"
 #include "radcol/params.h"
@@ -255,10 +261,60 @@ static void run_radcol(const rc_problem *pb, int s, int n,
   rc_mesh_free(&mesh);
 }
 
+/* The adaptive march at rtol = atol (radcol/march.h); with est, the march
+ * to tolerance with its global estimate (radcol/march_refine.h), what
+ * `radcol solve` does by default.  Error at the nodes, as for radcol:S:N. */
+static void run_march(const rc_problem *pb, double rtol, int est, int repeat,
+                      run_out *o) {
+  memset(o, 0, sizeof *o);
+  o->time_s = INFINITY;
+  rc_options opt;
+  rc_options_default(&opt);
+  opt.rtol = opt.atol = rtol;
+  rc_solution sol = {0};
+  rc_error err;
+  for (int r = 0; r < repeat; ++r) {
+    rc_solve_stats st;
+    rc_march_info info;
+    rc_solution_free(&sol);
+    rc_refine_row *rows = NULL;
+    int nrows = 0;
+    rc_error_estimate e;
+    const double t0 = now_s();
+    const rc_err rc =
+        est ? rc_march_refined(pb, &opt, NULL, 3, RC_ESTIMATE_GLOBAL, &sol, &st,
+                               &info, &rows, &nrows, &e, &err)
+            : rc_march_solve(pb, &opt, NULL, &sol, &st, &info, &err);
+    const double dt = now_s() - t0;
+    if (est && rc == RC_OK) {
+      rc_error_estimate_free(&e);
+      free(rows);
+    }
+    if (rc != RC_OK || st.status != RC_STATUS_CONVERGED) {
+      rc_solution_free(&sol);
+      return;
+    }
+    if (dt < o->time_s)
+      o->time_s = dt;
+    o->steps = info.steps;
+    o->resevals = nrows;
+  }
+  const int mref = rc_problem_nw(pb) + pb->nout;
+  double *ref = malloc(sizeof *ref * (size_t)sol.nnodes * (size_t)mref);
+  if (ref && pb->reference(pb, sol.nnodes, sol.t, ref) == 0) {
+    o->error = max_err(sol.nnodes, sol.w, rc_problem_nw(pb), ref, mref);
+    o->points = sol.nnodes;
+    o->ok = 1;
+  }
+  free(ref);
+  rc_solution_free(&sol);
+}
+
 static int usage(void) {
   fprintf(stderr,
           "usage: radcol_bench_ida [--repeat R] SPEC...\n"
-          "  SPEC = ida:RTOL:ATOL | radcol:S:N[:auto|ipopt|newton]\n"
+          "  SPEC = ida:RTOL:ATOL | radcol:S:N[:auto|ipopt|newton] |\n"
+          "         march:RTOL | march+est:RTOL\n"
           "  one JSON line per SPEC: method, setting, time_s (min of R), "
           "error (max |z - ref| at the method's points)\n");
   return 2;
@@ -295,6 +351,15 @@ int main(int argc, char **argv) {
              "\"time_s\": %.6e, \"error\": %.6e, \"steps\": %ld, "
              "\"resevals\": %ld, \"jacevals\": %ld}\n",
              p1, p2, o.ok, o.time_s, o.error, o.steps, o.resevals, o.jacevals);
+    } else if (sscanf(argv[a], "march:%lf", &p1) == 1 ||
+               sscanf(argv[a], "march+est:%lf", &p1) == 1) {
+      const int est = strncmp(argv[a], "march+est:", 10) == 0;
+      run_march(pb, p1, est, repeat, &o);
+      printf("{\"method\": \"%s\", \"rtol\": %g, \"ok\": %d, "
+             "\"time_s\": %.6e, \"error\": %.6e, \"steps\": %ld, "
+             "\"marches\": %ld, \"nodes\": %d}\n",
+             est ? "march+est" : "march", p1, o.ok, o.time_s, o.error, o.steps,
+             o.resevals, o.points);
     } else if (sscanf(argv[a], "radcol:%lf:%lf", &p1, &p2) == 2) {
       const char *sv = strchr(strchr(argv[a], ':') + 1, ':');
       sv = sv ? strchr(sv + 1, ':') : NULL;

@@ -302,6 +302,10 @@ def section_ida(a, workdir):
         specs += [f"radcol:{s}:{n}" for n in ns]
     # the NLP path at the settings it needed before the Newton path existed
     specs += [f"radcol:{s}:{n}:ipopt" for s, n in IPOPT_IDA]
+    # the adaptive march (no mesh; radcol/march.h), alone and with its global
+    # estimate and the re-marches it asks for (what `radcol solve` does)
+    for k in range(3, 12):
+        specs += [f"march:1e-{k}", f"march+est:1e-{k}"]
     runs = run_ida_driver(a, specs)
     write_ida(a, runs)
 
@@ -319,6 +323,8 @@ def run_ida_driver(a, specs):
     for r in runs:
         tag = (f"IDA rtol={r['rtol']:.0e} atol={r['atol']:.0e} ({r['steps']} steps)"
                if r["method"] == "ida" else
+               f"{r['method']} rtol={r['rtol']:.0e} ({r['steps']} steps)"
+               if r["method"].startswith("march") else
                f"radcol s={r['s']} n={r['n']} {r.get('solver', 'auto')} "
                f"({r['iterations']} it)")
         if not a.quick:
@@ -326,11 +332,11 @@ def run_ida_driver(a, specs):
     return runs
 
 
-def best_per_target(runs, solver="auto"):
+def best_per_target(runs, solver="auto", method="radcol"):
     """{target: (radcol run, ida run)}, fastest run reaching each target."""
     out = {}
     for tgt in TARGETS:
-        rc = [r for r in runs if r["method"] == "radcol" and r["error"] <= tgt
+        rc = [r for r in runs if r["method"] == method and r["error"] <= tgt
               and r.get("solver", "auto") == solver]
         ida = [r for r in runs if r["method"] == "ida" and r["error"] <= tgt]
         out[tgt] = (min(rc, key=lambda r: r["time_s"]) if rc else None,
@@ -357,17 +363,26 @@ def write_ida(a, runs):
         f"{a.repeat} repeats.",
         "- IDA: dense direct linear solver, analytic Jacobian, atol = rtol/100, T marked",
         "  algebraic.  radcol: uniform mesh, default options (tol 1e-10).",
+        "- march: the adaptive Radau IIA march without a mesh (radcol/march.h) at",
+        "  rtol = atol (rc_march_solve); march+est: the march to tolerance with its",
+        "  global estimate and any re-march it asks for (rc_march_refined), which",
+        "  is what `radcol solve pendulum -f accel` does (the whole command adds",
+        "  process start, diagnostics and the HDF5 file: see docs/march.md).",
         "- Fastest setting reaching each target (error <= target):",
         "",
         "| target | radcol (s, n) | radcol error | radcol time s | IDA (rtol) | IDA error | "
-        "IDA time s | radcol / IDA | Ipopt path / IDA |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "IDA time s | radcol / IDA | Ipopt path / IDA | march (rtol) / IDA | "
+        "march+est (rtol) / IDA |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     best = best_per_target(runs)
     best_ip = best_per_target(runs, "ipopt")
+    best_m = best_per_target(runs, method="march")
+    best_me = best_per_target(runs, method="march+est")
     for tgt in TARGETS:
         br, bi = best[tgt]
         bp = best_ip[tgt][0]
+        bm, bme = best_m[tgt][0], best_me[tgt][0]
         c1 = (f"s={br['s']}, n={br['n']} | {br['error']:.1e} | {br['time_s']:.2e}"
               if br else "not reached | - | -")
         c2 = (f"{bi['rtol']:.0e} | {bi['error']:.1e} | {bi['time_s']:.2e}"
@@ -375,7 +390,11 @@ def write_ida(a, runs):
         ratio = f"{br['time_s'] / bi['time_s']:.2f}" if br and bi else "-"
         rip = (f"{bp['time_s'] / bi['time_s']:.1f} (s={bp['s']}, n={bp['n']})"
                if bp and bi else "-")
-        lines.append(f"| {tgt:.0e} | {c1} | {c2} | {ratio} | {rip} |")
+        rm = (f"{bm['time_s'] / bi['time_s']:.2f} ({bm['rtol']:.0e}, "
+              f"{bm['time_s']:.2e} s)" if bm and bi else "-")
+        rme = (f"{bme['time_s'] / bi['time_s']:.2f} ({bme['rtol']:.0e}, "
+               f"{bme['time_s']:.2e} s)" if bme and bi else "-")
+        lines.append(f"| {tgt:.0e} | {c1} | {c2} | {ratio} | {rip} | {rm} | {rme} |")
     lines += ["", "All runs:", "", "| method | setting | error | time s | work |",
               "|---|---|---|---|---|"]
     for r in runs:
@@ -383,6 +402,10 @@ def write_ida(a, runs):
             lines.append(f"| IDA | rtol={r['rtol']:.0e} atol={r['atol']:.0e} | "
                          f"{r['error']:.2e} | {r['time_s']:.2e} | {r['steps']} steps, "
                          f"{r['resevals']} residuals, {r['jacevals']} Jacobians |")
+        elif r["method"].startswith("march"):
+            lines.append(f"| {r['method']} | rtol={r['rtol']:.0e} | "
+                         f"{r['error']:.2e} | {r['time_s']:.2e} | {r['steps']} "
+                         f"steps, {r['marches']} march(es), {r['nodes']} nodes |")
         else:
             it = ("Ipopt iterations" if r.get("solver") == "ipopt"
                   else "Newton iterations")
@@ -409,6 +432,12 @@ def plot_ida(runs, png):
                     key=lambda r: r["n"])
         ax.loglog([r["error"] for r in rs], [r["time_s"] for r in rs], "o-",
                   label=f"radcol s={s}", ms=4)
+    for m, style in (("march", "s-"), ("march+est", "D-")):
+        ms = sorted([r for r in runs if r["method"] == m],
+                    key=lambda r: -r["rtol"])
+        if ms:
+            ax.loglog([r["error"] for r in ms], [r["time_s"] for r in ms], style,
+                      label=f"radcol {m} (rtol 1e-3..1e-11)", ms=4, lw=2)
     ip = sorted([r for r in runs if r["method"] == "radcol"
                  and r.get("solver") == "ipopt"], key=lambda r: r["error"])
     if ip:

@@ -22,6 +22,10 @@ Modes (one per run):
                the published values.
   --failures   the reproducers of today's failures (issue 26): commands and
                outputs into results/bench/dae-failures.md.
+  --march      IDA's ladder against the adaptive march (issue 26): `radcol
+               solve` with no mesh option, rtol 1e-3 .. 1e-11, the default
+               estimate included; writes results/bench/
+               dae-workprecision-march.md, .json and .png.
   --check      the quick ctest check: each model generates, builds and
                solves its "quick" run to at least its "min_digits".
 
@@ -46,6 +50,7 @@ import importlib.util
 import json
 import math
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -209,6 +214,10 @@ def radcol_run(a, p, args, ref, repeat, timeout, work):
         inside.append(d.get("wall_s") or math.nan)
         est = d.get("estimate") or {}
         res["estimate"] = est.get("kind") if isinstance(est, dict) else None
+        ee = d.get("error_estimate") or {}
+        res.update(solve_s=d.get("ipopt_s"), enriched_s=ee.get("enriched_wall_s"),
+                   estimate_kind=ee.get("kind"), elements=d.get("elements"),
+                   stages=d.get("stages"))
         res["ok"] = rc == 0 or (rc == 1 and d.get("status") == "inaccurate")
         if not res["ok"]:
             break
@@ -337,27 +346,34 @@ def floors(a, n=11):
     return out
 
 
+def ida_ladder(a, p, ref, work):
+    """IDA over its rtol ladder, both atol modes; a ladder stops at the
+    reference's floor or after a run slower than --ida-max-s."""
+    ida_rows = []
+    for mode in IDA_MODES:
+        for rtol in IDA_LADDER:
+            r = ida_run(a, p, rtol, mode, ref, a.repeat, a.timeout, work)
+            ida_rows.append(r)
+            print("  ida %s rtol=%-8.1e %s digits %s time %.4f s" % (
+                mode, rtol, "ok " if r.get("ok") else "FAIL",
+                fmt(r.get("digits")), r["time_s"]), flush=True)
+            if r.get("ok") and r["digits"] >= float(p.spec["reference_floor_digits"]):
+                break
+            if r["time_s"] > a.ida_max_s:
+                print("  ida %s: %.1f s > --ida-max-s %g: the rest of the ladder "
+                      "is left out" % (mode, r["time_s"], a.ida_max_s), flush=True)
+                r["note"] = "slower than --ida-max-s: smaller rtol left out"
+                break
+    return ida_rows
+
+
 def study(a, probs, work):
     report = {"_floors": floors(a)}
     print("process floors: %s" % report["_floors"], flush=True)
     for p in probs:
         ref_head, ref = p.load_reference()
         print("== %s" % p.name, flush=True)
-        ida_rows = []
-        for mode in IDA_MODES:
-            for rtol in IDA_LADDER:
-                r = ida_run(a, p, rtol, mode, ref, a.repeat, a.timeout, work)
-                ida_rows.append(r)
-                print("  ida %s rtol=%-8.1e %s digits %s time %.4f s" % (
-                    mode, rtol, "ok " if r.get("ok") else "FAIL",
-                    fmt(r.get("digits")), r["time_s"]), flush=True)
-                if r.get("ok") and r["digits"] >= float(p.spec["reference_floor_digits"]):
-                    break
-                if r["time_s"] > a.ida_max_s:
-                    print("  ida %s: %.1f s > --ida-max-s %g: the rest of the ladder "
-                          "is left out" % (mode, r["time_s"], a.ida_max_s), flush=True)
-                    r["note"] = "slower than --ida-max-s: smaller rtol left out"
-                    break
+        ida_rows = ida_ladder(a, p, ref, work)
         rad_rows = []
         for run in p.spec["runs"][:a.max_runs]:
             args = run["args"]
@@ -599,6 +615,269 @@ def git_rev():
         return "?"
 
 
+# ---- the adaptive march (issue 26) --------------------------------------------------
+
+MARCH_LADDER = [10.0 ** -k for k in range(3, 12)]   # 1e-3 .. 1e-11
+
+
+def march_forms(p):
+    """The problem's formulations, in the order of bench.json's runs."""
+    out = []
+    for run in p.spec["runs"]:
+        f = run["args"][run["args"].index("-f") + 1]
+        if f not in out:
+            out.append(f)
+    return out
+
+
+def scaled_atol_args(a, p, form, rtol, ref, work):
+    """--atol NAME=rtol*max|ref_NAME| for every reference component that is a
+    variable of the formulation (the names radcol refuses are left out)."""
+    names = [n for n in ref if n != "t"]
+    key = (p.name, form)
+    known = a.march_names.get(key)
+    if known is None:
+        cmd = [a.radcol, "solve", p.name, "--plugin", p.lib, "-f", form,
+               "--atol", "radcol-bench-no-such-name=1", "-o",
+               os.path.join(work, "probe.h5")]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        tail = r.stderr.split("expected one of ", 1)
+        known = ([n.strip(" )\n") for n in tail[1].split(",")]
+                 if len(tail) == 2 else [])
+        a.march_names[key] = known
+    out = []
+    for n in names:
+        if n in known:
+            scale = max(abs(v) for v in ref[n])
+            out += ["--atol", "%s=%.3g" % (n, rtol * scale if scale > 0 else rtol)]
+    return out
+
+
+def march_study(a, probs, work):
+    """IDA's ladder against `radcol solve P -f F --rtol R` with no mesh option
+    (the adaptive march, its global estimate and any re-march: the default),
+    atol = rtol (scalar) and per variable (scaled), and the same march with
+    --estimate off (the cost of the estimate)."""
+    report = {"_floors": floors(a)}
+    a.march_names = {}
+    print("process floors: %s" % report["_floors"], flush=True)
+    for p in probs:
+        ref_head, ref = p.load_reference()
+        print("== %s" % p.name, flush=True)
+        ida_rows = ida_ladder(a, p, ref, work)
+        rows = []
+        for form in march_forms(p):
+            for mode in ("scalar", "scaled", "off"):
+                for rtol in MARCH_LADDER:
+                    args = ["-f", form, "--rtol", "%.0e" % rtol]
+                    if mode == "scaled":
+                        args += scaled_atol_args(a, p, form, rtol, ref, work)
+                    else:
+                        args += ["--atol", "%.0e" % rtol]
+                    if mode == "off":
+                        args += ["--estimate", "off"]
+                    r = radcol_run(a, p, args, ref, a.repeat, a.timeout, work)
+                    r.update(form=form, mode=mode, rtol=rtol)
+                    rows.append(r)
+                    print("  march %-7s %-6s rtol=%-6.0e %-10s digits %s time %.4f s"
+                          " (solve %s, estimate %s)" % (
+                              form, mode, rtol,
+                              r["status"] if not r.get("ok") else "ok",
+                              fmt(r.get("digits")), r["time_s"],
+                              ftime(r.get("solve_s")), ftime(r.get("enriched_s"))),
+                          flush=True)
+        report[p.name] = {"ida": ida_rows, "march": rows}
+    return report
+
+
+def write_march_report(a, probs, report, cmdline):
+    out = os.path.splitext(a.out)[0] + "-march.md"
+    meta = report.setdefault("_meta", {})
+    if not meta:
+        try:
+            load = "%.1f" % os.getloadavg()[0]
+        except OSError:
+            load = "?"
+        meta.update(cmdline=cmdline, commit=git_rev(), load=load,
+                    time=datetime.datetime.now(datetime.timezone.utc).strftime(
+                        "%Y-%m-%d %H:%M UTC"))
+    cmdline, now, load = meta["cmdline"], meta["time"], meta["load"]
+    fl = report.get("_floors", {})
+    md = ["# DAE work-precision: radcol's adaptive march versus SUNDIALS IDA "
+          "(issue 26)\n",
+          "Written by `%s` (%s, commit %s); every figure below comes from that one "
+          "run. Machine: 2 cores shared with other jobs (load average %s at the "
+          "end; wall times are noisy, ratios are within this run).\n"
+          % (cmdline, now, meta["commit"], load),
+          """- Problems, reference and digits as in dae-workprecision.md (min of the
+  digits at tf and on the reference grid, over the compared components, capped
+  at the reference's floor).
+- radcol: `radcol solve P --plugin LIB -f F --rtol R --atol ... -o FILE.h5
+  --json --quiet`, no mesh option: the adaptive Radau IIA march, its global
+  estimate (the default) and the re-marches the estimate asks for (at most 3
+  marches), dense diagnostics and the HDF5 file: the whole command, process
+  start to exit, median of %d repeats. rtol 1e-3 .. 1e-11 in decades, every
+  formulation of the problem; atol = rtol (scalar) or atol_i = rtol max|ref_i|
+  per variable (scaled, as IDA's scaled mode); `off`: the same march with
+  `--estimate off` (atol = rtol), for the estimate's cost.
+- IDA: as in dae-workprecision.md (index-1 form, exact Jacobian, rtol ladder
+  1e-2 .. 1e-13 in half decades, atol scaled and scalar, whole command).
+- Fastest run reaching each target, in hindsight for both (neither knows in
+  advance which tolerance gives the digits).
+- Process start-up: `radcol --version` %s s, the IDA driver's usage message %s s
+  (median of %d).
+""" % (a.repeat, ftime(fl.get("radcol")), ftime(fl.get("ida")), fl.get("n", 0))]
+    md.append("## Time to reach 3 / 5 / 7 / 9 digits, default estimate included\n")
+    md.append("Ratio radcol / IDA of the whole commands (< 1: radcol faster; "
+              "bold: radcol slower), then (radcol s / IDA s, radcol's setting). "
+              "`-`: not reached.\n")
+    md.append("| problem | radcol | 3 | 5 | 7 | 9 |")
+    md.append("|---|---|---|---|---|---|")
+    summary = {}
+    for p in probs:
+        rep = report[p.name]
+        rows = [r for r in rep["march"] if r["mode"] != "off"]
+        groups = [("march, any form", rows)]
+        for form in march_forms(p):
+            groups.append(("march %s" % form, [r for r in rows if r["form"] == form]))
+        groups.append(("march, estimate off (any form)",
+                       [r for r in rep["march"] if r["mode"] == "off"]))
+        for gname, rr in groups:
+            cells = []
+            for tgt in TARGETS:
+                bi, br = best(rep["ida"], tgt), best(rr, tgt)
+                if bi and br:
+                    ratio = br["time_s"] / bi["time_s"]
+                    cells.append("%s (%s / %s, %s %s %.0e)" % (
+                        ("**%.2f**" if ratio > 1 else "%.2f") % ratio,
+                        ftime(br["time_s"]), ftime(bi["time_s"]), br["form"],
+                        br["mode"], br["rtol"]))
+                    summary.setdefault(p.name, {}).setdefault(gname, {})[tgt] = ratio
+                elif bi:
+                    cells.append("- (IDA %s)" % ftime(bi["time_s"]))
+                elif br:
+                    cells.append("- (IDA never; radcol %s)" % ftime(br["time_s"]))
+                else:
+                    cells.append("-")
+            md.append("| %s | %s | %s |" % (p.name, gname, " | ".join(cells)))
+    md.append("")
+    md.append("The same best runs timed inside the processes (radcol: `wall_s` of "
+              "its --json, main() to exit, result file included; IDA: the "
+              "integration alone, as its driver reports it), ratio radcol / IDA "
+              "(radcol s / IDA s): what remains without the process start-up.\n")
+    md.append("| problem | radcol | 3 | 5 | 7 | 9 |")
+    md.append("|---|---|---|---|---|---|")
+    for p in probs:
+        rep = report[p.name]
+        rows = [r for r in rep["march"] if r["mode"] != "off"]
+        cells = []
+        for tgt in TARGETS:
+            bi, br = best(rep["ida"], tgt), best(rows, tgt)
+            ri = br.get("inside_s") if br else None
+            ii = bi.get("inside_s") if bi else None
+            cells.append("%s (%s / %s)" % (
+                ("**%.2f**" if ri / ii > 1 else "%.2f") % (ri / ii), ftime(ri),
+                ftime(ii)) if ri and ii else "-")
+        md.append("| %s | march, any form | %s |" % (p.name, " | ".join(cells)))
+    md.append("")
+    md.append("## The estimate's cost\n")
+    md.append("Per problem and formulation, median over the rtol ladder (scalar "
+              "atol, runs converged with and without the estimate): the enriched "
+              "integration's own time (`error_estimate.enriched_wall_s`) over the "
+              "march's (`ipopt_s`, the solve), and the whole command with the "
+              "default estimate over the whole command with `--estimate off` "
+              "(includes the re-marches the estimate asks for); marches: how "
+              "many the default needed (1 = the first met the tolerance).\n")
+    md.append("| problem | form | enriched / solve | whole default / whole off "
+              "| max | marches per rtol (1e-3 .. 1e-11) |")
+    md.append("|---|---|---|---|---|---|")
+    for p in probs:
+        rep = report[p.name]
+        for form in march_forms(p):
+            en, wh, nm = [], [], []
+            for rtol in MARCH_LADDER:
+                d = next((r for r in rep["march"] if r["form"] == form and
+                          r["mode"] == "scalar" and r["rtol"] == rtol), None)
+                o = next((r for r in rep["march"] if r["form"] == form and
+                          r["mode"] == "off" and r["rtol"] == rtol), None)
+                m = None
+                if d and d.get("ok"):
+                    g = re.search(r"(\d+) march", d.get("message") or "")
+                    m = g.group(1) if g else "?"
+                nm.append(m or "-")
+                if d and o and d.get("ok") and o.get("ok"):
+                    if d.get("enriched_s") and d.get("solve_s"):
+                        en.append(d["enriched_s"] / d["solve_s"])
+                    wh.append(d["time_s"] / o["time_s"])
+            md.append("| %s | %s | %s | %s | %s | %s |" % (
+                p.name, form, fmt(statistics.median(en)) if en else "-",
+                fmt(statistics.median(wh)) if wh else "-",
+                fmt(max(wh)) if wh else "-", " ".join(nm)))
+    md.append("")
+    for p in probs:
+        rep = report[p.name]
+        md.append("## %s: every run\n" % p.name)
+        md.append("| solver | setting | status | digits | end | grid (worst) | time s "
+                  "| inside s | work |")
+        md.append("|---|---|---|---|---|---|---|---|---|")
+        for r in rep["ida"]:
+            md.append("| IDA | rtol %.0e, atol %s | %s | %s | %s | %s (%s) | %s | %s | "
+                      "%s steps |" % (
+                          r["rtol"], r["mode"],
+                          "ok" if r.get("ok") else r.get("status", "failed"),
+                          fmt(r.get("digits")), fmt(r.get("digits_end")),
+                          fmt(r.get("digits_grid")), r.get("worst", ""),
+                          ftime(r["time_s"]), ftime(r.get("inside_s")),
+                          r.get("steps", "-")))
+        for r in rep["march"]:
+            st = r.get("status")
+            md.append("| radcol | %s %s rtol %.0e | %s | %s | %s | %s (%s) | %s | %s | "
+                      "%s steps of %s stages; %s |" % (
+                          r["form"], r["mode"], r["rtol"],
+                          st if r.get("ok") else "**%s**" % (st or "failed"),
+                          fmt(r.get("digits")), fmt(r.get("digits_end")),
+                          fmt(r.get("digits_grid")), r.get("worst", ""),
+                          ftime(r["time_s"]), ftime(r.get("inside_s")),
+                          r.get("elements", "-"), r.get("stages", "-"),
+                          (r.get("message") or "").replace("|", "/")[:160]))
+        md.append("")
+    png = os.path.splitext(out)[0] + ".png"
+    md.append("![work-precision](%s)\n" % os.path.basename(png))
+    with open(out, "w") as fh:
+        fh.write("\n".join(md))
+    with open(os.path.splitext(out)[0] + ".json", "w") as fh:
+        json.dump({"summary": summary, "report": report}, fh, indent=1,
+                  default=lambda v: None)
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(1, len(probs), figsize=(4.2 * len(probs), 4.2),
+                             squeeze=False)
+    for ax, p in zip(axes[0], probs):
+        rep = report[p.name]
+        for mode, st in (("scaled", "k-o"), ("scalar", "k--.")):
+            ida = [r for r in rep["ida"] if r.get("ok") and r["mode"] == mode]
+            ax.plot([r["digits"] for r in ida], [r["time_s"] for r in ida], st,
+                    ms=3, label="IDA index 1, atol %s" % mode)
+        for form in march_forms(p):
+            for mode, mk in (("scalar", "-^"), ("scaled", "-s"), ("off", ":x")):
+                rr = [r for r in rep["march"] if r.get("ok") and r["form"] == form
+                      and r["mode"] == mode]
+                if rr:
+                    ax.plot([r["digits"] for r in rr], [r["time_s"] for r in rr], mk,
+                            ms=3, alpha=0.8, label="radcol march %s, %s" % (
+                                form, "est off" if mode == "off" else "atol " + mode))
+        ax.set_yscale("log")
+        ax.set_xlabel("significant digits (min of tf and grid)")
+        ax.set_ylabel("whole command, s")
+        ax.set_title(p.name)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=5)
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+    print("wrote %s" % out)
+
+
 # ---- references -------------------------------------------------------------------
 
 def integrate_grid(R, grid, method, rtol, atol):
@@ -821,6 +1100,12 @@ def main():
     mode.add_argument("--reference", action="store_true")
     mode.add_argument("--failures", action="store_true")
     mode.add_argument("--check", action="store_true")
+    ap.add_argument("--from-json", metavar="FILE",
+                    help="with --march: rewrite the report from a run's .json "
+                    "(no solving)")
+    mode.add_argument("--march", action="store_true",
+                      help="IDA against the adaptive march (no mesh option, the "
+                      "default estimate): results/bench/dae-workprecision-march.*")
     a = ap.parse_args()
     a.radcol = a.radcol or os.path.join(a.build, "radcol")
     a.ida = a.ida or os.path.join(a.build, "bench", "radcol_bench_ida_dae")
@@ -846,6 +1131,17 @@ def main():
             return 0
         if not os.path.exists(a.ida):
             ap.error("no IDA driver %s: configure with -DRADCOL_BUILD_BENCH=ON" % a.ida)
+        if a.march:
+            if a.from_json:
+                with open(a.from_json) as fh:
+                    report = json.load(fh)["report"]
+                for r in (r for p in probs for r in report[p.name]["march"]):
+                    r["time_s"] = r["time_s"] if r["time_s"] is not None else math.inf
+            else:
+                report = march_study(a, probs, work)
+            write_march_report(a, probs, report,
+                               " ".join(["scripts/bench_dae.py"] + sys.argv[1:]))
+            return 0
         report = study(a, probs, work)
         write_report(a, probs, report, " ".join(["scripts/bench_dae.py"] + sys.argv[1:]))
     return 0

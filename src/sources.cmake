@@ -29,6 +29,10 @@ set(RADCOL_NLP_SOURCES
   src/nlp/transcription.c
   src/nlp/ipopt_adapter.c
   src/nlp/newton.c
+  src/nlp/square.c
+  src/nlp/var_index.c
+  src/nlp/radau_step.c
+  src/nlp/march.c
   src/nlp/solve.c
   src/nlp/init.c
   src/nlp/phases_nlp.c
@@ -40,6 +44,7 @@ set(RADCOL_ACCURACY_SOURCES
   src/accuracy/estimate.c
   src/accuracy/refine.c
   src/accuracy/phases_refine.c
+  src/accuracy/march_refine.c
 )
 set(RADCOL_IO_SOURCES
   src/io/hdf5_util.c

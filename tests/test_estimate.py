@@ -13,12 +13,14 @@
   error_tol    --error-tol below the estimate: exit 1, status inaccurate in
                JSON and file; above it: exit 0; default warning above 1e-2
   servo        crane servo, 60 elements from a coarse (non-flat) guess: the
-               estimate flags u1 and --error-tol 1e-3 exits 1, inaccurate
+               global estimate of this index-5 square system cannot be
+               integrated (no Ipopt for square systems), the local one is
+               above 1e-3 and --error-tol 1e-3 exits 1, inaccurate
   bangbang     crane pathtime (bang-bang u1): the enriched re-solve needs more
                than 30 iterations and must still give the global estimate,
                large only in the elements holding a switch; pendulum coord
-               over a zero of x: the re-solve stops at its 100-iteration cap
-               and the estimate says it fell back to the local one
+               over a zero of x: the enriched integration (the march's
+               Newton, no Ipopt) gives the global estimate in under 1 s
   json_docs    every key printed by solve/init/simulate/check/info/list
                --json is documented in docs/json.md; stages is an int
   bad_input    --estimate bogus, --error-tol 0, --error-tol with --estimate
@@ -188,15 +190,22 @@ def case_servo(tmp):
     j = json.loads(so)
     check(rc == 1 and j["status"] == "inaccurate",
           "servo: exit %d status %s, expected 1 inaccurate" % (rc, j["status"]))
-    ev = j["error_estimate"]["variables"]
-    worst = max(ev, key=lambda k: ev[k]["relative"] or 0)
-    check(worst == "u1" and ev["u1"]["relative"] > 1e-3,
-          "servo: estimate does not flag u1: %s" % ev)
-    err_u1 = j["max_error"]["u1"]["dense"] / ev["u1"]["scale"]
-    print("servo n=60 from n=10: u1 estimate %.3g relative, true %.3g"
-          % (ev["u1"]["relative"], err_u1))
+    # A square system's global estimate never runs Ipopt (radcol/march.h):
+    # at index 5 the element-by-element Newton of the enriched integration
+    # does not converge (nor does the solve's own: Ipopt solved it), so the
+    # estimate is the local one and says why; it is still above 1e-3.
+    e = j["error_estimate"]
+    check(e["kind"] == "local" and "enriched integration" in e["note"]
+          and "failed" in e["note"],
+          "servo: expected the local estimate with the enriched "
+          "integration's failure in the note: %s" % e["note"])
+    check(e["max"] > 1e-3, "servo: local estimate %s not above 1e-3"
+          % e["max"])
+    scale = max(abs(v) for v in h5py.File(out, "r")["/solution/u1"][()])
+    err_u1 = j["max_error"]["u1"]["dense"] / max(1.0, scale)
+    print("servo n=60 from n=10: local estimate %.3g, true u1 error %.3g "
+          "relative" % (e["max"], err_u1))
     check(err_u1 > 1e-3, "servo: u1 is in fact accurate (%g)" % err_u1)
-    check("u1" in se, "servo: stderr does not name u1: " + se)
 
 
 def case_bangbang(tmp):
@@ -220,8 +229,12 @@ def case_bangbang(tmp):
                         "3", "--tf", "5", "--quiet", "--json", "-o", out)
     e = json.loads(so)["error_estimate"]
     print("coord over a zero of x:", e["kind"], e["note"])
-    check(e["kind"] == "local" and "after 100 iterations" in e["note"],
-          "bangbang: coord re-solve not capped at 100: %s" % e["note"])
+    # the enriched integration of a square system (no Ipopt) passes the zero
+    # of x (it capped Ipopt's re-solve at 100 iterations before)
+    check(e["kind"] == "global" and "integrated element by element"
+          in e["note"] and e["enriched_wall_s"] < 1.0,
+          "bangbang: coord estimate not from the enriched integration: %s"
+          % e["note"])
 
 
 def doc_keys(src):

@@ -369,9 +369,14 @@ static void refine_vs_uniform(const rc_problem *pb, int n0, int nmax,
     rc_solve_stats cst;
     EXPECT(rc_solve(pb, &sol.mesh, &o, NULL, &cold, &cst, NULL) == RC_OK,
            "%s: cold solve", what);
-    EXPECT(last->ipopt_iterations <= cst.iterations,
-           "%s: warm start took %d Ipopt iterations, cold %d", what,
-           last->ipopt_iterations, cst.iterations);
+    /* Newton (a square system) predicts every element after the first from
+     * the previous one: the warm start only changes element 0's predictor,
+     * which may cost a couple of iterations either way */
+    const int newton = strncmp(cst.solver, "newton", 6) == 0;
+    EXPECT(last->ipopt_iterations <=
+               cst.iterations + (newton ? 2 + cst.iterations / 50 : 0),
+           "%s: warm start took %d %s iterations, cold %d", what,
+           last->ipopt_iterations, newton ? "Newton" : "Ipopt", cst.iterations);
     fprintf(stderr, "%s: last step warm %d iterations, cold %d\n", what,
             last->ipopt_iterations, cst.iterations);
     rc_solution_free(&cold);

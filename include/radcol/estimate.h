@@ -15,6 +15,12 @@
  *   holds, at its nodes and on its dense output, in the max norm, to a factor
  *   1 - 2^-p (p >= 1) in the asymptotic range.  Cost: one more solve with
  *   twice the variables (warm-started, usually few iterations).
+ *   A square system (an initial-value DAE, rc_square_system) is never
+ *   re-solved through Ipopt: the enriched mesh is the same mesh with one more
+ *   stage per element (if that fails, every element split in two),
+ *   integrated element by element by the march's Newton (radcol/march.h,
+ *   rc_march_mesh, from the solution's dense output), and
+ *   scale_i = atol_i / rtol + max over the nodes of |v_i| (opt's tolerances).
  * RC_ESTIMATE_LOCAL: the Patterson-Hager-Rao element estimate of the
  *   refinement (radcol/refine.h): the local, relative defect of the state
  *   interpolant plus the algebraic residual between nodes.  It does not see

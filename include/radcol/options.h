@@ -47,6 +47,18 @@ typedef struct rc_options {
   void *progress_ctx;
   rc_solver_kind solver; /* default RC_SOLVER_AUTO */
   int newton_max_iter;   /* Newton iterations per element and attempt; 10 */
+  /* The adaptive march of a square system without a mesh (radcol/march.h)
+   * and its error estimate: unknown v_i (x, y or u) is held to
+   * atol_i + rtol |v_i| (locally per step, scaled by its index; globally
+   * atol_i + rtol max |v_i| over the trajectory). */
+  double rtol;                   /* relative tolerance, 1e-14..0.1; 1e-6 */
+  double atol;                   /* absolute tolerance of every unknown
+                                    without one of its own, > 0; 1e-6 */
+  int natol;                     /* per-unknown absolute tolerances: */
+  const char *const *atol_names; /* natol variable names (borrowed) */
+  const double *atol_values;     /* natol values > 0 (borrowed) */
+  int march_stages;    /* stages of every step: odd 1..13, 0: from rtol; 0 */
+  int march_max_steps; /* accepted plus rejected steps; 1000000 */
 } rc_options;
 
 /* "auto", "ipopt", "newton"; NULL for a value outside the enum. */

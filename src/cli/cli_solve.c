@@ -28,6 +28,8 @@
 #include "core/numbers.h"
 #include "radcol/estimate.h"
 #include "radcol/io.h"
+#include "radcol/march.h"
+#include "radcol/march_refine.h"
 #include "radcol/mesh.h"
 #include "radcol/mesh_check.h"
 #include "radcol/options.h"
@@ -51,12 +53,19 @@ static const char usage[] =
     "                    [--max-iter N] [--refine TOL] [--error-tol TOL]\n"
     "                    [--estimate global|local|off] [--plugin LIB.so]\n"
     "                    [--solver auto|ipopt|newton]\n"
+    "                    [--rtol R] [--atol [NAME=]A]... [--march-stages S]\n"
     "                    [--dense-bounds on|off]\n"
     "                    [-o FILE.h5] [--json] [--quiet]\n"
     "       radcol solve --job FILE.json [options] (radcol solve --job x "
     "--help)\n\n"
     "Transcribe PROBLEM by Radau IIA collocation, solve the NLP with Ipopt,\n"
-    "measure errors against the problem's reference and write an HDF5 file.\n\n"
+    "measure errors against the problem's reference and write an HDF5 file.\n"
+    "An initial-value problem (a square system: no objective, x(t0) fixed)\n"
+    "without -n, -s or --mesh is integrated by the adaptive Radau IIA march\n"
+    "instead: the steps are chosen by local error control to --rtol/--atol,\n"
+    "the global error is estimated and the march repeated at a tighter local\n"
+    "tolerance (at most twice) until every index-1 unknown meets it\n"
+    "(docs/march.md).  Where the march fails, the default mesh is solved.\n\n"
     "Options:\n"
     "  -f, --formulation F  formulation (radcol list); default: the problem's\n"
     "                       default formulation\n"
@@ -87,6 +96,18 @@ static const char usage[] =
     "docs/performance.md)\n"
     "                       element by element; auto uses it where it applies\n"
     "                       and falls back to Ipopt; default: auto\n"
+    "  --rtol R             the march's relative tolerance, 1e-14..0.1: each\n"
+    "                       unknown v within atol + R max |v| at the nodes\n"
+    "                       and on the dense output; default: 1e-6\n"
+    "  --atol A, --atol NAME=A  absolute tolerance > 0 of every unknown, or "
+    "of\n"
+    "                       the state, algebraic variable or control NAME\n"
+    "                       (repeatable); default: 1e-6.  Unknowns of index 2\n"
+    "                       and 3 (velocities, multipliers of an index-3\n"
+    "                       formulation) are held to it per step scaled by\n"
+    "                       h and h^2 (RADAU5's convention), not globally\n"
+    "  --march-stages S     Radau IIA stages of every step of the march, odd\n"
+    "                       1..13; default: 5 for R >= 1e-6, else 7\n"
     "  --dense-bounds on|off  on: simple bounds on states, algebraic\n"
     "                       variables and controls hold on the whole dense\n"
     "                       output (the Bernstein coefficients of every\n"
@@ -105,7 +126,10 @@ static const char usage[] =
     "  --json               print one JSON object on stdout; default: text\n"
     "  --quiet              no per-iteration progress on stderr; default: one\n"
     "                       line every 10 iterations or 0.5 s\n"
-    "  --refine TOL         adaptive hp mesh refinement until the global\n"
+    "  --refine TOL         a square system without a mesh option: the march\n"
+    "                       with --rtol TOL (and --atol TOL unless given),\n"
+    "                       at most --max-refinements + 1 marches.  Else\n"
+    "                       adaptive hp mesh refinement until the global\n"
     "                       error estimate of the result (every variable, at\n"
     "                       the nodes and on the dense output, relative to\n"
     "                       max(1, max |v|)) and every element's local\n"
@@ -157,6 +181,11 @@ typedef struct solve_args {
   double error_tol; /* --error-tol */
   int have_error_tol;
   int estimate; /* --estimate: rc_estimate_kind, global by default */
+  double rtol;  /* --rtol */
+  int have_rtol;
+  rc_cli_list atol; /* --atol V or NAME=V, in order */
+  long march_stages;
+  int have_march_stages;
 } solve_args;
 
 typedef struct progress_state {
@@ -197,6 +226,7 @@ static void refine_progress(void *ctx, const rc_refine_row *r,
 static void free_args(solve_args *a) {
   rc_cli_list_free(&a->sets);
   rc_cli_list_free(&a->ipopt);
+  rc_cli_list_free(&a->atol);
 }
 
 static const char *const solver_words[] = {"auto", "ipopt", "newton", NULL};
@@ -249,6 +279,12 @@ static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
        .seen = &a->have_error_tol},
       {"--estimate", NULL, RC_CLI_CHOICE, .dest = &a->estimate,
        .choices = estimate_words, .values = estimate_values},
+      {"--rtol", NULL, RC_CLI_POSITIVE, .dest = &a->rtol,
+       .seen = &a->have_rtol},
+      {"--atol", NULL, RC_CLI_LIST, .dest = &a->atol},
+      {"--march-stages", NULL, RC_CLI_INT, .dest = &a->march_stages,
+       .seen = &a->have_march_stages, .lo = 1, .hi = 13,
+       .what = "an odd number in 1..13"},
       {NULL}};
   const rc_cli_syntax syntax = {
       usage, opts, &a->problem,
@@ -503,9 +539,18 @@ typedef struct solve_job {
   double acc_tol;     /* the bound it is held to */
   int refine_missed;  /* --refine TOL not reached */
   char bounds[512];   /* simple bounds active at a failed solve's point */
+  int march;          /* a square system without a mesh option: marched */
+  rc_march_info minfo;
+  const char **atol_names; /* --atol NAME=V (names owned) */
+  double *atol_values;
+  int natol_owned;
 } solve_job;
 
 static void free_job(solve_job *j) {
+  for (int i = 0; i < j->natol_owned; ++i)
+    free((char *)j->atol_names[i]);
+  free(j->atol_names);
+  free(j->atol_values);
   rc_cli_diag_free(&j->diag);
   rc_mesh_check_free(&j->mcheck);
   if (j->have_est)
@@ -613,6 +658,56 @@ static int load_guess(solve_job *j) {
   return check_guess(cmd, path, j->pb, &j->guess, gp, gf, j->a.quiet);
 }
 
+/* --rtol, --atol V and --atol NAME=V (the last scalar one wins, names in
+ * order), --march-stages into j->opt. */
+static int march_tolerances(solve_job *j) {
+  const solve_args *a = &j->a;
+  rc_options *opt = &j->opt;
+  if (a->have_rtol)
+    opt->rtol = a->rtol;
+  if (a->have_march_stages)
+    opt->march_stages = (int)a->march_stages;
+  const int n = a->atol.n;
+  j->atol_names = calloc((size_t)n + 1, sizeof *j->atol_names);
+  j->atol_values = calloc((size_t)n + 1, sizeof *j->atol_values);
+  if (!j->atol_names || !j->atol_values) {
+    rc_cli_error(j->cmd, "out of memory for %d --atol values", n);
+    return RC_CLI_NO_MEMORY;
+  }
+  int named = 0;
+  for (int i = 0; i < n; ++i) {
+    const char *v = a->atol.v[i], *eq = strchr(v, '=');
+    double x;
+    if (eq && eq == v) {
+      rc_cli_error(j->cmd,
+                   "--atol %s: expected V or NAME=V (a variable "
+                   "name before '=')",
+                   v);
+      return RC_CLI_BAD_INPUT;
+    }
+    int st = rc_cli_real(j->cmd, "--atol", eq ? eq + 1 : v, 1, &x);
+    if (st)
+      return st;
+    if (!eq) {
+      opt->atol = x;
+      continue;
+    }
+    /* the name is the text before '=' (kept in the argument list) */
+    char *name = strndup(v, (size_t)(eq - v));
+    if (!name) {
+      rc_cli_error(j->cmd, "out of memory for --atol %s", v);
+      return RC_CLI_NO_MEMORY;
+    }
+    j->atol_names[named] = name;
+    j->atol_values[named++] = x;
+  }
+  j->natol_owned = named;
+  opt->natol = named;
+  opt->atol_names = j->atol_names;
+  opt->atol_values = j->atol_values;
+  return RC_CLI_OK;
+}
+
 /* The solver options from the arguments, validated; the refinement's too. */
 static int make_options(solve_job *j) {
   const solve_args *a = &j->a;
@@ -634,6 +729,9 @@ static int make_options(solve_job *j) {
     opt->progress = progress;
     opt->progress_ctx = &j->ps;
   }
+  int status = march_tolerances(j);
+  if (status)
+    return status;
   if (rc_options_validate(opt, &err) != RC_OK)
     return rc_cli_fail(j->cmd, &err);
   rc_refine_options *ro = &j->ro;
@@ -652,8 +750,51 @@ static int make_options(solve_job *j) {
   return RC_CLI_OK;
 }
 
+/* The march to tolerance (radcol/march_refine.h): --refine TOL sets rtol
+ * (and atol, unless --atol gave one) and caps the marches at
+ * --max-refinements + 1; else 3 marches at --rtol/--atol. */
+static rc_err run_march(solve_job *j, const rc_solution *guess, rc_error *err) {
+  const solve_args *a = &j->a;
+  if (a->have_refine) {
+    j->opt.rtol = a->refine_tol;
+    int scalar_atol = 0;
+    for (int i = 0; i < a->atol.n; ++i)
+      scalar_atol = scalar_atol || !strchr(a->atol.v[i], '=');
+    if (!scalar_atol)
+      j->opt.atol = a->refine_tol;
+  }
+  const int marches = a->have_refine ? j->ro.max_refinements + 1 : 3;
+  rc_err rc =
+      rc_march_refined(j->pb, &j->opt, guess, marches < 100 ? marches : 100,
+                       (rc_estimate_kind)a->estimate, &j->sol, &j->st,
+                       &j->minfo, &j->refine_rows, &j->nrefine, &j->est, err);
+  if (rc != RC_OK)
+    return rc;
+  j->have_est = j->est.kind != RC_ESTIMATE_NONE;
+  if (!a->quiet && a->have_refine)
+    for (int i = 0; i < j->nrefine; ++i)
+      refine_progress(NULL, &j->refine_rows[i],
+                      i + 1 < j->nrefine ? "march again" : j->st.message);
+  return RC_OK;
+}
+
+/* Forget a failed march (its solution, estimate and rows). */
+static void drop_march(solve_job *j) {
+  rc_solution_free(&j->sol);
+  memset(&j->sol, 0, sizeof j->sol);
+  if (j->have_est)
+    rc_error_estimate_free(&j->est);
+  j->have_est = 0;
+  free(j->refine_rows);
+  j->refine_rows = NULL;
+  j->nrefine = 0;
+  j->march = 0;
+}
+
 /* rc_solve, or rc_solve_refined_estimated with --refine (which also
- * estimates the error of its last solve). */
+ * estimates the error of its last solve); a square system without a mesh
+ * option is marched (run_march), and solved on the default mesh when the
+ * march fails. */
 static int run_solver(solve_job *j) {
   const rc_problem *pb = j->pb;
   const rc_solution *guess = j->have_guess ? &j->guess : NULL;
@@ -662,13 +803,25 @@ static int run_solver(solve_job *j) {
   if (pb->note)
     fprintf(stderr, "warning: %s/%s: %s\n", pb->model, pb->formulation,
             pb->note);
-  if (j->a.have_refine) {
+  /* A square system without a mesh option is marched adaptively */
+  j->march = !j->a.mesh_path && !j->a.have_n && !j->a.have_s &&
+             j->opt.solver == RC_SOLVER_AUTO && rc_square_system(pb, NULL, 0);
+  rc = RC_OK;
+  if (j->march && (rc = run_march(j, guess, &err)) == RC_OK &&
+      j->st.status != RC_STATUS_CONVERGED) {
+    fprintf(stderr,
+            "note: %s/%s: the adaptive march failed (%s); solving on the "
+            "%s mesh of %d elements instead\n",
+            pb->model, pb->formulation, j->st.message, j->mesh_from, j->mesh.n);
+    drop_march(j);
+  }
+  if (rc == RC_OK && !j->march && j->a.have_refine) {
     const int want_est = j->a.estimate != RC_ESTIMATE_NONE;
     rc = rc_solve_refined_estimated(
         pb, &j->mesh, guess, &j->opt, &j->ro, &j->sol, &j->st, &j->refine_rows,
         &j->nrefine, want_est ? &j->est : NULL, &err);
     j->have_est = rc == RC_OK && want_est;
-  } else {
+  } else if (rc == RC_OK && !j->march) {
     rc = rc_solve(pb, &j->mesh, &j->opt, guess, &j->sol, &j->st, &err);
   }
   if (rc != RC_OK)
@@ -691,8 +844,10 @@ static void estimate(solve_job *j) {
   if (j->have_est || kind == RC_ESTIMATE_NONE || !success(j->pb, j->st.status))
     return;
   if (!j->a.quiet && kind == RC_ESTIMATE_GLOBAL)
-    fprintf(stderr, "estimate: enriched solve on %d elements\n",
-            2 * j->sol.mesh.n);
+    fprintf(stderr, "estimate: enriched %s\n",
+            rc_square_system(j->pb, NULL, 0) && j->opt.solver != RC_SOLVER_IPOPT
+                ? "integration, one more stage per element"
+                : "solve, every element split in two");
   if (rc_estimate_error(j->pb, &j->sol, &j->opt, kind, &j->est, &err) == RC_OK)
     j->have_est = 1;
   else

@@ -161,6 +161,7 @@ void rc_cli_json_estimate(rc_json *j, const rc_problem *pb,
                      ? rc_status_name((rc_status)e->enriched_status)
                      : "none");
   rc_json_int(j, "enriched_iterations", have ? e->enriched_iterations : 0);
+  rc_json_number(j, "enriched_wall_s", have ? e->enriched_wall_s : NAN);
   rc_json_begin_object(j, "variables");
   for (int i = 0; have && i < e->nvar; ++i) {
     rc_json_begin_object(j, pb->var_names ? pb->var_names[i] : "?");

@@ -18,6 +18,13 @@ void rc_options_default(rc_options *opt) {
   opt->dense_bounds = 1;
   opt->solver = RC_SOLVER_AUTO;
   opt->newton_max_iter = 10;
+  opt->rtol = 1e-6;
+  opt->atol = 1e-6;
+  opt->natol = 0;
+  opt->atol_names = NULL;
+  opt->atol_values = NULL;
+  opt->march_stages = 0;
+  opt->march_max_steps = 1000000;
 }
 
 const char *rc_solver_kind_name(rc_solver_kind kind) {
@@ -63,6 +70,44 @@ rc_err rc_options_validate(const rc_options *opt, rc_error *err) {
     return rc_error_set(err, RC_ERR_INPUT,
                         "newton_max_iter %d: expected 1..1000",
                         opt->newton_max_iter);
+  if (!(opt->rtol >= 1e-14 && opt->rtol <= 0.1))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "relative tolerance %g: expected a number in "
+                        "1e-14..0.1",
+                        opt->rtol);
+  if (!(opt->atol > 0 && isfinite(opt->atol)))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "absolute tolerance %g: expected a finite number > 0",
+                        opt->atol);
+  if (opt->natol < 0 ||
+      (opt->natol > 0 && (!opt->atol_names || !opt->atol_values)))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "%d per-variable absolute tolerances: expected a "
+                        "count >= 0 with its names and values",
+                        opt->natol);
+  for (int i = 0; i < opt->natol; ++i) {
+    const char *name = opt->atol_names[i];
+    if (!name || !name[0])
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "absolute tolerance %d: expected a variable name",
+                          i + 1);
+    if (!(opt->atol_values[i] > 0 && isfinite(opt->atol_values[i])))
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "absolute tolerance of %s %g: expected a finite "
+                          "number > 0",
+                          name, opt->atol_values[i]);
+  }
+  if (opt->march_stages != 0 &&
+      (opt->march_stages < 1 || opt->march_stages > 13 ||
+       opt->march_stages % 2 == 0))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "march stages %d: expected 0 (chosen from the "
+                        "tolerance) or an odd number in 1..13",
+                        opt->march_stages);
+  if (opt->march_max_steps < 1)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "march step limit %d: expected an integer >= 1",
+                        opt->march_max_steps);
   for (int i = 0; i < opt->nipopt; ++i) {
     const char *kv = opt->ipopt_kv[i];
     const char *eq = kv ? strchr(kv, '=') : NULL;

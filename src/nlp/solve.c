@@ -28,8 +28,10 @@
 #include "core/timing.h"
 #include "nlp/ipopt_adapter.h"
 #include "nlp/newton.h"
+#include "nlp/square.h"
 #include "nlp/transcription.h"
 #include "radcol/phases.h"
+#include "radcol/march.h"
 #include "radcol/solve.h"
 
 /* The problem's objective scale S (0 means 1). */
@@ -277,54 +279,8 @@ static void t0_algebraic_values(const rc_problem *pb, rc_solution *sol,
   free(w);
 }
 
-/* Writes the reason into why (when given) and returns 0. */
-static int why_not(char *why, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int why_not(char *why, size_t len, const char *fmt, ...) {
-  if (why && len > 0) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, len, fmt, ap);
-    va_end(ap);
-  }
-  return 0;
-}
-
 int rc_square_system(const rc_problem *pb, char *why, size_t len) {
-  if (why && len > 0)
-    why[0] = '\0';
-  if (pb->sampled_reference)
-    return why_not(why, len, "it is solved by sampling its reference");
-  if (pb->has_lagrange || pb->has_mayer)
-    return why_not(why, len, "it has an objective (a %s term)",
-                   pb->has_lagrange ? "Lagrange" : "Mayer");
-  if (pb->data)
-    return why_not(why, len, "it has data terms at interior times");
-  if (pb->nb > 0)
-    return why_not(why, len, "it has %d boundary constraints", pb->nb);
-  if (pb->free_tf)
-    return why_not(why, len, "the final time is free");
-  for (int i = 0; i < pb->nx; ++i) {
-    if (!pb->fix_x0 || !pb->fix_x0[i])
-      return why_not(why, len, "the initial value of %s is free",
-                     pb->var_names[i]);
-    if (pb->fix_xf && pb->fix_xf[i])
-      return why_not(why, len, "the final value of %s is fixed",
-                     pb->var_names[i]);
-  }
-  const int nq = pb->nx + pb->ny + pb->nu;
-  for (int i = nq; i < rc_problem_nw(pb); ++i)
-    if (!(pb->w_lo[i] == pb->w_hi[i] && isfinite(pb->w_lo[i])))
-      return why_not(why, len, "parameter %s is free", pb->var_names[i]);
-  for (int i = 0; i < pb->nc; ++i)
-    if (!(pb->c_lo[i] == pb->c_hi[i] && isfinite(pb->c_lo[i])))
-      return why_not(why, len, "path constraint %d is an inequality", i);
-  if (pb->nu != pb->nc)
-    return why_not(why, len,
-                   "its %d controls are not matched by as many path "
-                   "equalities (%d)",
-                   pb->nu, pb->nc);
-  return 1;
+  return rc_square_check(pb, why, len);
 }
 
 /* The vectors of one NLP solve: the point, its multipliers, the
@@ -568,8 +524,21 @@ static rc_err solve_dispatch(const rc_problem *pb, const rc_mesh *mesh,
   if (square && opt->solver != RC_SOLVER_IPOPT) {
     if ((rc = rc_newton_solve(pb, mesh, opt, guess, sol, stats, err)) != RC_OK)
       return rc;
+    if (stats->status == RC_STATUS_CONVERGED) {
+      t0_algebraic_values(pb, sol, opt->dense_bounds);
+      return RC_OK;
+    }
+    fallback = stats->newton_fallback_element;
+    rc_solution_free(sol);
+    /* the march's Newton (scaled tests, any index; march.h) before Ipopt */
+    if ((rc = rc_march_mesh(pb, mesh, opt, opt->tol, 0, guess, sol, stats,
+                            err)) != RC_OK)
+      return rc;
     if (stats->status == RC_STATUS_CONVERGED ||
         opt->solver == RC_SOLVER_NEWTON) {
+      if (stats->status == RC_STATUS_CONVERGED)
+        snprintf(stats->solver, sizeof stats->solver,
+                 "newton (scaled from element %d)", fallback);
       t0_algebraic_values(pb, sol, opt->dense_bounds);
       return RC_OK;
     }
@@ -588,9 +557,21 @@ static rc_err solve_dispatch(const rc_problem *pb, const rc_mesh *mesh,
   } else {
     snprintf(stats->solver, sizeof stats->solver,
              "ipopt (newton fallback at element %d)", fallback);
+    /* An initial-value problem is not infeasible: its collocation
+     * equations on this mesh were not solved (Newton did not reach a
+     * solution from the flow, Ipopt found none near its start). */
     char m[RC_MESSAGE_MAX];
-    snprintf(m, sizeof m, "%.300s; before Ipopt: %.150s", stats->message,
-             newton_msg);
+    if (rc == RC_OK && stats->status == RC_STATUS_INFEASIBLE) {
+      stats->status = RC_STATUS_FAILED;
+      snprintf(m, sizeof m,
+               "the collocation equations on this mesh were not solved: "
+               "Ipopt found no point satisfying them near its start after "
+               "%d iterations; before Ipopt: %.250s",
+               stats->iterations, newton_msg);
+    } else {
+      snprintf(m, sizeof m, "%.200s; before Ipopt: %.250s", stats->message,
+               newton_msg);
+    }
     memcpy(stats->message, m, sizeof m);
   }
   return rc;
