@@ -22,6 +22,7 @@ set(RADCOL_MEASURE_SOURCES
   src/measure/dense_check.c
   src/measure/mesh_check.c
   src/measure/check.c
+  src/measure/structure.c
 )
 set(RADCOL_NLP_SOURCES
   src/nlp/transcription.c
@@ -33,6 +34,7 @@ set(RADCOL_NLP_SOURCES
 set(RADCOL_ACCURACY_SOURCES
   src/accuracy/estimate.c
   src/accuracy/refine.c
+  src/accuracy/switching.c
 )
 set(RADCOL_IO_SOURCES
   src/io/hdf5_util.c
@@ -59,6 +61,7 @@ set(RADCOL_CLI_SOURCES
   src/cli/forms.c
   src/cli/json.c
   src/cli/report.c
+  src/cli/structure_report.c
   src/cli/cli_list.c
   src/cli/cli_solve.c
   src/cli/cli_check.c

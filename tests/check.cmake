@@ -18,6 +18,7 @@ set(RADCOL_CHECK_CASES
   crane:flat crane:track crane:servo crane:reduced crane:mintime
   crane:pathtime
   four-bar:index3 four-bar:ggl four-bar:baumgarte
+  double-integrator:mintime bryson-denham:l2
 )
 
 add_executable(check_all ${RADCOL_TEST_DIR}/check_all.c)

@@ -26,6 +26,8 @@
 #include "radcol/result.h"
 #include "radcol/simulate.h"
 #include "radcol/solve.h"
+#include "radcol/structure.h"
+#include "radcol/switching.h"
 #include "radcol/version.h"
 
 #endif
