@@ -30,6 +30,7 @@ set(RADCOL_NLP_SOURCES
   src/nlp/newton.c
   src/nlp/solve.c
   src/nlp/init.c
+  src/nlp/nlp_check.c
 )
 set(RADCOL_ACCURACY_SOURCES
   src/accuracy/estimate.c

@@ -10,6 +10,11 @@
 radcol_unit_test(test_check ${RADCOL_TEST_DIR}/test_check.c)
 set_tests_properties(test_check PROPERTIES LABELS "unit;derivatives")
 
+# The transcription's own check (radcol/nlp_check.h) on an NLP with free
+# segment durations: wrong entries planted in the assembled pattern fail it.
+radcol_unit_test(test_nlp_check ${RADCOL_TEST_DIR}/test_nlp_check.c)
+set_tests_properties(test_nlp_check PROPERTIES LABELS "unit;derivatives")
+
 set(RADCOL_CHECK_CASES
   pendulum:index3 pendulum:ode pendulum:coord pendulum:accel
   pendulum:baumgarte pendulum:ggl pendulum:partition pendulum:angle

@@ -16,6 +16,7 @@
 #include "radcol/limits.h"
 #include "radcol/mesh.h"
 #include "radcol/mesh_check.h"
+#include "radcol/nlp_check.h"
 #include "radcol/ode_reference.h"
 #include "radcol/options.h"
 #include "radcol/params.h"
