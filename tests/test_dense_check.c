@@ -368,7 +368,7 @@ static void check_refine(void) {
  * the dense criterion on a fixed structure of elements; with free
  * breakpoints the kink's time is found only to about the square root of the
  * NLP's tolerance (docs/switching.md) and the local estimate next to it
- * levels off near 1.4e-9 (tests/test_switching.c measures that case). */
+ * levels off near 1.4e-9 (seen once by hand; no test holds that figure). */
 static void check_refine_tight(void) {
   rc_problem pb = lq_problem(1);
   rc_mesh mesh;
