@@ -11,3 +11,8 @@ if(RADCOL_PYTHON)
                          TIMEOUT 120)
   endforeach()
 endif()
+
+# The refinement's switching step: an autonomous problem with a switch gets
+# one, a non-autonomous problem never gets free breakpoints.
+radcol_unit_test(test_switching_step ${RADCOL_TEST_DIR}/test_switching_step.c)
+set_tests_properties(test_switching_step PROPERTIES LABELS "unit;switching")

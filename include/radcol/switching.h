@@ -29,7 +29,9 @@
  *     (at least min_elements), of the largest stage count among them, equal
  *     in length; least duration seg_min (tf - t0).
  * A structure without switches gives no plan: such a problem never gets
- * free breakpoints.
+ * free breakpoints; nor does a problem that is not autonomous (its
+ * functions depend on t, and free breakpoints move every node's time):
+ * its refinement takes the hp steps only.
  *
  * Resolution first (rc_switching_next_mesh).  A switch made of the ends of
  * arcs of different constraints within an element or two (a control jump
@@ -77,7 +79,7 @@ void rc_switching_options_default(rc_switching_options *o);
 
 /* The plan of sol (a solution of pb) with structure st: *out a mesh with
  * segments and pins (allocated) and 1, or 0 (out untouched) when st has no
- * switch to plan. */
+ * switch to plan or pb is not autonomous. */
 int rc_switching_plan(const rc_problem *pb, const rc_solution *sol,
                       const rc_structure *st, const rc_switching_options *o,
                       rc_mesh *out, rc_error *err);
@@ -91,7 +93,7 @@ int rc_switching_plan(const rc_problem *pb, const rc_solution *sol,
  *     segments and pins differ from the plan (the structure changed), at
  *     most o->max_plans times per run (*nplan counts them), or
  *   return 0 (*next untouched): the ordinary hp step applies (no switches,
- *     or the plan is sol's own segmentation), or
+ *     pb not autonomous, or the plan is sol's own segmentation), or
  *   return -1 on an error (err set).
  * note (len bytes) says what was found and done, for the progress line. */
 int rc_switching_next_mesh(const rc_problem *pb, const rc_solution *sol,

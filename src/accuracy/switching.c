@@ -113,6 +113,8 @@ int rc_switching_plan(const rc_problem *pb, const rc_solution *sol,
     o = *opt;
   else
     rc_switching_options_default(&o);
+  if (!pb->autonomous) /* free breakpoints need F independent of t */
+    return 0;
   const double t0 = sol->t0, tf = sol->tf, T = tf - t0;
   const int ns = st->nswitch;
   double *tb = malloc(sizeof *tb * (size_t)(ns + 2));
@@ -373,6 +375,10 @@ int rc_switching_next_mesh(const rc_problem *pb, const rc_solution *sol,
     rc_switching_options_default(&o);
   if (note && len > 0)
     note[0] = '\0';
+  /* a problem whose functions depend on t cannot have free breakpoints
+   * (the node times move with the durations): the hp steps only */
+  if (!pb->autonomous)
+    return 0;
   rc_structure st;
   if (rc_structure_detect(pb, sol, &o.detect, &st, err) != RC_OK)
     return -1;
