@@ -363,6 +363,7 @@ typedef struct refine_run {
   refine_candidate cur, best;
   double *est, *mark;
   int nresolve, nplan;         /* switching steps so far (switching.h) */
+  int switch_off;              /* free breakpoints dropped (a plan failed) */
   char swnote[RC_MESSAGE_MAX]; /* what the last one did */
   /* Local target: ro->tol, tightened when the global estimate of a locally
    * converged mesh is above ro->tol (errors propagate between elements). */
@@ -497,7 +498,7 @@ static refine_verdict judge(refine_run *r, int it, rc_refine_row *row) {
 static rc_err next_mesh(refine_run *r, int *nr, int *ns, int *nm, int *nsw,
                         rc_error *err) {
   *nsw = 0;
-  if (r->ro->switching) {
+  if (r->ro->switching && !r->switch_off) {
     const int sw = rc_switching_next_mesh(r->pb, &r->cur.sol, NULL,
                                           &r->nresolve, &r->nplan, &r->next,
                                           r->swnote, sizeof r->swnote, err);
@@ -529,6 +530,26 @@ static rc_err stop_or_next(refine_run *r, int it, const rc_refine_row *row,
     snprintf(why, nwhy,
              "%s/%s solves no NLP (sampled reference): nothing to refine",
              pb->model, pb->formulation);
+  } else if (!solve_ok(st->status) && r->cur.sol.mesh.nseg > 0 &&
+             !r->switch_off && it < ro->max_refinements) {
+    /* A plan that pins an arc the optimum does not have is infeasible (or
+     * stalls): drop the free breakpoints for the rest of the run and go on
+     * by hp steps on the same elements (their breakpoints where this solve
+     * left them), from the run's starting guess, not from the failed
+     * point. */
+    const rc_mesh *m = &r->cur.sol.mesh;
+    if ((rc = rc_mesh_from_arrays(m->n, m->frac, m->stages, &r->next, err)) !=
+        RC_OK)
+      return rc;
+    r->switch_off = 1;
+    *stop = 0;
+    snprintf(why, nwhy,
+             "solve %d on free breakpoints ended '%s' (%.200s): free "
+             "breakpoints dropped; next mesh: %d elements from the starting "
+             "guess",
+             it, rc_status_name(st->status), st->message, r->next.n);
+    candidate_free(&r->cur);
+    return RC_OK;
   } else if (!solve_ok(st->status)) {
     snprintf(why, nwhy,
              "solve %d ended '%s' (%.200s): refinement stopped, max estimate "
