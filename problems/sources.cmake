@@ -3,6 +3,7 @@
 # include/radcol/kit.h.  Add new problems here and to the catalogue in
 # problems/catalogue.c (the only list of the built-in models).
 set(RADCOL_PROBLEM_SOURCES
+  problems/bryson_denham.c
   problems/catalogue.c
   problems/crane/along.c
   problems/crane/create.c
@@ -16,6 +17,7 @@ set(RADCOL_PROBLEM_SOURCES
   problems/crane/pathtime.c
   problems/crane/reduced.c
   problems/crane/track.c
+  problems/double_integrator.c
   problems/double_pendulum.c
   problems/four_bar.c
   problems/pendulum.c

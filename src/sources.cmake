@@ -24,6 +24,7 @@ set(RADCOL_MEASURE_SOURCES
   src/measure/dense_check.c
   src/measure/mesh_check.c
   src/measure/check.c
+  src/measure/structure.c
 )
 set(RADCOL_NLP_SOURCES
   src/nlp/transcription.c
@@ -39,12 +40,14 @@ set(RADCOL_NLP_SOURCES
   src/nlp/phases.c
   src/nlp/phases_solve.c
   src/nlp/phases_check.c
+  src/nlp/nlp_check.c
 )
 set(RADCOL_ACCURACY_SOURCES
   src/accuracy/estimate.c
   src/accuracy/refine.c
   src/accuracy/phases_refine.c
   src/accuracy/march_refine.c
+  src/accuracy/switching.c
 )
 set(RADCOL_IO_SOURCES
   src/io/hdf5_util.c
@@ -71,6 +74,7 @@ set(RADCOL_CLI_SOURCES
   src/cli/forms.c
   src/cli/json.c
   src/cli/report.c
+  src/cli/structure_report.c
   src/cli/cli_list.c
   src/cli/cli_solve.c
   src/cli/cli_check.c

@@ -15,6 +15,11 @@
 radcol_unit_test(test_check ${RADCOL_TEST_DIR}/test_check.c)
 set_tests_properties(test_check PROPERTIES LABELS "unit;derivatives")
 
+# The transcription's own check (radcol/nlp_check.h) on an NLP with free
+# segment durations: wrong entries planted in the assembled pattern fail it.
+radcol_unit_test(test_nlp_check ${RADCOL_TEST_DIR}/test_nlp_check.c)
+set_tests_properties(test_nlp_check PROPERTIES LABELS "unit;derivatives")
+
 set(RADCOL_CHECK_CASES
   pendulum:index3 pendulum:ode pendulum:coord pendulum:accel
   pendulum:baumgarte pendulum:ggl pendulum:partition pendulum:angle
@@ -23,6 +28,7 @@ set(RADCOL_CHECK_CASES
   crane:flat crane:track crane:servo crane:reduced crane:mintime
   crane:pathtime
   four-bar:index3 four-bar:ggl four-bar:baumgarte
+  double-integrator:mintime bryson-denham:l2
 )
 
 add_executable(check_all ${RADCOL_TEST_DIR}/check_all.c)

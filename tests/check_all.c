@@ -48,6 +48,7 @@
 
 #include "radcol/catalogue.h"
 #include "radcol/check.h"
+#include "radcol/nlp_check.h"
 
 #define SKIP_CODE 77
 
@@ -155,6 +156,31 @@ static int check_one(const rc_model *m, int f) {
     if (r.nfailures > nk)
       printf("  ... and %d more\n", r.nfailures - nk);
     status = r.nfailures ? 1 : 0;
+  }
+  /* the transcription's own terms (radcol/nlp_check.h): free segment
+   * durations and pins when the problem is autonomous, free tf, Bernstein
+   * rows */
+  rc_nlp_check_info info;
+  rc = rc_check_nlp(pb, &o, &r, &info, &err);
+  if (rc != RC_OK) {
+    printf("FAIL %s:%s: transcription check did not run: %s (%s)\n", m->name,
+           m->formulations[f].name, err.message, rc_err_name(rc));
+    status = 2;
+  } else {
+    printf("%s %s:%s transcription (%d free segments, %d pins, tf %s): %d "
+           "entries, %d failure(s), max relative error jacobian %.2e hessian "
+           "%.2e\n",
+           r.nfailures ? "FAIL" : "PASS", m->name, m->formulations[f].name,
+           info.nseg, info.npin, info.free_tf ? "free" : "fixed", r.nentries,
+           r.nfailures, r.max_rel_err_jac, r.max_rel_err_hes);
+    int nk = r.nfailures < RC_CHECK_MAX_FAILURES ? r.nfailures
+                                                 : RC_CHECK_MAX_FAILURES;
+    for (int k = 0; k < nk; ++k)
+      printf("  %s: d %s / d %s: finite difference %.10g, hand-coded %.10g\n",
+             kind_name(r.failures[k].kind), r.failures[k].row_name,
+             r.failures[k].col_name, r.failures[k].expected, r.failures[k].got);
+    if (r.nfailures && status == 0)
+      status = 1;
   }
   rc_problem_free(&pb);
   return status;

@@ -364,7 +364,11 @@ static void check_refine(void) {
  * loop runs on the local estimate (ro.global = 0): this test is about the
  * dense criterion; the global estimate of this LQ stays near 1e-3 at the
  * kink where u reaches its bound, which local splitting does not target
- * (noted in docs/mesh-refinement.md). */
+ * (noted in docs/mesh-refinement.md).  Switching is off: this test is about
+ * the dense criterion on a fixed structure of elements; with free
+ * breakpoints the kink's time is found only to about the square root of the
+ * NLP's tolerance (docs/switching.md) and the local estimate next to it
+ * levels off near 1.4e-9 (seen once by hand; no test holds that figure). */
 static void check_refine_tight(void) {
   rc_problem pb = lq_problem(1);
   rc_mesh mesh;
@@ -376,6 +380,7 @@ static void check_refine_tight(void) {
   rc_refine_options_default(&ro);
   ro.tol = 1e-9;
   ro.global = 0;
+  ro.switching = 0;
   rc_solution sol;
   rc_solve_stats st;
   rc_refine_row *rows = NULL;

@@ -257,7 +257,8 @@ def keys_of(obj, prefix=""):
 
 
 VARIABLE_MAPS = ("max_error", "invariants", "error_estimate.variables",
-                 "dense_violation", "point", "residuals", "final")
+                 "dense_violation", "point", "residuals", "final",
+                 "structure.switches.[].jumps")
 
 
 def normalise(path):
@@ -281,6 +282,9 @@ def case_json_docs(tmp):
         "simulate": ["simulate", "pendulum", "-f", "partition", "--method",
                      "rk4", "--step", "0.1", "--json", "-o",
                      os.path.join(tmp, "s.h5")],
+        "solve_switching": ["solve", "double-integrator", "-n", "8",
+                            "--quiet", "--json", "--refine", "1e-8", "-o",
+                            os.path.join(tmp, "di.h5")],
         "check": ["check", "pendulum", "-f", "accel", "--json"],
         "list": ["list", "--json"],
         "list_params": ["list", "--params", "pendulum", "--json"],

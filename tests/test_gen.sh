@@ -59,8 +59,11 @@ build_plugin() { # build_plugin MODEL.py NAME: leaves $tmp/NAME/build/libNAME.so
 check_plugin() { # check_plugin MODEL NAME NFORMS
   "$radcol" check "$1" --plugin "$tmp/$2/build/lib$2.so" >"$tmp/$2.check" ||
     { cat "$tmp/$2.check"; fail "radcol check $1"; }
-  n=$(grep -c '^PASS' "$tmp/$2.check")
+  # one PASS line per formulation for its blocks, one for its transcription
+  n=$(grep '^PASS' "$tmp/$2.check" | grep -vc ' transcription (')
   [ "$n" -eq "$3" ] || { cat "$tmp/$2.check"; fail "$1: $n formulations pass, expected $3"; }
+  n=$(grep -c '^PASS .* transcription (' "$tmp/$2.check")
+  [ "$n" -eq "$3" ] || { cat "$tmp/$2.check"; fail "$1: $n transcriptions pass, expected $3"; }
   sed 's/^/  /' "$tmp/$2.check"
 }
 json_num() { sed -n "s/.*\"$2\": \([-0-9.eE+]*\).*/\1/p" "$1" | head -n 1; }

@@ -196,7 +196,8 @@ static int make_sample(sample *s) {
       &s->sol,   &s->stats, &s->diag,
       2,         s->rows,   "radcol solve io_test_model --set \"g\"=9.80665",
       "solve",   NULL,      NULL,
-      0,         NULL,      NULL};
+      0,         NULL,      NULL,
+      NULL};
   return 0;
 }
 

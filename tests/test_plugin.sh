@@ -50,7 +50,7 @@ cp "$lib" ./libtemplate.so
   { cat check.txt; fail "radcol check on the template"; }
 grep -q "^PASS brachistochrone/ode" check.txt || fail "ode not checked"
 grep -q "^PASS brachistochrone/dae" check.txt || fail "dae not checked"
-echo "check: $(grep -c '^PASS' check.txt) formulations pass"
+echo "check: $(grep '^PASS' check.txt | grep -vc ' transcription (') formulations pass, $(grep -c '^PASS .* transcription (' check.txt) transcriptions"
 
 # 4. solves against the analytic optimum
 tstar=$(awk 'BEGIN {

@@ -213,8 +213,11 @@ static void check_bernstein_rows(const rc_problem *pb, rc_nlp *nlp,
     for (int b = 0; b < nlp->nbnd; ++b) {
       const int i = nlp->bnd_idx[b];
       /* y, u have the state shape except in element 0 without t0
-       * variables (there node 0 is the stage extrapolation) */
-      const int st = i < nlp->nx || k > 0 || nlp->yu_off[0] >= 0;
+       * variables (there node 0 is the stage extrapolation) and in the
+       * first element of a segment (they may jump at its start) */
+      const int st =
+          i < nlp->nx ||
+          (k > 0 ? !rc_mesh_segment_start(nlp->mesh, k) : nlp->yu_off[0] >= 0);
       const int deg = st ? s : s - 1;
       double beta[32];
       const double *rows = g + nlp->dense_off[k] + b * (s - 1);
@@ -283,7 +286,60 @@ static void lag_grad(rc_nlp *nlp, const double *x, double sigma,
     out[nlp->jac_col[e]] += jv[e] * lam[nlp->jac_row[e]];
 }
 
-static void check_assembly(int t0_alg, int free_tf, int dense_bounds) {
+/* Free breakpoints: the breakpoints a solution gets from the NLP point x are
+ * the node times of x (durations summed), and a bad segmentation or a
+ * non-autonomous problem is refused naming the value. */
+static void check_segment_times(const rc_problem *pb, rc_nlp *nlp,
+                                const double *x) {
+  rc_error err;
+  rc_solution sol;
+  EXPECT(rc_solution_alloc(pb, nlp->mesh, pb->t0, rc_nlp_tf(nlp, x), 0, &sol,
+                           &err) == RC_OK,
+         "alloc: %s", err.message);
+  rc_nlp_to_solution(nlp, x, NULL, NULL, NULL, &sol);
+  double worst = 0.0;
+  for (int n = 0; n < nlp->nnodes; ++n)
+    worst = fmax(worst, fabs(sol.t[n] - rc_nlp_node_time_x(nlp, n, x)));
+  /* the solution's horizon is tf; the durations sum to it only at a
+   * feasible point: compare on the durations' own horizon */
+  double T = 0.0;
+  for (int q = 0; q < nlp->nseg; ++q)
+    T += x[nlp->dur_off + q];
+  const double scale = (sol.tf - pb->t0) / T;
+  double worst_scaled = 0.0;
+  for (int n = 0; n < nlp->nnodes; ++n)
+    worst_scaled = fmax(worst_scaled,
+                        fabs(sol.t[n] - pb->t0 -
+                             (rc_nlp_node_time_x(nlp, n, x) - pb->t0) * scale));
+  EXPECT(worst_scaled < 1e-13,
+         "segment node times differ from the solution's by %.3g", worst_scaled);
+  printf("segments: node times of x vs the solution's mesh: %.2e (horizon "
+         "scale %.6f, unscaled %.2e)\n",
+         worst_scaled, scale, worst);
+  rc_solution_free(&sol);
+  /* refusals */
+  rc_problem na = *pb;
+  na.autonomous = 0;
+  rc_nlp *bad = NULL;
+  EXPECT(rc_nlp_create(&na, nlp->mesh, 0, &bad, &err) == RC_ERR_INPUT &&
+             strstr(err.message, "autonomous"),
+         "non-autonomous problem with free breakpoints: %s", err.message);
+  rc_mesh m;
+  EXPECT(rc_mesh_copy(nlp->mesh, &m, &err) == RC_OK, "copy: %s", err.message);
+  const int first_bad[] = {0, 2, 2, m.n};
+  EXPECT(rc_mesh_set_segments(&m, 3, first_bad, 0.01, &err) == RC_ERR_INPUT &&
+             strstr(err.message, "segment 1"),
+         "empty segment: %s", err.message);
+  const int first_ok[] = {0, 1, m.n};
+  EXPECT(rc_mesh_set_segments(&m, 2, first_ok, 0.6, &err) == RC_ERR_INPUT &&
+             strstr(err.message, "0.6"),
+         "least duration 0.6 with 2 segments: %s", err.message);
+  EXPECT(m.nseg == nlp->mesh->nseg, "a refused segmentation changed the mesh");
+  rc_mesh_free(&m);
+}
+
+static void check_assembly(int t0_alg, int free_tf, int dense_bounds,
+                           int segments) {
   rc_problem pb = toy_problem(t0_alg, free_tf);
   rc_error err;
   EXPECT(rc_problem_validate(&pb, &err) == RC_OK, "toy invalid: %s",
@@ -296,8 +352,18 @@ static void check_assembly(int t0_alg, int free_tf, int dense_bounds) {
          rep.nfailures);
   const double frac[] = {0, 0.3, 0.55, 1};
   const int stages[] = {1, 3, 2};
+  /* with segments: [e0] [e1 e2] [e3], the middle one of two elements */
+  const double frac_s[] = {0, 0.3, 0.45, 0.7, 1};
+  const int stages_s[] = {1, 3, 2, 2}, first[] = {0, 1, 3, 4};
   rc_mesh mesh;
-  EXPECT(rc_mesh_from_arrays(3, frac, stages, &mesh, &err) == RC_OK, "mesh");
+  if (segments) {
+    EXPECT(rc_mesh_from_arrays(4, frac_s, stages_s, &mesh, &err) == RC_OK,
+           "mesh");
+    EXPECT(rc_mesh_set_segments(&mesh, 3, first, 0.05, &err) == RC_OK,
+           "segments: %s", err.message);
+  } else {
+    EXPECT(rc_mesh_from_arrays(3, frac, stages, &mesh, &err) == RC_OK, "mesh");
+  }
   rc_nlp *nlp;
   EXPECT(rc_nlp_create(&pb, &mesh, dense_bounds, &nlp, &err) == RC_OK,
          "create: %s", err.message);
@@ -426,10 +492,25 @@ static void check_assembly(int t0_alg, int free_tf, int dense_bounds) {
     free(xs);
   }
   check_bernstein_rows(&pb, nlp, x, dense_bounds);
-  printf("assembly t0_alg=%d free_tf=%d dense_bounds=%d: nvar %d ncon %d "
-         "nnz_jac %d nnz_hes %d, max rel err J %.2e H %.2e\n",
-         t0_alg, free_tf, dense_bounds, nv, nc, nlp->nnz_jac, nlp->nnz_hes,
-         worst_j, worst_h);
+  if (segments) {
+    EXPECT(nlp->nseg == 3 && nlp->dur_off >= 0 && nlp->dur_row >= 0,
+           "segments not transcribed");
+    /* every duration has Jacobian entries (collocation rows and the
+     * duration row) and Hessian cross entries: the check above covered
+     * them; make sure they are there at all */
+    int seen[3] = {0, 0, 0};
+    for (int e = 0; e < nlp->nnz_hes; ++e)
+      for (int q = 0; q < 3; ++q)
+        seen[q] += nlp->hes_row[e] == nlp->dur_off + q;
+    EXPECT(seen[0] > 0 && seen[1] > 0 && seen[2] > 0,
+           "durations without Hessian cross terms: %d %d %d", seen[0], seen[1],
+           seen[2]);
+    check_segment_times(&pb, nlp, x);
+  }
+  printf("assembly t0_alg=%d free_tf=%d dense_bounds=%d segments=%d: nvar %d "
+         "ncon %d nnz_jac %d nnz_hes %d, max rel err J %.2e H %.2e\n",
+         t0_alg, free_tf, dense_bounds, segments, nv, nc, nlp->nnz_jac,
+         nlp->nnz_hes, worst_j, worst_h);
   free(x), free(xp), free(gp), free(gm), free(jv), free(hv), free(lam),
       free(Jd);
   free(Hd), free(lp), free(lm), free(tmp), free(jw);
@@ -636,7 +717,8 @@ int main(void) {
   for (int a = 0; a < 2; ++a)
     for (int b = 0; b < 2; ++b)
       for (int d = 0; d < 2; ++d)
-        check_assembly(a, b, d);
+        for (int g = 0; g < 2; ++g)
+          check_assembly(a, b, d, g);
   for (int s = 1; s <= 4; ++s) {
     const double e1 = decay_error(4, s), e2 = decay_error(8, s);
     const double order = log(e1 / e2) / log(2.0);

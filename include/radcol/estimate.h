@@ -66,6 +66,13 @@ typedef struct rc_error_estimate {
   int enriched_iterations, enriched_nvars;
   double enriched_wall_s;
   char note[RC_MESSAGE_MAX]; /* what was estimated, fallbacks, in words */
+  /* With free breakpoints (GLOBAL): the segment boundaries' times and their
+   * estimated errors |t_q - t'_q| against the enriched solve (whose
+   * breakpoints are free too); the per-element estimates above compare the
+   * two solutions segment by segment (docs/switching.md). */
+  int nswitch;
+  double *switch_t;   /* nswitch boundary times, ascending */
+  double *switch_err; /* nswitch */
 } rc_error_estimate;
 
 /* Estimate the error of sol (a solution of pb on its mesh).  opt: the solver

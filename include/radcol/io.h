@@ -16,6 +16,7 @@
 #include "radcol/replay.h"
 #include "radcol/result.h"
 #include "radcol/solve.h"
+#include "radcol/structure.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -42,6 +43,7 @@ typedef struct rc_result_record {
   int nipopt; /* raw Ipopt options of the run, "key=value" (borrowed), */
   const char *const *ipopt_kv;       /* stored as /diagnostics/ipopt_options */
   const rc_error_estimate *estimate; /* /diagnostics/error_estimate, or NULL */
+  const rc_structure *structure;     /* /diagnostics/structure, or NULL */
 } rc_result_record;
 
 /* Write rec to path atomically and safely (docs/robustness.md): a random,

@@ -18,6 +18,7 @@
 #include "radcol/limits.h"
 #include "radcol/mesh.h"
 #include "radcol/mesh_check.h"
+#include "radcol/nlp_check.h"
 #include "radcol/ode_reference.h"
 #include "radcol/options.h"
 #include "radcol/params.h"
@@ -31,6 +32,8 @@
 #include "radcol/result.h"
 #include "radcol/simulate.h"
 #include "radcol/solve.h"
+#include "radcol/structure.h"
+#include "radcol/switching.h"
 #include "radcol/version.h"
 
 #endif

@@ -92,6 +92,10 @@ typedef struct rc_refine_options {
   int global;
   rc_refine_progress_fn progress; /* or NULL */
   void *progress_ctx;
+  /* 1: follow the switching structure (radcol/switching.h): a solution with
+   * switches gets free breakpoints at them and its arcs pinned before the
+   * hp steps continue inside the segments; 0: hp steps only.  1. */
+  int switching;
 } rc_refine_options;
 
 void rc_refine_options_default(rc_refine_options *ro);

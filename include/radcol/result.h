@@ -70,7 +70,10 @@ void rc_solution_free(rc_solution *sol);
 void rc_solution_set_times(rc_solution *sol);
 /* Dense output at time t (t0 <= t <= tf): x, y and u from the degree-s
  * polynomial through the element's s+1 nodes (its first node and its s
- * stages), p constant.  w gets nw values. */
+ * stages), p constant; in the first element of a segment q >= 1 (free
+ * breakpoints, radcol/mesh.h) y and u from the degree-(s-1) polynomial
+ * through its stages only (they may jump at the segment boundary).  w gets
+ * nw values. */
 rc_err rc_solution_eval(const rc_solution *sol, double t, double *w,
                         rc_error *err);
 /* The stage polynomial: x as rc_solution_eval, y and u from the degree-(s-1)

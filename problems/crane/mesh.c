@@ -91,7 +91,7 @@ rc_err rc_crane_default_mesh(crane_model *cm, rc_error *err) {
     frac[ne] = 1.0;
     if (iter == MESH_ITER - 1 || ne >= MESH_MAX_ELEMENTS)
       break;
-    rc_mesh mesh = {ne, frac, stages};
+    rc_mesh mesh = {.n = ne, .frac = frac, .stages = stages};
     rc_mesh_check mc;
     rc = rc_mesh_check_reference(pb, &mesh, 0, &mc, err);
     if (rc != RC_OK)

@@ -18,6 +18,15 @@
  * range.  The enriched solution is discarded: the file holds the solution
  * whose error is estimated.
  *
+ * Free breakpoints (radcol/mesh.h, docs/switching.md).  The enriched mesh
+ * keeps the segments and pins (every segment's elements split), so its
+ * breakpoints move too.  Times map segment by segment: t in segment q =
+ * [a_q, b_q] goes to t' = a'_q + (t - a_q) (b'_q - a'_q) / (b_q - a_q) of
+ * the enriched segment, with ties at a boundary on the same (left) side in
+ * both solutions, so a jump at a switch is never compared with the value on
+ * its other side: E_ki is the error of the smooth piece, and the switch
+ * times' error is reported separately, |a_q - a'_q| for q = 1..nseg-1.
+ *
  * Local estimate (Patterson, Hager and Rao 2015).  Element k = [t_a, t_b],
  * h = t_b - t_a, s stages, state polynomial X~ of degree s through the
  * element start and its s stages, y~ and u~ of degree s - 1 (the dense output
@@ -57,6 +66,7 @@
 #include "radcol/estimate.h"
 #include "radcol/march.h"
 #include "radcol/solve.h"
+#include "radcol/switching.h"
 
 /* The estimate of an element with s <= RC_MAX_STAGES stages needs the
  * (s + 1)-stage Radau rule: without it every estimate of a 20-stage element
@@ -95,6 +105,8 @@ void rc_error_estimate_free(rc_error_estimate *est) {
   free(est->elem);
   free(est->elem_max);
   free(est->local);
+  free(est->switch_t);
+  free(est->switch_err);
   memset(est, 0, sizeof *est);
 }
 
@@ -239,18 +251,40 @@ static rc_err split_mesh(const rc_mesh *m, rc_mesh *out, rc_error *err) {
   }
   frac[2 * n] = 1.0;
   rc_err rc = rc_mesh_from_arrays(2 * n, frac, stages, out, err);
+  if (rc == RC_OK && (rc = rc_mesh_carry_segments(m, out, err)) != RC_OK)
+    rc_mesh_free(out);
   free(frac);
   free(stages);
   return rc;
+}
+
+/* Time of boundary q (0..nseg) of sol's segments. */
+static double segment_time(const rc_solution *sol, int q) {
+  const rc_mesh *m = &sol->mesh;
+  return sol->t[rc_solution_element_offset(sol, m->seg_first[q])];
+}
+
+/* t (in element k of sol) on fine's time scale: segment by segment with
+ * free breakpoints, else scaled with a free final time. */
+static double map_time(const rc_solution *sol, const rc_solution *fine, int k,
+                       double t) {
+  if (sol->mesh.nseg > 1 && fine->mesh.nseg == sol->mesh.nseg) {
+    const int q = rc_mesh_segment_of(&sol->mesh, k);
+    const double a = segment_time(sol, q), b = segment_time(sol, q + 1);
+    const double fa = segment_time(fine, q), fb = segment_time(fine, q + 1);
+    return t <= a ? fa : t >= b ? fb : fa + (t - a) * (fb - fa) / (b - a);
+  }
+  if (fine->tf != sol->tf)
+    return sol->t0 +
+           (t - sol->t0) * (fine->tf - fine->t0) / (sol->tf - sol->t0);
+  return t;
 }
 
 /* Fold |v^h(t) - v^{h/2}(t')| at time t of element k into est->elem. */
 static rc_err fold_point(const rc_solution *sol, const rc_solution *fine,
                          const double *wc, double t, int k, double *wf,
                          rc_error_estimate *est, rc_error *err) {
-  double tf = t;
-  if (fine->tf != sol->tf)
-    tf = sol->t0 + (t - sol->t0) * (fine->tf - fine->t0) / (sol->tf - sol->t0);
+  double tf = map_time(sol, fine, k, t);
   tf = fmin(fmax(tf, fine->t0), fine->tf);
   rc_err rc = rc_solution_eval(fine, tf, wf, err);
   if (rc != RC_OK)
@@ -515,7 +549,8 @@ static rc_err global_estimate(const rc_problem *pb, const rc_solution *sol,
    * coarse error is below about tol (measured on an index-1 form at 1e-13:
    * an estimate of 4e-15); Newton converges quadratically, so the tighter
    * target costs about one iteration more. */
-  o.tol = fmin(opt->tol, RC_ESTIMATE_ENRICHED_TOL);
+  o.tol = fmin(opt->tol, sol->mesh.nseg > 0 ? RC_SWITCHING_TOL
+                                            : RC_ESTIMATE_ENRICHED_TOL);
   o.acceptable_tol = opt->tol;
   /* Warm from a converged solution the enriched NLP takes 1-10 Ipopt
    * iterations, bang-bang optimal controls up to about 60
@@ -553,6 +588,22 @@ static rc_err global_estimate(const rc_problem *pb, const rc_solution *sol,
     return RC_OK;
   }
   rc = global_from(pb, sol, &fine, opt->dense_per_element, est, err);
+  if (rc == RC_OK && sol->mesh.nseg > 1 && fine.mesh.nseg == sol->mesh.nseg) {
+    const int nsw = sol->mesh.nseg - 1;
+    est->switch_t = malloc(sizeof *est->switch_t * (size_t)nsw);
+    est->switch_err = malloc(sizeof *est->switch_err * (size_t)nsw);
+    if (!est->switch_t || !est->switch_err) {
+      rc =
+          rc_error_set(err, RC_ERR_NOMEM, "out of memory for %d switches", nsw);
+    } else {
+      est->nswitch = nsw;
+      for (int q = 1; q <= nsw; ++q) {
+        est->switch_t[q - 1] = segment_time(sol, q);
+        est->switch_err[q - 1] =
+            fabs(segment_time(&fine, q) - est->switch_t[q - 1]);
+      }
+    }
+  }
   rc_solution_free(&fine);
   if (rc != RC_OK)
     return rc;

@@ -31,6 +31,7 @@
 #include "radcol/estimate.h"
 #include "radcol/refine.h"
 #include "radcol/solve.h"
+#include "radcol/switching.h"
 
 void rc_refine_options_default(rc_refine_options *ro) {
   memset(ro, 0, sizeof *ro);
@@ -44,6 +45,7 @@ void rc_refine_options_default(rc_refine_options *ro) {
   ro->estimator = RC_REFINE_PHR;
   ro->dual_warm_start = 1;
   ro->global = 1;
+  ro->switching = 1;
 }
 
 rc_err rc_refine_options_validate(const rc_refine_options *ro, rc_error *err) {
@@ -65,6 +67,10 @@ rc_err rc_refine_options_validate(const rc_refine_options *ro, rc_error *err) {
     return rc_error_set(err, RC_ERR_INPUT,
                         "max memory %g bytes: expected a number > 0",
                         ro->max_memory_bytes);
+  if (ro->switching != 0 && ro->switching != 1)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "switching %d: expected 0 (off) or 1 (on)",
+                        ro->switching);
   if (ro->max_stages < 2 || ro->max_stages > RC_MAX_STAGES)
     return rc_error_set(err, RC_ERR_INPUT,
                         "max stages %d: expected an integer in 2..%d",
@@ -175,7 +181,8 @@ static rc_err refine_mesh(const rc_mesh *mesh, const double *est,
     for (int k = 0; k + 1 < n; ++k) {
       const int s = mesh->stages[k];
       if (kids[k] != 1 || kids[k + 1] != 1 || kid_s[k] != s ||
-          mesh->stages[k + 1] != s || kid_s[k + 1] != s)
+          mesh->stages[k + 1] != s || kid_s[k + 1] != s ||
+          rc_mesh_segment_start(mesh, k + 1)) /* never across a segment */
         continue;
       const double e = fmax(est[k], est[k + 1]);
       if (ldexp(e, s + 1) < ro->merge_factor * ro->tol) {
@@ -206,6 +213,8 @@ static rc_err refine_mesh(const rc_mesh *mesh, const double *est,
     }
     frac[total] = 1.0;
     rc = rc_mesh_from_arrays((int)total, frac, stages, out, err);
+    if (rc == RC_OK && (rc = rc_mesh_carry_segments(mesh, out, err)) != RC_OK)
+      rc_mesh_free(out); /* free breakpoints: the segments stay */
   }
   free(frac);
   free(stages);
@@ -388,6 +397,9 @@ typedef struct refine_run {
   rc_mesh mesh, next;
   refine_candidate cur, best;
   double *est, *mark;
+  int nresolve, nplan;         /* switching steps so far (switching.h) */
+  int switch_off;              /* free breakpoints dropped (a plan failed) */
+  char swnote[RC_MESSAGE_MAX]; /* what the last one did */
   /* Local target: ro->tol, tightened when the global estimate of a locally
    * converged mesh is above ro->tol (errors propagate between elements). */
   double tol_local;
@@ -426,12 +438,30 @@ static rc_err solve_and_record(refine_run *r, int it, const rc_solution *guess,
   const int warm = r->cur.row >= 0;
   if (warm)
     o.warm_start = r->ro->dual_warm_start;
+  /* Free breakpoints at kinks are fixed by the objective's curvature only:
+   * a switch time comes out to about the square root of the NLP's
+   * tolerance (docs/switching.md), so these solves go tighter. */
+  if (r->mesh.nseg > 0) { /* "acceptable" still means the asked tol */
+    o.tol = fmin(o.tol, RC_SWITCHING_TOL);
+    o.acceptable_tol = fmin(o.acceptable_tol, r->opt->tol);
+  }
   rc_solution sol;
   rc_solve_stats st;
   rc_err rc =
       rc_solve(r->pb, &r->mesh, &o, warm ? &r->cur.sol : guess, &sol, &st, err);
   if (rc != RC_OK)
     return rc;
+  if (st.status == RC_STATUS_ACCEPTABLE && o.tol < r->opt->tol &&
+      o.acceptable_tol <= r->opt->tol) {
+    /* acceptable here is the asked tolerance met, the tighter one not */
+    st.status = RC_STATUS_CONVERGED;
+    char m[RC_MESSAGE_MAX];
+    snprintf(m, sizeof m,
+             "%.300s (converged to the requested tol %g; the free "
+             "breakpoints' %g not reached)",
+             st.message, r->opt->tol, o.tol);
+    memcpy(st.message, m, sizeof m);
+  }
   retire_cur(r);
   r->cur.sol = sol;
   r->cur.st = st;
@@ -498,6 +528,27 @@ static refine_verdict judge(refine_run *r, int it, rc_refine_row *row) {
   return v;
 }
 
+/* The next mesh: the switching structure's step when it calls for one
+ * (*nsw = 1, r->swnote says what; radcol/switching.h), else the hp step. */
+static rc_err next_mesh(refine_run *r, int *nr, int *ns, int *nm, int *nsw,
+                        rc_error *err) {
+  *nsw = 0;
+  if (r->ro->switching && !r->switch_off) {
+    const int sw = rc_switching_next_mesh(r->pb, &r->cur.sol, NULL,
+                                          &r->nresolve, &r->nplan, &r->next,
+                                          r->swnote, sizeof r->swnote, err);
+    if (sw < 0)
+      return err ? err->code : RC_ERR_INTERNAL;
+    if (sw > 0) {
+      *nsw = 1;
+      return RC_OK;
+    }
+  }
+  return refine_mesh(&r->cur.sol.mesh, r->mark, r->ro,
+                     rc_square_system(r->pb, NULL, 0), &r->next, nr, ns, nm,
+                     err);
+}
+
 /* Stop (*stop = 1, r->why says why) or build the next mesh into r->next and
  * check it against the caps. */
 static rc_err stop_or_next(refine_run *r, int it, const rc_refine_row *row,
@@ -508,13 +559,33 @@ static rc_err stop_or_next(refine_run *r, int it, const rc_refine_row *row,
   char *why = r->why;
   const size_t nwhy = sizeof r->why;
   rc_nlp_size sz;
-  int nr = 0, ns = 0, nm = 0;
+  int nr = 0, ns = 0, nm = 0, nsw = 0;
   rc_err rc = RC_OK;
   *stop = 1;
   if (v->sampled) {
     snprintf(why, nwhy,
              "%s/%s solves no NLP (sampled reference): nothing to refine",
              pb->model, pb->formulation);
+  } else if (!solve_ok(st->status) && r->cur.sol.mesh.nseg > 0 &&
+             !r->switch_off && it < ro->max_refinements) {
+    /* A plan that pins an arc the optimum does not have is infeasible (or
+     * stalls): drop the free breakpoints for the rest of the run and go on
+     * by hp steps on the same elements (their breakpoints where this solve
+     * left them), from the run's starting guess, not from the failed
+     * point. */
+    const rc_mesh *m = &r->cur.sol.mesh;
+    if ((rc = rc_mesh_from_arrays(m->n, m->frac, m->stages, &r->next, err)) !=
+        RC_OK)
+      return rc;
+    r->switch_off = 1;
+    *stop = 0;
+    snprintf(why, nwhy,
+             "solve %d on free breakpoints ended '%s' (%.200s): free "
+             "breakpoints dropped; next mesh: %d elements from the starting "
+             "guess",
+             it, rc_status_name(st->status), st->message, r->next.n);
+    candidate_free(&r->cur);
+    return RC_OK;
   } else if (!solve_ok(st->status)) {
     snprintf(why, nwhy,
              "solve %d ended '%s' (%.200s): refinement stopped, max estimate "
@@ -541,9 +612,7 @@ static rc_err stop_or_next(refine_run *r, int it, const rc_refine_row *row,
              "expected <= tolerance %.3g",
              ro->max_refinements, row->est_error, row->global_error,
              row->dense_violation, ro->tol);
-  } else if ((rc = refine_mesh(&r->cur.sol.mesh, r->mark, ro,
-                               rc_square_system(pb, NULL, 0), &r->next, &nr,
-                               &ns, &nm, err)) != RC_OK) {
+  } else if ((rc = next_mesh(r, &nr, &ns, &nm, &nsw, err)) != RC_OK) {
     return rc;
   } else if (r->next.n > ro->max_elements) {
     snprintf(why, nwhy,
@@ -559,11 +628,14 @@ static rc_err stop_or_next(refine_run *r, int it, const rc_refine_row *row,
              "(global %.3g), expected <= tolerance %.3g",
              ro->max_memory_bytes, r->next.n, sz.nvars, sz.bytes,
              row->est_error, row->global_error, ro->tol);
-  } else if (nr + ns + nm == 0) {
+  } else if (nr + ns + nm + nsw == 0) {
     snprintf(why, nwhy,
              "the mesh cannot change any more (degree and split caps): max "
              "estimate %.3g (global %.3g), expected <= tolerance %.3g",
              row->est_error, row->global_error, ro->tol);
+  } else if (nsw) {
+    *stop = 0;
+    snprintf(why, nwhy, "next mesh: %d elements; %.400s", r->next.n, r->swnote);
   } else {
     *stop = 0;
     snprintf(why, nwhy,

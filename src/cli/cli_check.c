@@ -15,6 +15,7 @@
 #include "cli/json.h"
 #include "radcol/check.h"
 #include "radcol/kit.h"
+#include "radcol/nlp_check.h"
 
 static const char usage[] =
     "usage: radcol check PROBLEM [-f FORMULATION] [--points N] [--seed S]\n"
@@ -28,7 +29,10 @@ static const char usage[] =
     "(Richardson), each entry the best with an estimate of its error, which\n"
     "the comparison credits up to 1e-3 of the entry: an entry fails when\n"
     "|fd - got| > R max(1, |fd|, |got|) + that estimate (a missing entry\n"
-    "when |fd| > A + the estimate).\n\n"
+    "when |fd| > A + the estimate).  Then the transcription's own terms on\n"
+    "a 6-element mesh: the NLP's gradient, Jacobian and Lagrangian Hessian\n"
+    "with free segment durations (free breakpoints: autonomous problems),\n"
+    "pins, free tf and Bernstein bound rows (at most 3 points).\n\n"
     "Options:\n"
     "  -f, --formulation F  check one formulation; default: all of them\n"
     "  --points N           random points per block, N >= 1; default: 6\n"
@@ -70,7 +74,14 @@ static const char *kind_name(rc_check_kind k) {
  *   Hessian   d2 f_u[2] / d T[4] d x[0]  (the output row found by checking
  *             each row alone; d2 (sum_i mu_i F_i) when no single row is) */
 static void describe(const rc_check_failure *x, char *buf, size_t n) {
-  if (x->kind == RC_CHECK_EVAL && x->got == RC_KIT_UNRECORDED) {
+  if (!strcmp(x->block, "nlp")) { /* names carry the indices */
+    if (x->kind == RC_CHECK_EVAL)
+      snprintf(buf, n, "an NLP callback failed near %s", x->col_name);
+    else if (x->kind == RC_CHECK_HES_VALUE || x->kind == RC_CHECK_HES_MISSING)
+      snprintf(buf, n, "d2 L / d %s d %s", x->row_name, x->col_name);
+    else
+      snprintf(buf, n, "d %s / d %s", x->row_name, x->col_name);
+  } else if (x->kind == RC_CHECK_EVAL && x->got == RC_KIT_UNRECORDED) {
     snprintf(buf, n,
              "callback %s returned %g: the block function wrote an entry "
              "its recording pass did not (radcol/kit.h: write the same "
@@ -89,6 +100,66 @@ static void describe(const rc_check_failure *x, char *buf, size_t n) {
     snprintf(buf, n, "d %s[%d] / d %s[%d]", x->row_name, x->row, x->col_name,
              x->col);
   }
+}
+
+static void json_failures(rc_json *j, const rc_check_report *rep, rc_err rc) {
+  const int kept = rep->nfailures < RC_CHECK_MAX_FAILURES
+                       ? rep->nfailures
+                       : RC_CHECK_MAX_FAILURES;
+  rc_json_begin_array(j, "failure_list");
+  for (int k = 0; rc == RC_OK && k < kept; ++k) {
+    const rc_check_failure *x = &rep->failures[k];
+    rc_json_begin_object(j, NULL);
+    rc_json_string(j, "block", x->block);
+    rc_json_string(j, "kind", kind_name(x->kind));
+    rc_json_int(j, "row", x->row);
+    rc_json_int(j, "col", x->col);
+    rc_json_string(j, "row_name", x->row_name);
+    rc_json_string(j, "col_name", x->col_name);
+    if (x->kind == RC_CHECK_HES_VALUE || x->kind == RC_CHECK_HES_MISSING) {
+      rc_json_int(j, "output_row", x->out_row);
+      rc_json_string(j, "output_name", x->out_row >= 0 ? x->out_name : NULL);
+    }
+    rc_json_number(j, "t", x->t);
+    rc_json_number(j, "expected", x->expected);
+    rc_json_number(j, "got", x->got);
+    if (x->kind != RC_CHECK_EVAL) {
+      rc_json_number(j, "bound", x->bound);
+      rc_json_bool(j, "unresolved", x->unresolved);
+    }
+    rc_json_end_object(j);
+  }
+  rc_json_end_array(j);
+}
+
+static void text_failures(const char *name, const char *fname,
+                          const rc_check_report *rep, rc_err rc) {
+  const int kept = rep->nfailures < RC_CHECK_MAX_FAILURES
+                       ? rep->nfailures
+                       : RC_CHECK_MAX_FAILURES;
+  for (int k = 0; rc == RC_OK && k < kept; ++k) {
+    const rc_check_failure *x = &rep->failures[k];
+    char what[256];
+    describe(x, what, sizeof what);
+    if (!strcmp(x->block, "nlp"))
+      printf("  %s/%s: transcription %s %s: expected %.10g (finite "
+             "differences), got %.10g\n",
+             name, fname, kind_name(x->kind), what, x->expected, x->got);
+    else if (x->kind == RC_CHECK_EVAL)
+      printf("  %s/%s: %s %s %s at t=%.6g\n", name, fname, x->block,
+             kind_name(x->kind), what, x->t);
+    else
+      printf("  %s/%s: %s %s %s at t=%.6g: expected %.10g +- %.2g (finite "
+             "differences), got %.10g%s\n",
+             name, fname, x->block, kind_name(x->kind), what, x->t, x->expected,
+             x->bound, x->got,
+             x->unresolved ? " (the differences do not resolve this entry: "
+                             "try a smaller --step)"
+                           : "");
+  }
+  if (rc == RC_OK && rep->nfailures > kept)
+    printf("  %s/%s: ... and %d more failures\n", name, fname,
+           rep->nfailures - kept);
 }
 
 /* Check one formulation; returns 0 pass, 1 fail, 2 or 3 for bad input. */
@@ -125,10 +196,15 @@ static int check_one(const char *cmd, const rc_model *model, int f,
   memset(&rep, 0, sizeof rep);
   rc_error err = {RC_OK, ""};
   rc_err rc = rc_check_problem(pb, co, &rep, &err);
-  int pass = rc == RC_OK && rep.nfailures == 0;
+  /* the transcription's own terms (radcol/nlp_check.h): free segment
+   * durations, pins, free tf, Bernstein rows */
+  rc_check_report trep;
+  rc_nlp_check_info info;
+  rc_error terr = {RC_OK, ""};
+  rc_err trc = rc_check_nlp(pb, co, &trep, &info, &terr);
+  const int tpass = trc == RC_OK && trep.nfailures == 0;
+  int pass = rc == RC_OK && rep.nfailures == 0 && tpass;
   const char *fname = model->formulations[f].name;
-  int kept = rep.nfailures < RC_CHECK_MAX_FAILURES ? rep.nfailures
-                                                   : RC_CHECK_MAX_FAILURES;
   if (j) {
     rc_json_begin_object(j, NULL);
     rc_json_string(j, "formulation", fname);
@@ -139,59 +215,42 @@ static int check_one(const char *cmd, const rc_model *model, int f,
     rc_json_number(j, "max_rel_err_jac", rep.max_rel_err_jac);
     rc_json_number(j, "max_rel_err_hes", rep.max_rel_err_hes);
     rc_json_number(j, "max_rel_bound", rep.max_rel_bound);
-    rc_json_begin_array(j, "failure_list");
-    for (int k = 0; rc == RC_OK && k < kept; ++k) {
-      const rc_check_failure *x = &rep.failures[k];
-      rc_json_begin_object(j, NULL);
-      rc_json_string(j, "block", x->block);
-      rc_json_string(j, "kind", kind_name(x->kind));
-      rc_json_int(j, "row", x->row);
-      rc_json_int(j, "col", x->col);
-      rc_json_string(j, "row_name", x->row_name);
-      rc_json_string(j, "col_name", x->col_name);
-      if (x->kind == RC_CHECK_HES_VALUE || x->kind == RC_CHECK_HES_MISSING) {
-        rc_json_int(j, "output_row", x->out_row);
-        rc_json_string(j, "output_name", x->out_row >= 0 ? x->out_name : NULL);
-      }
-      rc_json_number(j, "t", x->t);
-      rc_json_number(j, "expected", x->expected);
-      rc_json_number(j, "got", x->got);
-      if (x->kind != RC_CHECK_EVAL) {
-        rc_json_number(j, "bound", x->bound);
-        rc_json_bool(j, "unresolved", x->unresolved);
-      }
-      rc_json_end_object(j);
-    }
-    rc_json_end_array(j);
+    json_failures(j, &rep, rc);
+    rc_json_begin_object(j, "transcription");
+    rc_json_bool(j, "pass", tpass);
+    rc_json_string(j, "error", trc == RC_OK ? NULL : terr.message);
+    rc_json_int(j, "segments", info.nseg);
+    rc_json_int(j, "pins", info.npin);
+    rc_json_bool(j, "free_tf", info.free_tf);
+    rc_json_int(j, "variables", info.nvar);
+    rc_json_int(j, "constraints", info.ncon);
+    rc_json_int(j, "entries", trep.nentries);
+    rc_json_int(j, "failures", trep.nfailures);
+    rc_json_number(j, "max_rel_err_jac", trep.max_rel_err_jac);
+    rc_json_number(j, "max_rel_err_hes", trep.max_rel_err_hes);
+    rc_json_number(j, "max_rel_err_grad", info.max_rel_err_grad);
+    json_failures(j, &trep, trc);
+    rc_json_end_object(j);
     rc_json_end_object(j);
   } else {
     if (rc != RC_OK)
       printf("  %s/%s: check could not run: %s\n", model->name, fname,
              err.message);
-    for (int k = 0; rc == RC_OK && k < kept; ++k) {
-      const rc_check_failure *x = &rep.failures[k];
-      char what[256];
-      describe(x, what, sizeof what);
-      if (x->kind == RC_CHECK_EVAL)
-        printf("  %s/%s: %s %s %s at t=%.6g\n", model->name, fname, x->block,
-               kind_name(x->kind), what, x->t);
-      else
-        printf("  %s/%s: %s %s %s at t=%.6g: expected %.10g +- %.2g (finite "
-               "differences), got %.10g%s\n",
-               model->name, fname, x->block, kind_name(x->kind), what, x->t,
-               x->expected, x->bound, x->got,
-               x->unresolved ? " (the differences do not resolve this entry: "
-                               "try a smaller --step)"
-                             : "");
-    }
-    if (rc == RC_OK && rep.nfailures > kept)
-      printf("  %s/%s: ... and %d more failures\n", model->name, fname,
-             rep.nfailures - kept);
+    text_failures(model->name, fname, &rep, rc);
     printf("%s %s/%s: %d entries, %d failures, max rel err jac %.2e hes "
            "%.2e (differences good to %.1e relative)\n",
            pass ? "PASS" : "FAIL", model->name, fname, rep.nentries,
            rep.nfailures, rep.max_rel_err_jac, rep.max_rel_err_hes,
            rep.max_rel_bound);
+    if (trc != RC_OK)
+      printf("  %s/%s: transcription check could not run: %s\n", model->name,
+             fname, terr.message);
+    text_failures(model->name, fname, &trep, trc);
+    printf("%s %s/%s transcription (%d free segments, %d pins, tf %s): %d "
+           "entries, %d failures, max rel err jac %.2e hes %.2e\n",
+           tpass ? "PASS" : "FAIL", model->name, fname, info.nseg, info.npin,
+           info.free_tf ? "free" : "fixed", trep.nentries, trep.nfailures,
+           trep.max_rel_err_jac, trep.max_rel_err_hes);
   }
   rc_problem_free(&pb);
   rc_params_free(&pv);

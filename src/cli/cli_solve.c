@@ -25,6 +25,7 @@
 #include "cli/forms.h"
 #include "cli/json.h"
 #include "cli/report.h"
+#include "cli/structure_report.h"
 #include "core/numbers.h"
 #include "radcol/estimate.h"
 #include "radcol/io.h"
@@ -36,6 +37,7 @@
 #include "radcol/refine.h"
 #include "radcol/simulate.h"
 #include "radcol/solve.h"
+#include "radcol/switching.h"
 
 #define DEFAULT_ELEMENTS 40
 #define DEFAULT_STAGES 3
@@ -150,6 +152,9 @@ static const char usage[] =
     "  --refine-no-duals    with --refine: warm-start each solve from the\n"
     "                       previous primal solution only; default:\n"
     "                       primal and dual\n"
+    "  --switching on|off   with --refine: follow the switching structure\n"
+    "                       (free breakpoints at the switches, arcs pinned;\n"
+    "                       docs/switching.md); default: on\n"
     "  --plugin LIB.so      load problems from a shared library first\n"
     "                       (docs/writing-a-problem.md); default: none\n"
     "  -h, --help           print this help\n\n"
@@ -186,6 +191,9 @@ typedef struct solve_args {
   rc_cli_list atol; /* --atol V or NAME=V, in order */
   long march_stages;
   int have_march_stages;
+  int estimate;  /* --estimate: rc_estimate_kind, global by default */
+  int switching; /* --switching: 1 on (default), 0 off */
+  int have_switching;
 } solve_args;
 
 typedef struct progress_state {
@@ -242,6 +250,7 @@ static const int estimate_values[] = {RC_ESTIMATE_GLOBAL, RC_ESTIMATE_LOCAL,
 static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
   a->estimate = RC_ESTIMATE_GLOBAL;
   a->dense_bounds = -1;
+  a->switching = 1;
   const rc_cli_option opts[] = {
       {"--json", NULL, RC_CLI_FLAG, .dest = &a->json},
       {"--quiet", NULL, RC_CLI_FLAG, .dest = &a->quiet},
@@ -285,6 +294,9 @@ static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
       {"--march-stages", NULL, RC_CLI_INT, .dest = &a->march_stages,
        .seen = &a->have_march_stages, .lo = 1, .hi = 13,
        .what = "an odd number in 1..13"},
+      {"--switching", NULL, RC_CLI_CHOICE, .dest = &a->switching,
+       .seen = &a->have_switching, .choices = on_off_words,
+       .values = on_off_values},
       {NULL}};
   const rc_cli_syntax syntax = {
       usage, opts, &a->problem,
@@ -292,12 +304,13 @@ static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
   int st = rc_cli_parse(cmd, argc, argv, &syntax);
   if (st)
     return st;
-  if (!a->have_refine &&
-      (a->have_max_refinements || a->have_max_elements || a->refine_no_duals)) {
+  if (!a->have_refine && (a->have_max_refinements || a->have_max_elements ||
+                          a->refine_no_duals || a->have_switching)) {
     rc_cli_error(cmd, "%s: only meaningful with --refine TOL",
                  a->have_max_refinements ? "--max-refinements"
                  : a->have_max_elements  ? "--max-elements"
-                                         : "--refine-no-duals");
+                 : a->refine_no_duals    ? "--refine-no-duals"
+                                         : "--switching");
     return RC_CLI_BAD_INPUT;
   }
   if (a->have_error_tol && a->estimate == RC_ESTIMATE_NONE) {
@@ -412,6 +425,8 @@ typedef struct solve_report {
   const rc_error_estimate *estimate;
   double error_tol; /* NaN: no --error-tol */
   double tf;        /* the solution's final time (solved when free) */
+  const rc_solution *sol;
+  const rc_structure *structure;
 } solve_report;
 
 static void print_json(const rc_problem *pb, const rc_mesh *mesh,
@@ -455,6 +470,7 @@ static void print_json(const rc_problem *pb, const rc_mesh *mesh,
   rc_cli_json_diagnostics(&j, pb, d);
   rc_cli_json_dense(&j, dv);
   rc_cli_json_estimate(&j, pb, r->estimate);
+  rc_cli_json_structure(&j, pb, r->sol, r->structure);
   rc_json_number(&j, "error_tol", r->error_tol);
   rc_json_string(&j, "note", pb->note);
   rc_json_string(&j, "active_bounds", bounds[0] ? bounds : NULL);
@@ -508,6 +524,7 @@ static void print_text(const rc_problem *pb, const rc_mesh *mesh,
   rc_cli_print_diagnostics(pb, d, "nodes");
   rc_cli_print_dense(dv);
   rc_cli_print_estimate(pb, r->estimate);
+  rc_cli_print_structure(pb, r->sol, r->structure);
   printf("  output      %s\n", output);
 }
 
@@ -533,6 +550,8 @@ typedef struct solve_job {
   rc_solve_stats st;
   rc_error_estimate est;
   int have_est;
+  rc_structure structure; /* the switching structure of the result */
+  int have_structure;
   rc_cli_diag diag;
   char *output;
   double dense_worst; /* worst relative dense-grid violation, or NaN */
@@ -552,6 +571,8 @@ static void free_job(solve_job *j) {
   free(j->atol_names);
   free(j->atol_values);
   rc_cli_diag_free(&j->diag);
+  if (j->have_structure)
+    rc_structure_free(&j->structure);
   rc_mesh_check_free(&j->mcheck);
   if (j->have_est)
     rc_error_estimate_free(&j->est);
@@ -743,6 +764,7 @@ static int make_options(solve_job *j) {
     if (a->have_max_elements)
       ro->max_elements = (int)a->max_elements;
     ro->dual_warm_start = !a->refine_no_duals;
+    ro->switching = a->switching;
     if (!a->quiet)
       ro->progress = refine_progress;
     ro->global = a->estimate == RC_ESTIMATE_GLOBAL;
@@ -855,6 +877,34 @@ static void estimate(solve_job *j) {
             err.message);
 }
 
+/* The switching structure of the result (radcol/structure.h), with the
+ * free breakpoints' errors from the estimate when it has them; a failure
+ * is a warning. */
+static void detect_structure(solve_job *j) {
+  const rc_problem *pb = j->pb;
+  const rc_mesh *m = &j->sol.mesh;
+  if (pb->sampled_reference || j->sol.nnodes < 2)
+    return;
+  rc_switching_options so;
+  rc_switching_options_default(&so);
+  double *unc = NULL;
+  if (j->have_est && m->nseg > 1 && j->est.nswitch == m->nseg - 1 &&
+      (unc = malloc(sizeof *unc * (size_t)(m->nseg + 1)))) {
+    unc[0] = unc[m->nseg] = 0.0;
+    for (int q = 1; q < m->nseg; ++q)
+      unc[q] = j->est.switch_err[q - 1];
+    so.detect.boundary_unc = unc;
+  }
+  rc_error err = {RC_OK, ""};
+  if (rc_structure_detect(pb, &j->sol, &so.detect, &j->structure, &err) ==
+      RC_OK)
+    j->have_structure = 1;
+  else
+    fprintf(stderr, "warning: radcol solve: switching structure: %s\n",
+            err.message);
+  free(unc);
+}
+
 /* The accuracy verdict, before the file is written so that the file says
  * so (a status is a promise): --error-tol TOL bounds the error estimate and
  * the dense-grid violation of every imposed constraint (bounds, algebraic
@@ -891,6 +941,7 @@ static int write_result(solve_job *j) {
   rec.nipopt = j->a.ipopt.n; /* /diagnostics/ipopt_options */
   rec.ipopt_kv = j->a.ipopt.v;
   rec.estimate = j->have_est ? &j->est : NULL;
+  rec.structure = j->have_structure ? &j->structure : NULL;
   return rc_cli_write(j->cmd, j->output, &rec);
 }
 
@@ -898,9 +949,13 @@ static int write_result(solve_job *j) {
 static void print_summary(solve_job *j) {
   const rc_problem *pb = j->pb;
   const rc_cli_diag *d = &j->diag;
-  solve_report rep = {j->st.iterations, 1, j->have_est ? &j->est : NULL,
+  solve_report rep = {j->st.iterations,
+                      1,
+                      j->have_est ? &j->est : NULL,
                       j->a.have_error_tol ? j->a.error_tol : NAN,
-                      j->sol.mesh.n > 0 ? j->sol.tf : pb->tf};
+                      j->sol.mesh.n > 0 ? j->sol.tf : pb->tf,
+                      &j->sol,
+                      j->have_structure ? &j->structure : NULL};
   if (j->nrefine > 0) {
     rep.iterations_total = 0;
     rep.solves = j->nrefine;
@@ -1089,6 +1144,7 @@ static int solve_steps(solve_job *j, int argc, char **argv) {
       (status = run_solver(j)))
     return status;
   estimate(j);
+  detect_structure(j);
   rc_cli_diagnose(j->cmd, j->pb, &j->sol, j->opt.dense_per_element, 1,
                   &j->diag);
   verdict(j);

@@ -175,6 +175,16 @@ void rc_cli_json_estimate(rc_json *j, const rc_problem *pb,
   for (int k = 0; have && k < e->nelem; ++k)
     rc_json_number(j, NULL, e->elem_max[k]);
   rc_json_end_array(j);
+  if (have && e->nswitch > 0) { /* free breakpoints (docs/switching.md) */
+    rc_json_begin_array(j, "switches");
+    for (int q = 0; q < e->nswitch; ++q) {
+      rc_json_begin_object(j, NULL);
+      rc_json_number(j, "t", e->switch_t[q]);
+      rc_json_number(j, "error", e->switch_err[q]);
+      rc_json_end_object(j);
+    }
+    rc_json_end_array(j);
+  }
   rc_json_end_object(j);
 }
 

@@ -9,6 +9,11 @@
  * The arrays are owned by the mesh; rc_mesh_free releases them and zeroes the
  * struct.  Constructors leave *mesh untouched when they fail.
  *
+ * Segments (radcol/mesh.h): nseg = 0 and seg_first = NULL unless
+ * rc_mesh_set_segments cut the mesh; then 1 <= nseg <= n, seg_first[0] = 0 <
+ * ... < seg_first[nseg] = n and 0 < seg_min < 1 / nseg (so that nseg
+ * minimal segments fit in the horizon).
+ *
  * Node count: 1 + sum_k stages[k] (node 0 is t0, then each element's stages;
  * c_s = 1 makes an element's last stage the next element's first node).
  */
@@ -108,6 +113,7 @@ rc_err rc_mesh_uniform(int n, int s, rc_mesh *mesh, rc_error *err) {
     frac[k] = (double)k / (double)n; /* exact 0 and 1 at the ends */
   for (int k = 0; k < n; ++k)
     stages[k] = s;
+  memset(mesh, 0, sizeof *mesh);
   mesh->n = n;
   mesh->frac = frac;
   mesh->stages = stages;
@@ -129,6 +135,7 @@ rc_err rc_mesh_from_arrays(int n, const double *frac, const int *stages,
     return rc;
   memcpy(f, frac, (size_t)(n + 1) * sizeof *f);
   memcpy(s, stages, (size_t)n * sizeof *s);
+  memset(mesh, 0, sizeof *mesh);
   mesh->n = n;
   mesh->frac = f;
   mesh->stages = s;
@@ -136,16 +143,213 @@ rc_err rc_mesh_from_arrays(int n, const double *frac, const int *stages,
   return RC_OK;
 }
 
+static rc_err validate_segments(int n, int nseg, const int *first,
+                                double seg_min, rc_error *err) {
+  if (nseg == 0)
+    return RC_OK;
+  if (nseg < 0 || nseg > n)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "%d segments on a mesh of %d elements: expected "
+                        "0..%d",
+                        nseg, n, n);
+  if (!first)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "%d segments without their first elements: expected "
+                        "%d element indices",
+                        nseg, nseg + 1);
+  if (first[0] != 0 || first[nseg] != n)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "segments start at element %d and end at %d: "
+                        "expected 0 and %d",
+                        first[0], first[nseg], n);
+  for (int q = 0; q < nseg; ++q)
+    if (!(first[q + 1] > first[q]))
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "segment %d starts at element %d and ends before "
+                          "%d: expected at least one element",
+                          q, first[q], first[q + 1]);
+  if (!(seg_min > 0.0 && seg_min * nseg < 1.0))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "least segment duration %g (fraction of the horizon) "
+                        "with %d segments: expected a number in (0, %g)",
+                        seg_min, nseg, 1.0 / nseg);
+  return RC_OK;
+}
+
+static rc_err validate_pins(int nseg, int npin, const rc_mesh_pin *pins,
+                            rc_error *err) {
+  if (npin == 0)
+    return RC_OK;
+  if (npin < 0 || !pins)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "%d pinned arcs without their array: expected npin "
+                        ">= 0 and the pins",
+                        npin);
+  for (int p = 0; p < npin; ++p) {
+    const rc_mesh_pin *a = &pins[p];
+    if (a->seg < 0 || a->seg >= nseg)
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "pin %d on segment %d: expected a segment 0..%d", p,
+                          a->seg, nseg - 1);
+    if ((a->kind != RC_PIN_BOUND && a->kind != RC_PIN_PATH &&
+         a->kind != RC_PIN_CONTINUOUS) ||
+        a->index < 0 || (a->upper != 0 && a->upper != 1))
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "pin %d: kind %d, index %d, upper %d: expected kind "
+                          "%d (bound), %d (path) or %d (continuous), index "
+                          ">= 0, upper 0 or 1",
+                          p, a->kind, a->index, a->upper, RC_PIN_BOUND,
+                          RC_PIN_PATH, RC_PIN_CONTINUOUS);
+    if (a->kind == RC_PIN_CONTINUOUS && a->seg < 1)
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "pin %d: continuity at the start of segment %d: "
+                          "expected a segment 1..%d (a boundary)",
+                          p, a->seg, nseg - 1);
+  }
+  return RC_OK;
+}
+
+rc_err rc_mesh_set_pins(rc_mesh *mesh, int npin, const rc_mesh_pin *pins,
+                        rc_error *err) {
+  if (!mesh)
+    return rc_error_set(err, RC_ERR_INPUT, "mesh pointer is NULL");
+  rc_err rc = validate_pins(mesh->nseg, npin, pins, err);
+  if (rc)
+    return rc;
+  rc_mesh_pin *p = NULL;
+  if (npin > 0) {
+    p = malloc(sizeof *p * (size_t)npin);
+    if (!p)
+      return rc_error_set(err, RC_ERR_NOMEM, "cannot allocate %d pins", npin);
+    memcpy(p, pins, sizeof *p * (size_t)npin);
+  }
+  free(mesh->pins);
+  mesh->pins = p;
+  mesh->npin = npin;
+  rc_error_clear(err);
+  return RC_OK;
+}
+
+rc_err rc_mesh_carry_segments(const rc_mesh *src, rc_mesh *mesh,
+                              rc_error *err) {
+  if (!src || !mesh)
+    return rc_error_set(err, RC_ERR_INPUT, "mesh pointer is NULL");
+  if (src->nseg < 1)
+    return rc_mesh_set_segments(mesh, 0, NULL, 0.0, err);
+  int *first = malloc(sizeof *first * (size_t)(src->nseg + 1));
+  if (!first)
+    return rc_error_set(err, RC_ERR_NOMEM, "cannot allocate %d segments",
+                        src->nseg);
+  first[0] = 0;
+  int k = 0;
+  for (int q = 1; q < src->nseg; ++q) {
+    const double f = src->frac[src->seg_first[q]];
+    while (k < mesh->n && mesh->frac[k] < f)
+      ++k;
+    if (k >= mesh->n || mesh->frac[k] != f) {
+      free(first);
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "segment %d starts at breakpoint fraction %.17g, "
+                          "which the new mesh of %d elements does not hold",
+                          q, f, mesh->n);
+    }
+    first[q] = k;
+  }
+  first[src->nseg] = mesh->n;
+  rc_mesh m = *mesh; /* on failure mesh keeps its own segments */
+  m.seg_first = NULL, m.nseg = 0, m.pins = NULL, m.npin = 0;
+  rc_err rc = rc_mesh_set_segments(&m, src->nseg, first, src->seg_min, err);
+  free(first);
+  if (rc == RC_OK && (rc = rc_mesh_set_pins(&m, src->npin, src->pins, err))) {
+    free(m.seg_first);
+    free(m.pins);
+  }
+  if (rc != RC_OK)
+    return rc;
+  free(mesh->seg_first);
+  free(mesh->pins);
+  *mesh = m;
+  return RC_OK;
+}
+
+int rc_mesh_segment_start(const rc_mesh *mesh, int k) {
+  if (!mesh || mesh->nseg < 2 || !mesh->seg_first || k <= 0)
+    return 0;
+  const int q = rc_mesh_segment_of(mesh, k);
+  return mesh->seg_first[q] == k;
+}
+
+rc_err rc_mesh_set_segments(rc_mesh *mesh, int nseg, const int *first,
+                            double seg_min, rc_error *err) {
+  if (!mesh)
+    return rc_error_set(err, RC_ERR_INPUT, "mesh pointer is NULL");
+  rc_err rc = validate_segments(mesh->n, nseg, first, seg_min, err);
+  if (rc)
+    return rc;
+  int *f = NULL;
+  if (nseg > 0) {
+    f = malloc(sizeof *f * (size_t)(nseg + 1));
+    if (!f)
+      return rc_error_set(err, RC_ERR_NOMEM, "cannot allocate %d segments",
+                          nseg);
+    memcpy(f, first, sizeof *f * (size_t)(nseg + 1));
+  }
+  free(mesh->seg_first);
+  mesh->seg_first = f;
+  mesh->nseg = nseg;
+  mesh->seg_min = nseg > 0 ? seg_min : 0.0;
+  free(mesh->pins);
+  mesh->pins = NULL;
+  mesh->npin = 0;
+  rc_error_clear(err);
+  return RC_OK;
+}
+
+int rc_mesh_segment_of(const rc_mesh *mesh, int k) {
+  if (!mesh || mesh->nseg < 1 || !mesh->seg_first)
+    return 0;
+  int lo = 0, hi = mesh->nseg - 1; /* seg_first[lo] <= k < seg_first[hi+1] */
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (mesh->seg_first[mid] <= k)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
 rc_err rc_mesh_copy(const rc_mesh *src, rc_mesh *dst, rc_error *err) {
   if (!src)
     return rc_error_set(err, RC_ERR_INPUT, "source mesh pointer is NULL");
-  return rc_mesh_from_arrays(src->n, src->frac, src->stages, dst, err);
+  rc_err rc =
+      validate_segments(src->n, src->nseg, src->seg_first, src->seg_min, err);
+  if (rc || (rc = validate_pins(src->nseg, src->npin, src->pins, err)))
+    return rc;
+  rc_mesh m;
+  if ((rc = rc_mesh_from_arrays(src->n, src->frac, src->stages, &m, err)))
+    return rc;
+  if ((rc = rc_mesh_set_segments(&m, src->nseg, src->seg_first, src->seg_min,
+                                 err)) ||
+      (rc = rc_mesh_set_pins(&m, src->npin, src->pins, err))) {
+    rc_mesh_free(&m);
+    return rc;
+  }
+  *dst = m;
+  return RC_OK;
 }
 
 rc_err rc_mesh_validate(const rc_mesh *mesh, rc_error *err) {
   if (!mesh)
     return rc_error_set(err, RC_ERR_INPUT, "mesh pointer is NULL");
   rc_err rc = validate_arrays(mesh->n, mesh->frac, mesh->stages, err);
+  if (rc)
+    return rc;
+  rc = validate_segments(mesh->n, mesh->nseg, mesh->seg_first, mesh->seg_min,
+                         err);
+  if (rc)
+    return rc;
+  rc = validate_pins(mesh->nseg, mesh->npin, mesh->pins, err);
   if (rc)
     return rc;
   rc_error_clear(err);
@@ -188,6 +392,8 @@ void rc_mesh_free(rc_mesh *mesh) {
     return;
   free(mesh->frac);
   free(mesh->stages);
+  free(mesh->seg_first);
+  free(mesh->pins);
   memset(mesh, 0, sizeof *mesh);
 }
 

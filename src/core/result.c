@@ -215,7 +215,8 @@ static int element_offset(const rc_solution *sol, int k) {
 /* Element of t, its first node, its stage count, and the two Lagrange bases
  * at t: lx (s+1 values, state basis) and ls (s values, stage basis). */
 static rc_err locate(const rc_solution *sol, double t, const char *what,
-                     int *off, int *s, double *lx, double *ls, rc_error *err) {
+                     int *elem, int *off, int *s, double *lx, double *ls,
+                     rc_error *err) {
   if (!sol || !sol->t || !sol->w || sol->mesh.n < 1 || !sol->mesh.stages)
     return rc_error_set(err, RC_ERR_INPUT,
                         "%s: solution is not allocated (call "
@@ -252,6 +253,7 @@ static rc_err locate(const rc_solution *sol, double t, const char *what,
   rc_lagrange_basis(sk + 1, theta, bw, x, lx);
   rc_bary_weights(sk, theta + 1, bw);
   rc_lagrange_basis(sk, theta + 1, bw, x, ls);
+  *elem = k;
   *off = o;
   *s = sk;
   return RC_OK;
@@ -269,17 +271,19 @@ static void combine(int count, int nb, const double *basis, const double *v,
 }
 
 /* The point at t: states from the degree-s polynomial through the element
- * start and its stages; y, u the same way, or (stage_yu) from the degree
+ * start and its stages; y, u the same way, or (stage_yu, and in the first
+ * element of a segment, where they may jump: radcol/mesh.h) from the degree
  * s - 1 polynomial through the stages only; parameters as stored. */
 static rc_err eval_point(const rc_solution *sol, double t, double *w,
                          int stage_yu, const char *what, rc_error *err) {
   double lx[RC_RADAU_MAX_STAGES + 1], ls[RC_RADAU_MAX_STAGES];
-  int off, s;
+  int k, off, s;
   if (!w)
     return rc_error_set(err, RC_ERR_INPUT, "%s: w is NULL", what);
-  rc_err rc = locate(sol, t, what, &off, &s, lx, ls, err);
+  rc_err rc = locate(sol, t, what, &k, &off, &s, lx, ls, err);
   if (rc)
     return rc;
+  stage_yu = stage_yu || rc_mesh_segment_start(&sol->mesh, k);
   int nw = sol->nx + sol->ny + sol->nu + sol->np;
   int nyu = sol->ny + sol->nu;
   if (stage_yu) {
@@ -307,14 +311,14 @@ rc_err rc_solution_eval_stages(const rc_solution *sol, double t, double *w,
 rc_err rc_solution_eval_duals(const rc_solution *sol, double t, double *out,
                               rc_error *err) {
   double lx[RC_RADAU_MAX_STAGES + 1], ls[RC_RADAU_MAX_STAGES];
-  int off, s;
+  int k, off, s;
   if (!out)
     return rc_error_set(err, RC_ERR_INPUT, "dual dense output: out is NULL");
   if (sol && (!sol->has_duals || !sol->lam_f || !sol->lam_g || !sol->lam_c))
     return rc_error_set(err, RC_ERR_INPUT,
                         "dual dense output: the solution holds no "
                         "multipliers (expected one allocated with_duals)");
-  rc_err rc = locate(sol, t, "dual dense output", &off, &s, lx, ls, err);
+  rc_err rc = locate(sol, t, "dual dense output", &k, &off, &s, lx, ls, err);
   if (rc)
     return rc;
   combine(sol->nx, s, ls, sol->lam_f, off + 1, sol->nx, 0, out);

@@ -80,6 +80,46 @@ static rc_err open_at(rc_h5_reader *c, const char *path, int phase,
 }
 
 /* /mesh -> mesh (the file must be open). */
+/* Free breakpoints of /mesh (radcol/mesh.h): segment_first, the
+ * segment_min attribute and the pins (4 integers each), validated by the
+ * mesh functions; on failure the mesh is freed. */
+static void read_segments(rc_h5_reader *c, rc_mesh *mesh) {
+  int *first = NULL, *pv = NULL;
+  long nfirst = 0, npv = 0;
+  double seg_min = 0.0;
+  rc_h5_ds_read_int(c, "/mesh/segment_first", -1, &first, &nfirst);
+  rc_h5_attr_read_num(c, "/mesh", "segment_min", &seg_min, 1);
+  if (c->rc == RC_OK && rc_h5_has_link(c, "/mesh/pins"))
+    rc_h5_ds_read_int(c, "/mesh/pins", -1, &pv, &npv);
+  if (c->rc == RC_OK && (nfirst < 2 || nfirst - 1 > mesh->n || npv % 4 != 0))
+    rc_h5_fail(c, RC_ERR_INPUT,
+               "%s: expected 2 .. elements + 1 segment starts and pins of 4 "
+               "integers each (%s)",
+               "/mesh/segment_first", "/mesh/pins");
+  if (c->rc == RC_OK) {
+    rc_error e2;
+    rc_error_clear(&e2);
+    const int npin = (int)(npv / 4);
+    rc_mesh_pin *pins = malloc(sizeof *pins * (size_t)(npin + 1));
+    for (int p = 0; pins && p < npin; ++p)
+      pins[p] =
+          (rc_mesh_pin){pv[4 * p], pv[4 * p + 1], pv[4 * p + 2], pv[4 * p + 3]};
+    if (!pins)
+      rc_h5_fail(c, RC_ERR_NOMEM, "out of memory reading %s%s", "/mesh/pins",
+                 NULL);
+    else if (rc_mesh_set_segments(mesh, (int)(nfirst - 1), first, seg_min,
+                                  &e2) != RC_OK ||
+             rc_mesh_set_pins(mesh, npin, pins, &e2) != RC_OK)
+      c->rc = rc_error_set(c->err, RC_ERR_INPUT, "%s: /mesh: %s", c->path,
+                           e2.message);
+    free(pins);
+  }
+  free(first);
+  free(pv);
+  if (c->rc != RC_OK)
+    rc_mesh_free(mesh);
+}
+
 static rc_err read_mesh_open(rc_h5_reader *c, rc_mesh *mesh) {
   long nf = 0, ns = 0;
   hid_t d = rc_h5_ds_open(c, "/mesh/fractions", H5T_FLOAT, -1, &nf);
@@ -107,6 +147,8 @@ static rc_err read_mesh_open(rc_h5_reader *c, rc_mesh *mesh) {
   }
   free(frac);
   free(stages);
+  if (c->rc == RC_OK && rc_h5_has_link(c, "/mesh/segment_first"))
+    read_segments(c, mesh);
   return c->rc;
 }
 
@@ -248,7 +290,7 @@ static rc_err read_solution_at(const char *path, int phase, rc_solution *sol,
   rc_solution_dims dims = {0, 0, 0, 0, 0, 0};
   double t0 = 0, tf = 0;
   read_dims(&c, &dims, &t0, &tf);
-  rc_mesh mesh = {0, NULL, NULL};
+  rc_mesh mesh = {0};
   read_mesh_open(&c, &mesh);
   int nw = dims.nx + dims.ny + dims.nu + dims.np;
   long nn = c.rc == RC_OK ? rc_mesh_nodes(&mesh) : 0;

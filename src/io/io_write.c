@@ -451,6 +451,26 @@ static void write_mesh(wctx *c, hid_t file, const rc_solution *sol) {
   }
   attr_int(c, g, gp, "elements", m->n);
   attr_int(c, g, gp, "nodes", nn);
+  if (m->nseg > 0) { /* free breakpoints (radcol/mesh.h) */
+    attr_int(c, g, gp, "segments", m->nseg);
+    attr_real(c, g, gp, "segment_min", m->seg_min);
+    ds_int(c, g, gp, "segment_first", m->nseg + 1, m->seg_first);
+    int *pv = malloc(sizeof *pv * (size_t)(4 * m->npin + 1));
+    if (!pv) {
+      if (c->rc == RC_OK)
+        c->rc =
+            rc_error_set(c->err, RC_ERR_NOMEM, "%s: out of memory", c->path);
+    } else {
+      for (int p = 0; p < m->npin; ++p) {
+        pv[4 * p] = m->pins[p].seg;
+        pv[4 * p + 1] = m->pins[p].kind;
+        pv[4 * p + 2] = m->pins[p].index;
+        pv[4 * p + 3] = m->pins[p].upper;
+      }
+      ds_int(c, g, gp, "pins", 4L * m->npin, pv); /* seg, kind, index, upper */
+      free(pv);
+    }
+  }
   gclose(g);
 }
 
@@ -645,6 +665,69 @@ static void write_error_estimate(wctx *c, hid_t g,
   gclose(h);
 }
 
+/* /diagnostics/structure (radcol/structure.h, docs/hdf5-layout.md): the
+ * arcs, the switches with their uncertainty and the jumps of y and u. */
+static void write_structure(wctx *c, hid_t g, const rc_result_record *rec) {
+  const rc_structure *st = rec->structure;
+  const rc_problem *pb = rec->pb;
+  const char *gs = "/diagnostics/structure";
+  const long na = st->narc, ns = st->nswitch;
+  hid_t h = grp(c, g, "/diagnostics", "structure");
+  attr_int(c, h, gs, "arcs", st->narc);
+  attr_int(c, h, gs, "switches", st->nswitch);
+  attr_int(c, h, gs, "singular_arcs", st->nsingular);
+  attr_int(c, h, gs, "segments", rec->sol->mesh.nseg);
+  char(*names)[96] = malloc(sizeof *names * (size_t)(na > 0 ? na : 1));
+  const char **np = malloc(sizeof *np * (size_t)(na > 0 ? na : 1));
+  const char **kp = malloc(sizeof *kp * (size_t)(na > 0 ? na : 1));
+  double *dv = malloc(sizeof *dv * (size_t)(na + ns + 1) * 4);
+  int *iv = malloc(sizeof *iv * (size_t)(na + ns + 1) * 2);
+  if (!names || !np || !kp || !dv || !iv) {
+    if (c->rc == RC_OK)
+      c->rc = rc_error_set(c->err, RC_ERR_NOMEM, "%s: out of memory", c->path);
+  } else {
+    for (long a = 0; a < na; ++a) {
+      rc_arc_describe(pb, &st->arcs[a], names[a], sizeof names[a]);
+      np[a] = names[a];
+      kp[a] = rc_arc_kind_name(st->arcs[a].kind);
+    }
+    ds_strs(c, h, gs, "arc_name", na, np);
+    ds_strs(c, h, gs, "arc_kind", na, kp);
+#define ST_COL(name, expr, buf, writer)                                        \
+  for (long a = 0; a < na; ++a)                                                \
+    buf[a] = st->arcs[a].expr;                                                 \
+  writer(c, h, gs, name, na, buf)
+    ST_COL("arc_index", index, iv, ds_int);
+    ST_COL("arc_upper", upper, iv, ds_int);
+    ST_COL("arc_touch", touch, iv, ds_int);
+    ST_COL("arc_t_entry", t_entry, dv, ds_real);
+    ST_COL("arc_t_exit", t_exit, dv, ds_real);
+    ST_COL("arc_unc_entry", unc_entry, dv, ds_real);
+    ST_COL("arc_unc_exit", unc_exit, dv, ds_real);
+#undef ST_COL
+    for (long s = 0; s < ns; ++s)
+      dv[s] = st->switches[s].t;
+    ds_real(c, h, gs, "switch_t", ns, dv);
+    for (long s = 0; s < ns; ++s)
+      dv[s] = st->switches[s].unc;
+    ds_real(c, h, gs, "switch_unc", ns, dv);
+    for (long s = 0; s < ns; ++s)
+      iv[s] = st->switches[s].boundary;
+    ds_int(c, h, gs, "switch_boundary", ns, iv);
+    ds_strs(c, h, gs, "jump_variables", st->nyu,
+            (const char *const *)pb->var_names + pb->nx);
+    if (st->nyu > 0)
+      ds_write(c, h, gs, "jump", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, ns, st->nyu,
+               st->jump);
+  }
+  free(names);
+  free(np);
+  free(kp);
+  free(dv);
+  free(iv);
+  gclose(h);
+}
+
 static void write_diagnostics(wctx *c, hid_t file,
                               const rc_result_record *rec) {
   const rc_problem *pb = rec->pb;
@@ -725,6 +808,8 @@ static void write_diagnostics(wctx *c, hid_t file,
   if (rec->dense)
     write_dense_violation(c, g, rec->dense);
   write_error_estimate(c, g, rec);
+  if (rec->structure)
+    write_structure(c, g, rec);
   gclose(g);
 }
 

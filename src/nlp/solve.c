@@ -512,7 +512,11 @@ static rc_err solve_dispatch(const rc_problem *pb, const rc_mesh *mesh,
   if (pb->data) /* data at interior times: the multiphase NLP, one phase */
     return rc_phases_solve_problem(pb, mesh, opt, guess, sol, stats, err);
   char why[160];
-  const int square = rc_square_system(pb, why, sizeof why);
+  int square = rc_square_system(pb, why, sizeof why);
+  if (square && mesh->nseg > 0) { /* the durations are decisions */
+    square = 0;
+    snprintf(why, sizeof why, "the mesh has free breakpoints");
+  }
   if (opt->solver == RC_SOLVER_NEWTON && !square)
     return rc_error_set(err, RC_ERR_INPUT,
                         "solver newton: %s/%s is not a square system (%s); "

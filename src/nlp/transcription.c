@@ -15,6 +15,16 @@
  * d2/dtf2 = 0).  The boundary block enters with its own multipliers and
  * obj_factor on phi.
  *
+ * Free breakpoints (transcription.h): h_k = T_q phi_k, so every tf term
+ * above holds with tf replaced by T_q (the duration of the element's
+ * segment) and sigma_k by phi_k = dh_k / dT_q: dR/dT_q = -phi_k f_i, the
+ * objective term gives phi_k b_j L, the Hessian cross terms are
+ * d2/(dT_q dw) = -phi_k lambda_coll_i df_i/dw + obj_factor phi_k b_j dL/dw,
+ * and d2/dT_q2 = 0 (linear in T_q).  tf then scales nothing: it enters the
+ * boundary block and the duration row sum_q T_q - tf only.  One helper,
+ * elem_hvar, names the variable that scales h_k (T_q, tf, or none) and its
+ * coefficient, so the classic free tf and the segments share every line.
+ *
  * Dense-bound rows (transcription.h): row (k, b, m) is sum_l M_ml V_l with V
  * the element's node values of entry i = bnd_idx[b] and M the Bernstein
  * conversion matrix; its Jacobian is M itself, its Hessian zero.
@@ -33,6 +43,14 @@
 #include "nlp/transcription.h"
 
 #define RC_INF_BOUND 1e20
+
+static double clip_inf(double v) {
+  if (v <= -RC_INF_BOUND)
+    return -RC_INF_BOUND;
+  if (v >= RC_INF_BOUND)
+    return RC_INF_BOUND;
+  return v;
+}
 
 enum walk_mode { WALK_RECORD, WALK_VALUES };
 
@@ -63,6 +81,59 @@ double rc_nlp_tf(const rc_nlp *nlp, const double *x) {
 
 static inline double elem_sigma(const rc_nlp *nlp, int k) {
   return nlp->mesh->frac[k + 1] - nlp->mesh->frac[k];
+}
+
+/* The NLP variable that scales h_k (the segment's duration T_q, or a free
+ * tf, or -1 when h_k is fixed) and dh_k / d(that variable) in *coef. */
+static inline int elem_hvar(const rc_nlp *nlp, int k, double *coef) {
+  if (nlp->nseg > 0) {
+    *coef = nlp->elem_phi[k];
+    return nlp->dur_off + nlp->elem_seg[k];
+  }
+  *coef = nlp->free_tf ? elem_sigma(nlp, k) : 0.0;
+  return nlp->free_tf ? nlp->tf_off : -1;
+}
+
+/* h_k at the point x (tf: rc_nlp_tf(x), or pb->tf when x is NULL, the
+ * pattern walks); 0 for free breakpoints without x. */
+static inline double elem_h(const rc_nlp *nlp, int k, const double *x,
+                            double tf) {
+  if (nlp->nseg > 0)
+    return x ? x[nlp->dur_off + nlp->elem_seg[k]] * nlp->elem_phi[k] : 0.0;
+  return (tf - nlp->pb->t0) * elem_sigma(nlp, k);
+}
+
+double rc_nlp_elem_h(const rc_nlp *nlp, int k, const double *x) {
+  return elem_h(nlp, k, x, rc_nlp_tf(nlp, x));
+}
+
+/* End of element k within its segment, as a fraction of T_q. */
+static inline double elem_end(const rc_nlp *nlp, int k) {
+  const int q = nlp->elem_seg[k];
+  return k + 1 == nlp->mesh->seg_first[q + 1] ? 1.0 : nlp->elem_alpha[k + 1];
+}
+
+double rc_nlp_node_time_x(const rc_nlp *nlp, int n, const double *x) {
+  if (nlp->nseg == 0 || !x)
+    return rc_nlp_node_time(nlp, n, x ? rc_nlp_tf(nlp, x) : nlp->pb->tf);
+  if (n == 0)
+    return nlp->pb->t0;
+  const int k = nlp->node_elem[n], j = nlp->node_stage[n];
+  const int s = nlp->mesh->stages[k], q = nlp->elem_seg[k];
+  double start = nlp->pb->t0;
+  for (int r = 0; r < q; ++r)
+    start += x[nlp->dur_off + r];
+  const double a =
+      j == s ? elem_end(nlp, k)
+             : nlp->elem_alpha[k] + nlp->radau[s].c[j - 1] * nlp->elem_phi[k];
+  return start + x[nlp->dur_off + q] * a;
+}
+
+/* The time at which node n's blocks are evaluated. */
+static inline double eval_time(const rc_nlp *nlp, int n, const double *x,
+                               double tf) {
+  return nlp->nseg > 0 ? rc_nlp_node_time_x(nlp, n, x)
+                       : rc_nlp_node_time(nlp, n, tf);
 }
 
 double rc_nlp_node_time(const rc_nlp *nlp, int n, double tf) {
@@ -105,17 +176,24 @@ static inline int zvar_of(const rc_nlp *nlp, int c) {
   return nlp->tf_off; /* -1 when tf is fixed */
 }
 
+/* Does element k give y, u the stage-only dense output (element 0 without
+ * t0 variables, and the first element of a segment q >= 1)? */
+static inline int stage_only_yu(const rc_nlp *nlp, int k) {
+  return k == 0 ? nlp->yu_off[0] < 0 : rc_mesh_segment_start(nlp->mesh, k);
+}
+
 /* Row m of the dense-bound block of entry i in element k: its nv
  * (variable, coefficient) pairs.  States, and y, u wherever their dense
  * output is the degree-s polynomial through the element start and the
- * stages (every element but 0, and element 0 when the t0 values are NLP
- * variables), use Mx over the s + 1 element nodes; y, u in element 0
- * without t0 variables use Mu over the s stages (the start value there is
- * set after the solve; docs/dense-bounds.md). */
+ * stages (every element but 0 and the segment starts, and element 0 when
+ * the t0 values are NLP variables), use Mx over the s + 1 element nodes; y,
+ * u in element 0 without t0 variables and in the first element of a segment
+ * use Mu over the s stages (the start value there is set after the solve,
+ * or belongs to the previous segment; docs/dense-bounds.md). */
 static int bern_row(const rc_nlp *nlp, int k, int i, int m, int *var,
                     const double **coef) {
   const int s = nlp->mesh->stages[k];
-  if (i < nlp->nx || k > 0 || nlp->yu_off[0] >= 0) {
+  if (i < nlp->nx || !stage_only_yu(nlp, k)) {
     *coef = nlp->bern_x + nlp->bern_at[s] + m * (s + 1);
     for (int l = 0; l <= s; ++l)
       var[l] = var_of(nlp, state_node(nlp, k, l), i);
@@ -125,6 +203,26 @@ static int bern_row(const rc_nlp *nlp, int k, int i, int m, int *var,
   for (int j = 1; j <= s; ++j)
     var[j - 1] = var_of(nlp, nlp->elem_first[k] + j - 1, i);
   return s;
+}
+
+/* The continuity row of pin p (kind RC_PIN_CONTINUOUS): its nv (variable,
+ * coefficient) pairs (transcription.h); var and coef hold RC_MAX_STAGES + 1
+ * entries. */
+static int cont_row(const rc_nlp *nlp, int p, int *var, double *coef) {
+  const rc_mesh_pin *a = &nlp->mesh->pins[p];
+  const int k = nlp->mesh->seg_first[a->seg], s = nlp->mesh->stages[k];
+  const double *c = nlp->radau[s].c;
+  var[0] = var_of(nlp, state_node(nlp, k, 0), a->index);
+  coef[0] = 1.0;
+  for (int j = 0; j < s; ++j) {
+    double l = 1.0; /* l_j(0) = prod_{m != j} (0 - c_m) / (c_j - c_m) */
+    for (int m = 0; m < s; ++m)
+      if (m != j)
+        l *= -c[m] / (c[j] - c[m]);
+    var[1 + j] = var_of(nlp, nlp->elem_first[k] + j, a->index);
+    coef[1 + j] = -l;
+  }
+  return s + 1;
 }
 
 static void gather_w(const rc_nlp *nlp, int n, const double *x, double *w) {
@@ -151,7 +249,7 @@ static int node_F(rc_nlp *nlp, int n, const double *x, double tf,
     return 0;
   gather_w(nlp, n, x, nlp->w);
   const int st =
-      nlp->pb->point.eval(nlp->pb, rc_nlp_node_time(nlp, n, tf), nlp->w, out);
+      nlp->pb->point.eval(nlp->pb, eval_time(nlp, n, x, tf), nlp->w, out);
   if (st == 0 && nlp->caching)
     nlp->F_gen[n] = nlp->gen;
   return st;
@@ -165,8 +263,8 @@ static int node_J(rc_nlp *nlp, int n, const double *x, double tf,
   if (nlp->caching && nlp->J_gen[n] == nlp->gen)
     return 0;
   gather_w(nlp, n, x, nlp->w);
-  const int st = nlp->pb->point.jacobian(nlp->pb, rc_nlp_node_time(nlp, n, tf),
-                                         nlp->w, out);
+  const int st =
+      nlp->pb->point.jacobian(nlp->pb, eval_time(nlp, n, x, tf), nlp->w, out);
   if (st == 0 && nlp->caching)
     nlp->J_gen[n] = nlp->gen;
   return st;
@@ -205,12 +303,13 @@ static int jac_walk(rc_nlp *nlp, const double *x, walk_sink *sk) {
       continue;
     const int row0 = nlp->con_off[n];
     const int k = nlp->node_elem[n], j = nlp->node_stage[n];
-    double h = 0, sigma = 0;
+    double h = 0, dh = 0;
+    int hv = -1; /* the variable scaling h_k (T_q or tf), dh = dh_k / d it */
     if (n > 0) {
       const int s = nlp->mesh->stages[k];
       const double *D = nlp->radau[s].D + (j - 1) * (s + 1);
-      sigma = elem_sigma(nlp, k);
-      h = (tf - pb->t0) * sigma;
+      hv = elem_hvar(nlp, k, &dh);
+      h = elem_h(nlp, k, x, tf);
       for (int i = 0; i < nx; ++i)
         for (int l = 0; l <= s; ++l)
           sink_add(sk, row0 + i, nlp->x_off[state_node(nlp, k, l)] + i, D[l]);
@@ -219,7 +318,7 @@ static int jac_walk(rc_nlp *nlp, const double *x, walk_sink *sk) {
     if (values) {
       if ((st = node_J(nlp, n, x, tf, &jv)) != 0)
         return st;
-      if (nlp->free_tf && n > 0 && (st = node_F(nlp, n, x, tf, &Fv)) != 0)
+      if (hv >= 0 && (st = node_F(nlp, n, x, tf, &Fv)) != 0)
         return st;
     }
     for (int e = 0; e < P->nnz; ++e) {
@@ -241,9 +340,9 @@ static int jac_walk(rc_nlp *nlp, const double *x, walk_sink *sk) {
       if (V >= 0)
         sink_add(sk, R, V, values ? scale * jv[e] : 0.0);
     }
-    if (nlp->free_tf && n > 0)
+    if (hv >= 0)
       for (int i = 0; i < nx; ++i)
-        sink_add(sk, row0 + i, nlp->tf_off, values ? -sigma * Fv[i] : 0.0);
+        sink_add(sk, row0 + i, hv, values ? -dh * Fv[i] : 0.0);
   }
   for (int k = 0; k < nlp->mesh->n && nlp->nbnd > 0; ++k) {
     const int s = nlp->mesh->stages[k];
@@ -273,6 +372,29 @@ static int jac_walk(rc_nlp *nlp, const double *x, walk_sink *sk) {
         sink_add(sk, nlp->b_off + Q->row[e], V, values ? nlp->jB[e] : 0.0);
     }
   }
+  if (nlp->nseg > 0) { /* the duration row sum_q T_q [- tf] */
+    for (int q = 0; q < nlp->nseg; ++q)
+      sink_add(sk, nlp->dur_row, nlp->dur_off + q, 1.0);
+    if (nlp->free_tf)
+      sink_add(sk, nlp->dur_row, nlp->tf_off, -1.0);
+  }
+  for (int r = 0; r < nlp->ntan; ++r) { /* tangency rows f_i(W_n) = 0 */
+    const int n = nlp->tan_node[r], i = nlp->mesh->pins[nlp->tan_pin[r]].index;
+    const double *jv = NULL;
+    if (values && (st = node_J(nlp, n, x, tf, &jv)) != 0)
+      return st;
+    for (int e = 0; e < P->nnz; ++e)
+      if (P->row[e] == i)
+        sink_add(sk, nlp->tan_off + r, var_of(nlp, n, P->col[e]),
+                 values ? jv[e] : 0.0);
+  }
+  for (int r = 0; r < nlp->ncont; ++r) { /* continuity rows (linear) */
+    int var[RC_MAX_STAGES + 1];
+    double coef[RC_MAX_STAGES + 1];
+    const int nv = cont_row(nlp, nlp->cont_pin[r], var, coef);
+    for (int l = 0; l < nv; ++l)
+      sink_add(sk, nlp->cont_off + r, var[l], coef[l]);
+  }
   return 0;
 }
 
@@ -296,12 +418,13 @@ static int hes_walk(rc_nlp *nlp, const double *x, double obj_factor,
       continue;
     const int row0 = nlp->con_off[n];
     const int k = nlp->node_elem[n], j = nlp->node_stage[n];
-    double h = 0, sigma = 0, bj = 0;
+    double h = 0, dh = 0, bj = 0;
+    int hv = -1; /* as in jac_walk */
     const double *jv = NULL;
     if (n > 0) {
       const int s = nlp->mesh->stages[k];
-      sigma = elem_sigma(nlp, k);
-      h = (tf - pb->t0) * sigma;
+      hv = elem_hvar(nlp, k, &dh);
+      h = elem_h(nlp, k, x, tf);
       bj = nlp->radau[s].b[j - 1];
     }
     if (values) {
@@ -312,11 +435,11 @@ static int hes_walk(rc_nlp *nlp, const double *x, double obj_factor,
         mu[i] = lambda[n == 0 ? row0 + (i - nx) : row0 + i];
       if (pb->has_lagrange)
         mu[nF - 1] = n > 0 ? obj_factor * h * bj : 0.0;
-      const double t = rc_nlp_node_time(nlp, n, tf);
+      const double t = eval_time(nlp, n, x, tf);
       gather_w(nlp, n, x, nlp->w);
       if ((st = pb->point.hessian(pb, t, nlp->w, mu, nlp->hF)) != 0)
         return st;
-      if (nlp->free_tf && n > 0 && (st = node_J(nlp, n, x, tf, &jv)) != 0)
+      if (hv >= 0 && (st = node_J(nlp, n, x, tf, &jv)) != 0)
         return st;
     }
     for (int e = 0; e < H->nnz; ++e) {
@@ -324,19 +447,19 @@ static int hes_walk(rc_nlp *nlp, const double *x, double obj_factor,
       if (Va >= 0 && Vb >= 0)
         hes_add(sk, Va, Vb, values ? nlp->hF[e] : 0.0);
     }
-    if (nlp->free_tf && n > 0) {
+    if (hv >= 0) {
       for (int e = 0; e < P->nnz; ++e) {
         const int r = P->row[e];
         double coef;
         if (r < nx)
-          coef = values ? -sigma * lambda[row0 + r] : 0.0;
+          coef = values ? -dh * lambda[row0 + r] : 0.0;
         else if (pb->has_lagrange && r == nF - 1)
-          coef = obj_factor * sigma * bj;
+          coef = obj_factor * dh * bj;
         else
           continue;
         const int V = var_of(nlp, n, P->col[e]);
         if (V >= 0)
-          hes_add(sk, nlp->tf_off, V, values ? coef * jv[e] : 0.0);
+          hes_add(sk, hv, V, values ? coef * jv[e] : 0.0);
       }
     }
   }
@@ -357,6 +480,20 @@ static int hes_walk(rc_nlp *nlp, const double *x, double obj_factor,
       if (Va >= 0 && Vb >= 0)
         hes_add(sk, Va, Vb, values ? nlp->hB[e] : 0.0);
     }
+  }
+  for (int r = 0; r < nlp->ntan; ++r) { /* lambda_r d2 f_i at node n */
+    const int n = nlp->tan_node[r], i = nlp->mesh->pins[nlp->tan_pin[r]].index;
+    if (values) {
+      memset(nlp->mu, 0, sizeof *nlp->mu * (size_t)nF);
+      nlp->mu[i] = lambda[nlp->tan_off + r];
+      gather_w(nlp, n, x, nlp->w);
+      if ((st = pb->point.hessian(pb, eval_time(nlp, n, x, tf), nlp->w, nlp->mu,
+                                  nlp->hF)) != 0)
+        return st;
+    }
+    for (int e = 0; e < H->nnz; ++e) /* every input is a variable at n */
+      hes_add(sk, var_of(nlp, n, H->row[e]), var_of(nlp, n, H->col[e]),
+              values ? nlp->hF[e] : 0.0);
   }
   return 0;
 }
@@ -482,6 +619,12 @@ void rc_nlp_free(rc_nlp **pnlp) {
   free(nlp->node_elem);
   free(nlp->node_stage);
   free(nlp->elem_first);
+  free(nlp->elem_seg);
+  free(nlp->elem_phi);
+  free(nlp->elem_alpha);
+  free(nlp->tan_pin);
+  free(nlp->tan_node);
+  free(nlp->cont_pin);
   free(nlp->radau);
   free(nlp->bnd_idx);
   free(nlp->dense_off);
@@ -546,6 +689,21 @@ static long boundary_entries(const rc_problem *pb, const rc_pattern *Q,
   return n;
 }
 
+/* Does pin p of mesh get a tangency row (transcription.h): a state pinned
+ * on a segment q >= 1 whose f row has no algebraic or control column? */
+static int tangent_pin(const rc_problem *pb, const rc_mesh *mesh, int p) {
+  const rc_mesh_pin *a = &mesh->pins[p];
+  if (a->kind != RC_PIN_BOUND || a->index >= pb->nx || a->seg < 1 ||
+      a->seg >= mesh->nseg)
+    return 0;
+  const rc_pattern *P = &pb->point.jac;
+  const int lo = pb->nx, hi = pb->nx + pb->ny + pb->nu;
+  for (int e = 0; e < P->nnz; ++e)
+    if (P->row[e] == a->index && P->col[e] >= lo && P->col[e] < hi)
+      return 0;
+  return 1;
+}
+
 void rc_nlp_count(const rc_problem *pb, const rc_mesh *mesh, int dense_bounds,
                   rc_nlp_counts *size) {
   const long nx = pb->nx, nyu = pb->ny + pb->nu, nF = rc_problem_nF(pb);
@@ -564,8 +722,10 @@ void rc_nlp_count(const rc_problem *pb, const rc_mesh *mesh, int dense_bounds,
     const long s = mesh->stages[k];
     nnz_d += nx * (s + 1) * s; /* collocation rows: nx (s + 1) per stage */
     nbern += (s - 1) * (nbx + nbyu);
-    /* y, u: element 0 without t0 variables is stage-only (bern_row) */
-    const long yu_entries = k == 0 && !t0 ? s : s + 1;
+    /* y, u: element 0 without t0 variables and segment starts are
+     * stage-only (bern_row) */
+    const long yu_entries =
+        (k == 0 && !t0) || rc_mesh_segment_start(mesh, k) ? s : s + 1;
     nnz_bern += (s - 1) * (nbx * (s + 1) + nbyu * yu_entries);
   }
   /* the walks' contributions, entry for entry (jac_walk, hes_walk) */
@@ -575,18 +735,34 @@ void rc_nlp_count(const rc_problem *pb, const rc_mesh *mesh, int dense_bounds,
   const long tf_cross =
       rows_in(P, 0, pb->nx) +
       (pb->has_lagrange ? rows_in(P, (int)nF - 1, (int)nF) : 0);
-  size->nvars =
-      (nstage + 1) * nx + (nstage + t0) * nyu + pb->np + (pb->free_tf ? 1 : 0);
-  size->ncons =
-      (nstage + t0) * (pb->ny + pb->nc) + nstage * nx + nbern + pb->nb;
+  /* h_k scaled by a variable (T_q or tf); the duration row */
+  const long nseg = mesh->nseg > 0 ? mesh->nseg : 0;
+  const int scaled = pb->free_tf || nseg > 0;
+  size->nvars = (nstage + 1) * nx + (nstage + t0) * nyu + pb->np + nseg +
+                (pb->free_tf ? 1 : 0);
+  size->ncons = (nstage + t0) * (pb->ny + pb->nc) + nstage * nx + nbern +
+                pb->nb + (nseg > 0 ? 1 : 0);
   size->nnz_jac = nnz_d + nstage * jac_stage + t0 * jac_t0 + nnz_bern +
                   boundary_entries(pb, &pb->boundary.jac, pb->nb, 0) +
-                  (pb->free_tf ? nstage * nx : 0);
+                  (scaled ? nstage * nx : 0) +
+                  (nseg > 0 ? nseg + (pb->free_tf ? 1 : 0) : 0);
   size->nnz_hes =
-      (nstage + t0) * (long)H->nnz + (pb->free_tf ? nstage * tf_cross : 0) +
+      (nstage + t0) * (long)H->nnz + (scaled ? nstage * tf_cross : 0) +
       (rc_problem_nB(pb) > 0
            ? boundary_entries(pb, &pb->boundary.hes, rc_problem_nz(pb), 1)
            : 0);
+  for (int p = 0; nseg > 0 && p < mesh->npin; ++p)
+    if (tangent_pin(pb, mesh, p)) { /* f_i at the segment's start node */
+      const int i = mesh->pins[p].index;
+      size->ncons += 1;
+      size->nnz_jac += rows_in(P, i, i + 1);
+      size->nnz_hes += H->nnz;
+    }
+  for (int p = 0; nseg > 0 && p < mesh->npin; ++p)
+    if (mesh->pins[p].kind == RC_PIN_CONTINUOUS) { /* 1 + s entries */
+      size->ncons += 1;
+      size->nnz_jac += 1 + mesh->stages[mesh->seg_first[mesh->pins[p].seg]];
+    }
 }
 
 /* Bernstein coefficients of the degree-deg polynomial through the values V_l
@@ -768,10 +944,21 @@ static rc_err nlp_layout(rc_nlp *nlp, const rc_nlp_counts *sz, rc_error *err) {
   }
   nlp->p_off = (int)v;
   v += nlp->np;
+  nlp->dur_off = nlp->nseg > 0 ? (int)v : -1;
+  v += nlp->nseg;
   nlp->tf_off = nlp->free_tf ? (int)v : -1;
   v += nlp->free_tf ? 1 : 0;
   nlp->b_off = (int)c;
   c += pb->nb;
+  nlp->dur_row = nlp->nseg > 0 ? (int)c : -1;
+  c += nlp->nseg > 0 ? 1 : 0;
+  nlp->tan_off = nlp->ntan > 0 ? (int)c : -1;
+  c += nlp->ntan;
+  for (int r = 0; r < nlp->ntan; ++r) /* the first node of the segment */
+    nlp->tan_node[r] =
+        state_node(nlp, mesh->seg_first[mesh->pins[nlp->tan_pin[r]].seg], 0);
+  nlp->cont_off = nlp->ncont > 0 ? (int)c : -1;
+  c += nlp->ncont;
   if (sz->nvars != v || sz->ncons != c)
     return rc_error_set(err, RC_ERR_INTERNAL,
                         "internal: NLP layout has %lld variables and %lld "
@@ -780,6 +967,148 @@ static rc_err nlp_layout(rc_nlp *nlp, const rc_nlp_counts *sz, rc_error *err) {
   nlp->nvar = (int)v;
   nlp->ncon = (int)c;
   return RC_OK;
+}
+
+/* Free breakpoints: every element's segment, length phi_k and start
+ * alpha_k as fractions of its segment, and the least duration.  Refuses a
+ * problem whose F depends on t (the node times move with the durations and
+ * F's t-derivative is not supplied). */
+static rc_err segment_setup(rc_nlp *nlp, rc_error *err) {
+  const rc_problem *pb = nlp->pb;
+  const rc_mesh *mesh = nlp->mesh;
+  nlp->nseg = mesh->nseg > 0 ? mesh->nseg : 0;
+  if (nlp->nseg == 0)
+    return RC_OK;
+  if (!pb->autonomous)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "%s/%s: free breakpoints (%d segments) need an "
+                        "autonomous problem: its functions depend on t and "
+                        "every node's time moves with the segment durations",
+                        pb->model, pb->formulation, nlp->nseg);
+  const size_t n = (size_t)mesh->n;
+  nlp->elem_seg = xcalloc(n, sizeof(int));
+  nlp->elem_phi = xcalloc(n, sizeof(double));
+  nlp->elem_alpha = xcalloc(n + 1, sizeof(double));
+  if (!nlp->elem_seg || !nlp->elem_phi || !nlp->elem_alpha)
+    return rc_error_set(err, RC_ERR_NOMEM, "out of memory for %d segments",
+                        nlp->nseg);
+  for (int q = 0; q < nlp->nseg; ++q) {
+    const int a = mesh->seg_first[q], b = mesh->seg_first[q + 1];
+    const double F0 = mesh->frac[a], len = mesh->frac[b] - F0;
+    for (int k = a; k < b; ++k) {
+      nlp->elem_seg[k] = q;
+      nlp->elem_alpha[k] = (mesh->frac[k] - F0) / len;
+      nlp->elem_phi[k] = (mesh->frac[k + 1] - mesh->frac[k]) / len;
+    }
+  }
+  nlp->elem_alpha[n] = 1.0;
+  nlp->dur_min = mesh->seg_min * (pb->tf - pb->t0);
+  for (int p = 0; p < mesh->npin; ++p) {
+    const rc_mesh_pin *a = &mesh->pins[p];
+    if (a->kind == RC_PIN_CONTINUOUS) {
+      if (a->index < nlp->nx || a->index >= nlp->nx + nlp->ny + nlp->nu)
+        return rc_error_set(err, RC_ERR_INPUT,
+                            "%s/%s: pin %d makes entry %d continuous: "
+                            "expected an algebraic variable or control "
+                            "(%d..%d; states are continuous anyway)",
+                            pb->model, pb->formulation, p, a->index, nlp->nx,
+                            nlp->nx + nlp->ny + nlp->nu - 1);
+      continue;
+    }
+    const int var = a->kind == RC_PIN_BOUND;
+    const int n_of = var ? nlp->nx + nlp->ny + nlp->nu : pb->nc;
+    if (a->index >= n_of)
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "%s/%s: pin %d on %s %d: expected an index below "
+                          "%d",
+                          pb->model, pb->formulation, p,
+                          var ? "variable" : "path constraint", a->index, n_of);
+    const double b = var ? (a->upper ? pb->w_hi : pb->w_lo)[a->index]
+                         : (a->upper ? pb->c_hi : pb->c_lo)[a->index];
+    if (!(fabs(b) < RC_INF_BOUND))
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "%s/%s: pin %d holds %s %s at its %s bound, which "
+                          "is %g: expected a finite bound",
+                          pb->model, pb->formulation, p,
+                          var ? "variable" : "path constraint",
+                          var && pb->var_names ? pb->var_names[a->index] : "",
+                          a->upper ? "upper" : "lower", b);
+  }
+  nlp->tan_pin = xcalloc((size_t)mesh->npin, sizeof(int));
+  nlp->tan_node = xcalloc((size_t)mesh->npin, sizeof(int));
+  if (!nlp->tan_pin || !nlp->tan_node)
+    return rc_error_set(err, RC_ERR_NOMEM, "out of memory for %d pins",
+                        mesh->npin);
+  nlp->cont_pin = xcalloc((size_t)mesh->npin, sizeof(int));
+  if (!nlp->cont_pin)
+    return rc_error_set(err, RC_ERR_NOMEM, "out of memory for %d pins",
+                        mesh->npin);
+  for (int p = 0; p < mesh->npin; ++p) {
+    if (tangent_pin(pb, mesh, p))
+      nlp->tan_pin[nlp->ntan++] = p;
+    if (mesh->pins[p].kind == RC_PIN_CONTINUOUS)
+      nlp->cont_pin[nlp->ncont++] = p;
+  }
+  return RC_OK;
+}
+
+/* Pinned arcs as bounds (radcol/mesh.h): on the nodes of the pin's
+ * segment the variable (a state also at the segment's start node) or the
+ * path rows are held at the bound; the variable's Bernstein rows there are
+ * freed where every node of its polynomial is pinned (the polynomial is the
+ * constant bound: the rows would only repeat the fixed node values), i.e.
+ * everywhere but y, u in element 0 with t0 values (node 0 is not pinned). */
+static void pin_bounds(const rc_nlp *nlp, double *x_lo, double *x_hi,
+                       double *g_lo, double *g_hi) {
+  const rc_problem *pb = nlp->pb;
+  const rc_mesh *mesh = nlp->mesh;
+  for (int p = 0; p < mesh->npin; ++p) {
+    const rc_mesh_pin *a = &mesh->pins[p];
+    const int e0 = mesh->seg_first[a->seg], e1 = mesh->seg_first[a->seg + 1];
+    if (a->kind == RC_PIN_BOUND) {
+      const int i = a->index;
+      const double b = clip_inf(a->upper ? pb->w_hi[i] : pb->w_lo[i]);
+      if (i < nlp->nx) {
+        const int v = var_of(nlp, state_node(nlp, e0, 0), i);
+        x_lo[v] = x_hi[v] = b;
+      }
+      for (int k = e0; k < e1; ++k) {
+        const int s = nlp->mesh->stages[k];
+        for (int j = 0; j < s; ++j) {
+          const int v = var_of(nlp, nlp->elem_first[k] + j, i);
+          if (v >= 0)
+            x_lo[v] = x_hi[v] = b;
+        }
+        /* element 0 with t0 values: y, u's polynomial goes through the
+         * unpinned node 0, so its rows stay */
+        const int through_t0 = k == 0 && i >= nlp->nx && nlp->yu_off[0] >= 0;
+        for (int bb = 0; bb < nlp->nbnd && !through_t0; ++bb)
+          if (nlp->bnd_idx[bb] == i)
+            for (int m = 0; m < s - 1; ++m) {
+              g_lo[nlp->dense_off[k] + bb * (s - 1) + m] = -RC_INF_BOUND;
+              g_hi[nlp->dense_off[k] + bb * (s - 1) + m] = RC_INF_BOUND;
+            }
+      }
+    } else if (a->kind == RC_PIN_PATH) {
+      const int c = a->index;
+      const double b = clip_inf(a->upper ? pb->c_hi[c] : pb->c_lo[c]);
+      for (int k = e0; k < e1; ++k)
+        for (int j = 0; j < nlp->mesh->stages[k]; ++j) {
+          const int r =
+              nlp->con_off[nlp->elem_first[k] + j] + nlp->nx + nlp->ny + c;
+          g_lo[r] = g_hi[r] = b;
+        }
+    }
+  }
+}
+
+/* T_q of the mesh's own breakpoints on the horizon [t0, tf] into x. */
+static void start_durations(const rc_nlp *nlp, double tf, double *x) {
+  const rc_mesh *mesh = nlp->mesh;
+  for (int q = 0; q < nlp->nseg; ++q)
+    x[nlp->dur_off + q] =
+        (tf - nlp->pb->t0) *
+        (mesh->frac[mesh->seg_first[q + 1]] - mesh->frac[mesh->seg_first[q]]);
 }
 
 /* The Radau tables of every stage count in the mesh. */
@@ -830,6 +1159,7 @@ rc_err rc_nlp_create(const rc_problem *pb, const rc_mesh *mesh,
   nlp->dense_bounds = dense_bounds != 0;
   nlp->nnodes = rc_mesh_nodes(mesh);
   if ((rc = nlp_alloc(nlp, err)) != RC_OK ||
+      (rc = segment_setup(nlp, err)) != RC_OK ||
       (rc = nlp_radau_tables(nlp, err)) != RC_OK ||
       (rc = dense_bound_setup(nlp, err)) != RC_OK ||
       (rc = nlp_layout(nlp, &sz, err)) != RC_OK ||
@@ -848,14 +1178,6 @@ rc_err rc_nlp_create(const rc_problem *pb, const rc_mesh *mesh,
 
 /* ---- bounds and values
  * -------------------------------------------------------- */
-
-static double clip_inf(double v) {
-  if (v <= -RC_INF_BOUND)
-    return -RC_INF_BOUND;
-  if (v >= RC_INF_BOUND)
-    return RC_INF_BOUND;
-  return v;
-}
 
 void rc_nlp_bounds(const rc_nlp *nlp, double *x_lo, double *x_hi, double *g_lo,
                    double *g_hi) {
@@ -887,6 +1209,11 @@ void rc_nlp_bounds(const rc_nlp *nlp, double *x_lo, double *x_hi, double *g_lo,
     x_lo[nlp->tf_off] = pb->tf_lo;
     x_hi[nlp->tf_off] = pb->tf_hi;
   }
+  for (int q = 0; q < nlp->nseg; ++q) {
+    x_lo[nlp->dur_off + q] = nlp->dur_min;
+    x_hi[nlp->dur_off + q] =
+        clip_inf((nlp->free_tf ? pb->tf_hi : pb->tf) - pb->t0);
+  }
   for (int n = 0; n < nlp->nnodes; ++n) {
     if (!node_active(nlp, n))
       continue;
@@ -915,6 +1242,14 @@ void rc_nlp_bounds(const rc_nlp *nlp, double *x_lo, double *x_hi, double *g_lo,
     g_lo[nlp->b_off + i] = clip_inf(pb->b_lo[i]);
     g_hi[nlp->b_off + i] = clip_inf(pb->b_hi[i]);
   }
+  if (nlp->nseg > 0) /* sum_q T_q - tf = -t0, or sum_q T_q = tf - t0 */
+    g_lo[nlp->dur_row] = g_hi[nlp->dur_row] =
+        nlp->free_tf ? -pb->t0 : pb->tf - pb->t0;
+  for (int r = 0; r < nlp->ntan; ++r)
+    g_lo[nlp->tan_off + r] = g_hi[nlp->tan_off + r] = 0.0;
+  for (int r = 0; r < nlp->ncont; ++r)
+    g_lo[nlp->cont_off + r] = g_hi[nlp->cont_off + r] = 0.0;
+  pin_bounds(nlp, x_lo, x_hi, g_lo, g_hi);
 }
 
 int rc_nlp_objective(rc_nlp *nlp, const double *x, double *f) {
@@ -925,7 +1260,7 @@ int rc_nlp_objective(rc_nlp *nlp, const double *x, double *f) {
   if (pb->has_lagrange) {
     for (int n = 1; n < nlp->nnodes; ++n) {
       const int k = nlp->node_elem[n], j = nlp->node_stage[n];
-      const double h = (tf - pb->t0) * elem_sigma(nlp, k);
+      const double h = elem_h(nlp, k, x, tf);
       const double *F;
       if ((st = node_F(nlp, n, x, tf, &F)) != 0)
         return st;
@@ -952,9 +1287,10 @@ int rc_nlp_gradient(rc_nlp *nlp, const double *x, double *grad) {
     const int rL = nlp->nF - 1;
     for (int n = 1; n < nlp->nnodes; ++n) {
       const int k = nlp->node_elem[n], j = nlp->node_stage[n];
-      const double sigma = elem_sigma(nlp, k);
+      double dh;
+      const int hv = elem_hvar(nlp, k, &dh);
       const double bj = nlp->radau[nlp->mesh->stages[k]].b[j - 1];
-      const double w = (tf - pb->t0) * sigma * bj;
+      const double w = elem_h(nlp, k, x, tf) * bj;
       const double *J, *F;
       if ((st = node_J(nlp, n, x, tf, &J)) != 0)
         return st;
@@ -964,10 +1300,10 @@ int rc_nlp_gradient(rc_nlp *nlp, const double *x, double *grad) {
           if (V >= 0)
             grad[V] += w * J[e];
         }
-      if (nlp->free_tf) {
+      if (hv >= 0) {
         if ((st = node_F(nlp, n, x, tf, &F)) != 0)
           return st;
-        grad[nlp->tf_off] += sigma * bj * F[rL];
+        grad[hv] += dh * bj * F[rL];
       }
     }
   }
@@ -1002,7 +1338,7 @@ int rc_nlp_constraints(rc_nlp *nlp, const double *x, double *g) {
       const int k = nlp->node_elem[n], j = nlp->node_stage[n];
       const int s = nlp->mesh->stages[k];
       const double *D = nlp->radau[s].D + (j - 1) * (s + 1);
-      const double h = (tf - pb->t0) * elem_sigma(nlp, k);
+      const double h = elem_h(nlp, k, x, tf);
       for (int i = 0; i < nx; ++i) {
         double acc = -h * F[i];
         for (int l = 0; l <= s; ++l)
@@ -1035,6 +1371,26 @@ int rc_nlp_constraints(rc_nlp *nlp, const double *x, double *g) {
       return st;
     memcpy(g + nlp->b_off, nlp->B, sizeof *g * (size_t)pb->nb);
   }
+  if (nlp->nseg > 0) {
+    double sum = 0.0;
+    for (int q = 0; q < nlp->nseg; ++q)
+      sum += x[nlp->dur_off + q];
+    g[nlp->dur_row] = sum - (nlp->free_tf ? x[nlp->tf_off] : 0.0);
+  }
+  for (int r = 0; r < nlp->ntan; ++r) {
+    const double *F;
+    if ((st = node_F(nlp, nlp->tan_node[r], x, tf, &F)) != 0)
+      return st;
+    g[nlp->tan_off + r] = F[nlp->mesh->pins[nlp->tan_pin[r]].index];
+  }
+  for (int r = 0; r < nlp->ncont; ++r) {
+    int var[RC_MAX_STAGES + 1];
+    double coef[RC_MAX_STAGES + 1], acc = 0.0;
+    const int nv = cont_row(nlp, nlp->cont_pin[r], var, coef);
+    for (int l = 0; l < nv; ++l)
+      acc += coef[l] * x[var[l]];
+    g[nlp->cont_off + r] = acc;
+  }
   return 0;
 }
 
@@ -1060,13 +1416,32 @@ int rc_nlp_hessian(rc_nlp *nlp, const double *x, double obj_factor,
 /* ---- NLP point <-> trajectory ----------------------------------------------
  */
 
-/* b_j h_k of the stage at node n (1 at node 0). */
-static double node_quad_weight(const rc_nlp *nlp, int n, double tf) {
+/* b_j h_k of the stage at node n (1 at node 0) at the point x. */
+static double node_quad_weight(const rc_nlp *nlp, int n, const double *x,
+                               double tf) {
   if (n == 0)
     return 1.0;
   const int k = nlp->node_elem[n];
-  return (tf - nlp->pb->t0) * elem_sigma(nlp, k) *
+  return elem_h(nlp, k, x, tf) *
          nlp->radau[nlp->mesh->stages[k]].b[nlp->node_stage[n] - 1];
+}
+
+/* With free breakpoints: the breakpoints of x as fractions of the horizon
+ * sum_q T_q, written into m (a copy of the NLP's mesh); strictly increasing
+ * because every T_q > 0. */
+static void move_breakpoints(const rc_nlp *nlp, const double *x, rc_mesh *m) {
+  double total = 0.0;
+  for (int q = 0; q < nlp->nseg; ++q)
+    total += x[nlp->dur_off + q];
+  double start = 0.0;
+  for (int q = 0; q < nlp->nseg; ++q) {
+    const double T = x[nlp->dur_off + q];
+    for (int k = m->seg_first[q]; k < m->seg_first[q + 1]; ++k)
+      m->frac[k] = (start + T * nlp->elem_alpha[k]) / total;
+    start += T;
+  }
+  m->frac[0] = 0.0;
+  m->frac[m->n] = 1.0;
 }
 
 /* b_j of the stage at node n (1 at node 0): the h-scaled collocation rows
@@ -1083,6 +1458,8 @@ void rc_nlp_to_solution(const rc_nlp *nlp, const double *x,
                         const double *zu, rc_solution *sol) {
   const int nw = nlp->nw, nx = nlp->nx, ny = nlp->ny, nc = nlp->pb->nc;
   const double tf = rc_nlp_tf(nlp, x);
+  if (nlp->nseg > 0 && sol->mesh.n == nlp->mesh->n)
+    move_breakpoints(nlp, x, &sol->mesh);
   sol->t0 = nlp->pb->t0;
   sol->tf = tf;
   rc_solution_set_times(sol);
@@ -1105,7 +1482,7 @@ void rc_nlp_to_solution(const rc_nlp *nlp, const double *x,
       memset(lc, 0, sizeof *lc * (size_t)nc);
       continue;
     }
-    const double q = node_quad_weight(nlp, n, tf), qf = node_bj(nlp, n);
+    const double q = node_quad_weight(nlp, n, x, tf), qf = node_bj(nlp, n);
     int r = nlp->con_off[n];
     for (int i = 0; i < nx; ++i)
       lf[i] = n > 0 ? lambda[r++] / qf : 0.0;
@@ -1179,6 +1556,7 @@ rc_err rc_nlp_from_solution(const rc_nlp *nlp, const rc_solution *g, double *x,
   const int nw = nlp->nw, nx = nlp->nx, ny = nlp->ny, nc = pb->nc;
   if (nlp->free_tf)
     x[nlp->tf_off] = g->tf;
+  start_durations(nlp, tf, x);
   const int with_duals =
       lambda && g->has_duals && g->nc == nc && g->nb == pb->nb;
   rc_err rc;
@@ -1214,7 +1592,7 @@ rc_err rc_nlp_from_solution(const rc_nlp *nlp, const rc_solution *g, double *x,
     double *dens = nlp->mu; /* nx + ny + nc <= nF */
     if ((rc = rc_solution_eval_duals(g, tg, dens, err)) != RC_OK)
       return rc;
-    const double q = node_quad_weight(nlp, n, tf), qf = node_bj(nlp, n);
+    const double q = node_quad_weight(nlp, n, x, tf), qf = node_bj(nlp, n);
     for (int i = 0; i < nx + ny + nc; ++i)
       lambda[r++] = dens[i] * (i < nx ? qf : q);
   }
@@ -1231,6 +1609,7 @@ rc_err rc_nlp_default_guess(const rc_nlp *nlp, double *x, rc_error *err) {
   if (nlp->free_tf)
     x[nlp->tf_off] = pb->tf;
   const double tf = pb->tf;
+  start_durations(nlp, tf, x);
   for (int n = 0; n < nlp->nnodes; ++n) {
     double *w = nlp->w;
     memset(w, 0, sizeof *w * (size_t)nlp->nw);

@@ -14,11 +14,45 @@
  * Variable order is by time, node by node (the node layout of result.h):
  *   node 0:  X (nx) [, Y U (ny + nu) if t0_algebraic]
  *   node n:  X (nx), Y U (ny + nu)        n = 1 .. nnodes-1
- *   then p (np), then tf (if free).
+ *   then p (np), then the segment durations T (nseg, with free breakpoints),
+ *   then tf (if free).
  * Constraint order follows the variables: [g, c at t0 if t0_algebraic], then
  * per stage node (collocation, g, c), after the last stage of each element
- * that element's dense-bound rows (below), then b.  The KKT matrix is
- * therefore banded apart from the p and tf columns (an arrow).
+ * that element's dense-bound rows (below), then b, then (with free
+ * breakpoints) the duration row.  The KKT matrix is therefore banded apart
+ * from the p, T and tf columns (an arrow).
+ *
+ * Free breakpoints (mesh->nseg >= 1, radcol/mesh.h, docs/switching.md).
+ * Element k of segment q has h_k = T_q phi_k and its stage j is at
+ *     t_kj = t0 + T_0 + ... + T_{q-1} + T_q (alpha_k + c_j phi_k)
+ * (alpha_k, phi_k: the element's start and length as fractions of its
+ * segment, fixed).  The durations are NLP variables with
+ *     T_q >= seg_min (tf_nominal - t0),
+ *     duration row  sum_q T_q - tf = -t0  (free tf)  or  sum_q T_q = tf - t0,
+ * which keeps the segments ordered and the horizon right.  Every term that
+ * a free tf scales through h_k = (tf - t0) sigma_k is scaled by T_q through
+ * h_k = T_q phi_k instead (transcription.c, "Derivatives"); tf itself then
+ * enters only the boundary block and the duration row.  The node times
+ * depend on every T_r, r <= q, so a problem with free breakpoints must be
+ * autonomous (rc_nlp_create refuses others: F's derivative in t is not
+ * supplied).  Without segments (nseg = 0) the NLP is exactly the classic
+ * one: h_k = (tf - t0) sigma_k, no T, no duration row.
+ *
+ * Pins (radcol/mesh.h) are bounds: on the pinned segment the variable or
+ * path row is held at its bound.  A pinned state x_i whose dynamics f_i
+ * depend on states and parameters only (a state constraint of order >= 2:
+ * x_i'' or later sees the controls) must also enter its arc tangentially,
+ * x_i' = f_i = 0 at the arc's start, which the collocation rows (at the
+ * stages only) do not impose: one tangency row f_i(W_n) = 0 at the
+ * segment's start node n (segments q >= 1; at t0 the arc does not begin at
+ * a junction) closes that gap, which an NLP would otherwise use to arrive at
+ * the bound with a velocity hidden inside the arc's first element.  These
+ * rows follow the duration row.  A continuity pin of y_i or u_i at the start
+ * of segment q (first element k, s stages) is the linear row
+ *     W_i(last stage of segment q-1) - sum_j l_j(0) W_i(stage j of k) = 0
+ * (l_j the Lagrange basis of the stages c_1..c_s: the extrapolation of the
+ * stage polynomial, which is the dense output there); these rows follow the
+ * tangency rows.
  *
  * Dense bounds (dense_bounds on; docs/dense-bounds.md).  A simple bound
  * lo_i <= w_i <= hi_i (x, y or u, at least one side finite, lo_i < hi_i)
@@ -66,14 +100,31 @@ typedef struct rc_nlp {
   int nnodes; /* 1 + sum of stages */
   int nvar, ncon;
   int p_off, tf_off; /* offsets of p and tf (tf_off -1 when fixed) */
-  int *x_off;        /* nnodes: offset of X at node n */
-  int *yu_off;       /* nnodes: offset of (Y, U) at node n, -1 if none */
-  int *con_off;      /* nnodes: first constraint row at node n, -1 if none */
-  int b_off;         /* first boundary row */
-  int *node_elem;    /* nnodes: element of node n (-1 for node 0) */
-  int *node_stage;   /* nnodes: stage 1..s (0 for node 0) */
-  int *elem_first;   /* n: node index of stage 1 of element k */
-  rc_radau *radau;   /* RC_MAX_STAGES + 1 tables, [s] valid if used */
+  /* free breakpoints (nseg >= 1) */
+  int nseg;           /* segments with free durations (0: none) */
+  int dur_off;        /* offset of T_0 .. T_{nseg-1} (-1: none) */
+  int dur_row;        /* the duration row (-1: none) */
+  double dur_min;     /* least duration, time units */
+  int *elem_seg;      /* mesh->n: segment of element k (NULL: none) */
+  double *elem_phi;   /* mesh->n: h_k / T_q */
+  double *elem_alpha; /* mesh->n + 1: start of element k in its segment, as a
+                         fraction of T_q (1 at the end of the segment) */
+  /* tangency rows of pinned state arcs (below) */
+  int ntan;      /* rows */
+  int tan_off;   /* first row (-1: none) */
+  int *tan_pin;  /* ntan: the pin of each row */
+  int *tan_node; /* ntan: the node where it holds (the segment's start) */
+  /* continuity rows of RC_PIN_CONTINUOUS pins (below) */
+  int ncont, cont_off; /* rows, first row (-1: none) */
+  int *cont_pin;       /* ncont: the pin of each row */
+  int *x_off;          /* nnodes: offset of X at node n */
+  int *yu_off;         /* nnodes: offset of (Y, U) at node n, -1 if none */
+  int *con_off;        /* nnodes: first constraint row at node n, -1 if none */
+  int b_off;           /* first boundary row */
+  int *node_elem;      /* nnodes: element of node n (-1 for node 0) */
+  int *node_stage;     /* nnodes: stage 1..s (0 for node 0) */
+  int *elem_first;     /* n: node index of stage 1 of element k */
+  rc_radau *radau;     /* RC_MAX_STAGES + 1 tables, [s] valid if used */
 
   /* dense bounds: Bernstein rows (see above) */
   int dense_bounds;
@@ -142,10 +193,16 @@ void rc_nlp_free(rc_nlp **nlp);
 void rc_nlp_set_caching(rc_nlp *nlp, int on);
 void rc_nlp_new_point(rc_nlp *nlp);
 
-/* Horizon length and element length at the NLP point x. */
+/* Final time at the NLP point x. */
 double rc_nlp_tf(const rc_nlp *nlp, const double *x);
-/* Time of node n for final time tf. */
+/* Time of node n for final time tf with the mesh's own breakpoints (the
+ * starting durations when the breakpoints are free). */
 double rc_nlp_node_time(const rc_nlp *nlp, int n, double tf);
+/* Time of node n at the NLP point x (with free breakpoints: from the
+ * durations in x). */
+double rc_nlp_node_time_x(const rc_nlp *nlp, int n, const double *x);
+/* Length of element k at the NLP point x. */
+double rc_nlp_elem_h(const rc_nlp *nlp, int k, const double *x);
 
 void rc_nlp_bounds(const rc_nlp *nlp, double *x_lo, double *x_hi, double *g_lo,
                    double *g_hi);
@@ -158,7 +215,9 @@ int rc_nlp_hessian(rc_nlp *nlp, const double *x, double obj_factor,
                    const double *lambda, double *vals);
 
 /* NLP point <-> trajectory.  to_solution also maps duals when sol has them
- * (lambda, z_lo, z_hi may be NULL). */
+ * (lambda, z_lo, z_hi may be NULL); with free breakpoints it moves the
+ * breakpoints of sol->mesh to those of x first (sol's mesh must be a copy of
+ * the NLP's). */
 void rc_nlp_to_solution(const rc_nlp *nlp, const double *x,
                         const double *lambda, const double *zl,
                         const double *zu, rc_solution *sol);

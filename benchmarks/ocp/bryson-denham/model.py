@@ -2,7 +2,8 @@
 # sec. 3.11): a double integrator from (0, 1) to (0, -1) in unit time with
 # minimum control energy, under the state bound x <= l.  For l <= 1/6 the
 # bound is active on [3l, 1 - 3l] and J* = 4/(9 l) (l = 1/9: J* = 4).
-model("bryson-denham", "min 1/2 int u^2, x'' = u, x <= l (state-constrained arc)")
+# Named -gen: radcol has a built-in bryson-denham (problems/bryson_denham.c).
+model("bryson-denham-gen", "min 1/2 int u^2, x'' = u, x <= l (state-constrained arc)")
 l = param("l", 1.0 / 9.0, "bound on the position x", positive=True)
 x, v, u = symbols("x v u")
 formulation("ocp", "x v | u: x' = v, v' = u, x <= l", states=[x, v], controls=[u],
