@@ -191,7 +191,6 @@ typedef struct solve_args {
   rc_cli_list atol; /* --atol V or NAME=V, in order */
   long march_stages;
   int have_march_stages;
-  int estimate;  /* --estimate: rc_estimate_kind, global by default */
   int switching; /* --switching: 1 on (default), 0 off */
   int have_switching;
 } solve_args;

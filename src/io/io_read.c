@@ -607,7 +607,8 @@ static rc_err summary_at(const char *path, int phase, rc_result_summary *s,
                       sizeof s->command_line, 0);
   /* What it summarises is validated as every other reader does: the mesh
    * (rc_mesh_from_arrays) and a /solution/time of one entry per node. */
-  rc_mesh mesh = {0, NULL, NULL};
+  rc_mesh mesh;
+  memset(&mesh, 0, sizeof mesh);
   if (s->nphases == 0) /* the root of a multiphase file has no mesh */
     read_mesh_open(&c, &mesh);
   const long nodes = c.rc == RC_OK ? rc_mesh_nodes(&mesh) : 0;
