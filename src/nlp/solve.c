@@ -30,8 +30,8 @@
 #include "nlp/newton.h"
 #include "nlp/square.h"
 #include "nlp/transcription.h"
-#include "radcol/phases.h"
 #include "radcol/march.h"
+#include "radcol/phases.h"
 #include "radcol/solve.h"
 
 /* The problem's objective scale S (0 means 1). */
