@@ -27,12 +27,13 @@ set(RADCOL_NLP_SOURCES
   src/nlp/transcription.c
   src/nlp/ipopt_adapter.c
   src/nlp/newton.c
-  src/nlp/solve.c
+  src/nlp/nlp_solve.c
   src/nlp/init.c
 )
 set(RADCOL_ACCURACY_SOURCES
   src/accuracy/estimate.c
   src/accuracy/refine.c
+  src/accuracy/solve.c
 )
 set(RADCOL_IO_SOURCES
   src/io/hdf5_util.c

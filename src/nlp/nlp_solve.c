@@ -1,6 +1,9 @@
 /*
- * solve.c - rc_solve: validate, transcribe, pick the starting point, run
- * Ipopt, map the NLP solution back to a trajectory and report.
+ * nlp_solve.c - rc_nlp_solve (nlp/nlp_solve.h): validate, transcribe, pick
+ * the starting point, run Ipopt (or Newton), map the NLP solution back to a
+ * trajectory and report how the solver ended.  The public rc_solve
+ * (accuracy/solve.c) adds the error estimate and the accuracy verdict; the
+ * estimator and the refinement loop call this one directly.
  *
  * Formulations with sampled_reference (e.g. an exact inverse by flatness) are
  * not solved: their reference is sampled at the mesh nodes.  A problem with
@@ -10,7 +13,7 @@
  * that set `infeasible` (proved before solving) ends infeasible at the
  * starting point without Ipopt.
  *
- * Dispatch (opt->solver).  A square system (rc_square_system) is solved by
+ * Dispatch (opt->solver).  A square system (rc_nlp_square_system) is solved by
  * Newton element by element (newton.c) under RC_SOLVER_AUTO and
  * RC_SOLVER_NEWTON; under AUTO a Newton failure falls back to Ipopt from the
  * same guess, and stats->solver says "ipopt (newton fallback at element K)".
@@ -26,8 +29,8 @@
 #include "core/timing.h"
 #include "nlp/ipopt_adapter.h"
 #include "nlp/newton.h"
+#include "nlp/nlp_solve.h"
 #include "nlp/transcription.h"
-#include "radcol/solve.h"
 
 /* The problem's objective scale S (0 means 1): Ipopt sees S * objective,
  * so its multipliers are S times those of the unscaled problem. */
@@ -269,7 +272,7 @@ static int why_not(char *why, size_t len, const char *fmt, ...) {
   return 0;
 }
 
-int rc_square_system(const rc_problem *pb, char *why, size_t len) {
+int rc_nlp_square_system(const rc_problem *pb, char *why, size_t len) {
   if (why && len > 0)
     why[0] = '\0';
   if (pb->sampled_reference)
@@ -450,9 +453,9 @@ done:
   return rc;
 }
 
-rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh,
-                const rc_options *opt, const rc_solution *guess,
-                rc_solution *sol, rc_solve_stats *stats, rc_error *err) {
+rc_err rc_nlp_solve(const rc_problem *pb, const rc_mesh *mesh,
+                    const rc_options *opt, const rc_solution *guess,
+                    rc_solution *sol, rc_solve_stats *stats, rc_error *err) {
   memset(sol, 0, sizeof *sol);
   memset(stats, 0, sizeof *stats);
   stats->status = RC_STATUS_FAILED;
@@ -474,7 +477,7 @@ rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh,
     return sample_reference(pb, mesh, sol, stats, err);
   }
   char why[160];
-  const int square = rc_square_system(pb, why, sizeof why);
+  const int square = rc_nlp_square_system(pb, why, sizeof why);
   if (opt->solver == RC_SOLVER_NEWTON && !square)
     return rc_error_set(err, RC_ERR_INPUT,
                         "solver newton: %s/%s is not a square system (%s); "
