@@ -8,7 +8,8 @@ in a fresh empty directory holding the same input files, and compares
   - the exit status,
   - stdout and stderr, after blanking what legitimately differs between runs
     (wall-clock times: JSON keys ending in _s, "0.12 s" in text; the random
-    part of temporary names; the executable's own path),
+    part of temporary names; the executable's own path; the Ipopt progress
+    lines, printed every 10th iteration or after 0.5 s),
   - every file the invocation wrote: HDF5 files dataset by dataset and
     attribute by attribute (bit for bit; the UTC time, the command line and
     timing attributes excepted), other files byte for byte.
@@ -35,6 +36,9 @@ import numpy as np
 TIMING_KEY = re.compile(r'("[a-z_]*_s"\s*:\s*)(-?[0-9.eE+-]+|null)')
 TIMING_TEXT = re.compile(r"\b[0-9]+(\.[0-9]+)?(e[+-]?[0-9]+)? ?(s|ms)\b")
 TMPNAME = re.compile(r"\.tmp\.radcol\.[A-Za-z0-9]+")
+# Progress lines are printed every 10th iteration or after 0.5 s: which
+# iterations appear depends on the machine's speed.
+PROGRESS = re.compile(r"^  iter +[0-9]+  objective .*\n", re.M)
 IGNORED_ATTRS = {"utc_time", "command_line", "radcol_version", "wall_s",
                  "ipopt_s", "eval_s", "enriched_wall_s", "created"}
 IGNORED_DATASET_SUFFIX = ("wall_s", "ipopt_s", "eval_s")
@@ -162,6 +166,7 @@ def normalize(text, exe):
     text = TIMING_KEY.sub(r"\1T", text)
     text = TIMING_TEXT.sub("T", text)
     text = TMPNAME.sub(".tmp.radcol.X", text)
+    text = PROGRESS.sub("", text)
     return text
 
 
@@ -223,6 +228,17 @@ def h5_diff(a, b):
     return out
 
 
+def written(workdir, data):
+    """Files under workdir (relative paths) that were not copied in."""
+    out = []
+    for dirpath, _, files in os.walk(workdir):
+        for f in files:
+            rel = os.path.relpath(os.path.join(dirpath, f), workdir)
+            if not (data and os.path.exists(os.path.join(data, rel))):
+                out.append(rel)
+    return sorted(out)
+
+
 def run_one(exe, line, workdir, data):
     os.makedirs(workdir)
     if data:
@@ -249,10 +265,7 @@ def compare(args, k, line, root):
         diffs.append("stdout differs")
     if ra[2] != rb[2]:
         diffs.append("stderr differs")
-    fa = sorted(f for f in os.listdir(wa)
-                if not (args.data and os.path.exists(os.path.join(args.data, f))))
-    fb = sorted(f for f in os.listdir(wb)
-                if not (args.data and os.path.exists(os.path.join(args.data, f))))
+    fa, fb = written(wa, args.data), written(wb, args.data)
     if fa != fb:
         diffs.append(f"files {fa} != {fb}")
     nfiles = 0

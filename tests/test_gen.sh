@@ -9,6 +9,10 @@
 #      time (independent: bisection in awk), the pendulum twin converged,
 #      min-energy (Lagrange, Mayer, boundary constraint, decision parameter,
 #      outputs) against its closed-form optimum;
+#   2b. maximize=True: a maximisation (max x(1) - integral u^2/2, optimum
+#      1/2 at u = 1) reports objective -1/2 and says so in its note; the
+#      generated CMakeLists builds Release when no build type is given and
+#      keeps a build type the user gives;
 #   3. gen_twin: the generated pendulum twin against the hand-coded built-in
 #      (callbacks to 1e-14 at random points, same iterations and solution to
 #      1e-12 from the same guess);
@@ -100,6 +104,43 @@ print("min-energy: p = %.15g (2/13 = %.15g)" % (p[0], 2 / 13))
 sys.exit(0 if abs(p - 2 / 13).max() < 1e-9 else 1)
 PY
 
+# 2b. maximize=True, and the generated CMakeLists' default build type
+cat >"$tmp/maxdemo.py" <<'EOF'
+model("maxdemo", "maximise x(1) - integral u^2/2 (optimum 1/2 at u = 1)")
+x, u = symbols("x u")
+formulation("a", "x | u", states=[x], controls=[u], f={x: u}, x0={x: 0}, tf=1,
+            phi=at_tf(x), L=-u**2 / 2, maximize=True)
+EOF
+gen "$tmp/maxdemo.py" -o "$tmp/maxdemo" >"$tmp/maxdemo.gen" || fail "radcol-gen maxdemo"
+grep -q "formulation 'a' maximises x(tf) + integral of -u\*\*2/2: radcol minimises its negative" \
+  "$tmp/maxdemo.gen" || { cat "$tmp/maxdemo.gen"; fail "radcol-gen does not say the objective is negated"; }
+cmake -S "$tmp/maxdemo" -B "$tmp/maxdemo/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
+  -DCMAKE_C_FLAGS="-Werror" >"$tmp/maxdemo.configure.log" 2>&1 ||
+  { cat "$tmp/maxdemo.configure.log"; fail "configure maxdemo"; }
+grep -q "^CMAKE_BUILD_TYPE:STRING=Release$" "$tmp/maxdemo/build/CMakeCache.txt" ||
+  fail "generated CMakeLists: no build type given, but the cache does not say Release"
+cmake --build "$tmp/maxdemo/build" >"$tmp/maxdemo.build.log" 2>&1 ||
+  { cat "$tmp/maxdemo.build.log"; fail "build maxdemo"; }
+cmake -S "$tmp/maxdemo" -B "$tmp/maxdemo/build-debug" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
+  -DCMAKE_BUILD_TYPE=Debug >/dev/null 2>&1 || fail "configure maxdemo (Debug)"
+grep -q "^CMAKE_BUILD_TYPE:STRING=Debug$" "$tmp/maxdemo/build-debug/CMakeCache.txt" ||
+  fail "generated CMakeLists overrides -DCMAKE_BUILD_TYPE=Debug"
+"$radcol" solve maxdemo --plugin "$tmp/maxdemo/build/libmaxdemo.so" -n 4 -s 3 \
+  -o "$tmp/mx.h5" --json --quiet >"$tmp/mx.json" || { cat "$tmp/mx.json"; fail "solve maxdemo"; }
+grep -q '"status": "converged"' "$tmp/mx.json" || fail "maxdemo not converged"
+grep -q '"note": "maximises x(tf) + integral of -u\*\*2/2: radcol minimises its negative, so the objective reported is' \
+  "$tmp/mx.json" || { cat "$tmp/mx.json"; fail "maxdemo: --json note does not say the objective is negated"; }
+emx=$(awk -v o="$(json_num "$tmp/mx.json" objective)" 'BEGIN { d = o + 0.5; print d < 0 ? -d : d }')
+echo "maxdemo (maximize=True), 4 x 3: |objective - (-1/2)| = $emx"
+awk -v e="$emx" 'BEGIN { exit !(e < 1e-12) }' || fail "maxdemo objective $(json_num "$tmp/mx.json" objective), expected -0.5"
+"$py" - "$tmp/mx.h5" <<'PY' || fail "maxdemo: u in the file"
+import sys, h5py
+with h5py.File(sys.argv[1], "r") as f:
+    u = f["/solution/u"][1:]
+print("maxdemo: max |u - 1| = %.3g" % abs(u - 1).max())
+sys.exit(0 if abs(u - 1).max() < 1e-9 else 1)
+PY
+
 # 3. the twin against the hand-coded pendulum
 "$twin" "$tmp/pendulum_gen/build/libpendulum_gen.so" || fail "gen_twin"
 
@@ -183,6 +224,16 @@ bad "formulation 'a': c\[0\]: expected (expression, lo, hi)" <<'EOF'
 model("m", "")
 x, u = symbols("x u")
 formulation("a", "", states=[x], controls=[u], f={x: u}, c=[(u, 1)], tf=1)
+EOF
+bad "formulation 'a': maximize=True but there is no objective" <<'EOF'
+model("m", "")
+x = symbols("x")
+formulation("a", "", states=[x], f={x: -x}, tf=1, maximize=True)
+EOF
+bad "formulation 'a': maximize = 'yes': expected True or False" <<'EOF'
+model("m", "")
+x = symbols("x")
+formulation("a", "", states=[x], f={x: -x}, tf=1, phi=at_tf(x), maximize="yes")
 EOF
 bad "bad.py:2: NameError" <<'EOF'
 model("m", "")
