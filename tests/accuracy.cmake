@@ -16,3 +16,24 @@ else()
   add_test(NAME accuracy.rule COMMAND test_accuracy_rule)
   set_tests_properties(accuracy.rule PROPERTIES LABELS "accuracy" TIMEOUT 300)
 endif()
+# A fixed mesh is a fixed mesh: one solve, and the estimate (global, local,
+# off) never changes the answer, bit for bit.
+if(RADCOL_PYTHON)
+  add_test(NAME accuracy.fixed_mesh
+           COMMAND ${RADCOL_PYTHON} ${RADCOL_TEST_DIR}/test_fixed_mesh.py
+                   $<TARGET_FILE:radcol_cli>)
+  set_tests_properties(accuracy.fixed_mesh PROPERTIES LABELS "accuracy"
+                       TIMEOUT 120)
+endif()
+# Every built-in formulation with no option (scripts/defaults_table.py,
+# results/defaults.md): the cheap rows must exit 0 with an estimate <= 1e-6
+# and a true error <= 2e-6 in under 10 s each.  Left out: the index-3
+# pendulum and double pendulum (their adaptive default is issue 26's march)
+# and the crane's servo, mintime and pathtime (see results/defaults.md).
+if(RADCOL_PYTHON)
+  add_test(NAME defaults.cheap
+           COMMAND ${RADCOL_PYTHON} ${PROJECT_SOURCE_DIR}/scripts/defaults_table.py
+                   --radcol $<TARGET_FILE:radcol_cli> --check --timeout 60
+                   --only pendulum/ode,pendulum/coord,pendulum/accel,pendulum/baumgarte,pendulum/ggl,pendulum/partition,pendulum/angle,double-pendulum/index1,double-pendulum/baumgarte,double-pendulum/angle,crane/flat,crane/track,crane/reduced,four-bar/baumgarte)
+  set_tests_properties(defaults.cheap PROPERTIES LABELS "accuracy" TIMEOUT 300)
+endif()
