@@ -1,6 +1,6 @@
 /*
  * fuzz/fuzz_csv.c - libFuzzer harness for the crane waypoint CSV reader
- * (problems/crane_path.h, rc_crane_path_read_csv).
+ * (problems/crane/path.h, rc_crane_path_read_csv).
  *
  * The input bytes are written to a private temporary file (one per process,
  * rewritten for every input) and read back as a waypoint file.  On success
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crane_path.h"
+#include "crane/path.h"
 #include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

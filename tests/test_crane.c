@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crane_path.h"
+#include "crane/path.h"
 #include "radcol/mesh.h"
 #include "radcol/mesh_check.h"
 #include "radcol/ode_reference.h"
@@ -788,7 +788,8 @@ static rc_err read_path(const char *name, int smooth, rc_crane_path *path,
 }
 
 /* j-th derivative of 8 s(t/16), the 16 s, 8 m step, by exact rational
- * coefficients (independent of crane_path.c's Horner and spline code). */
+ * coefficients (independent of the Horner and spline code of
+ * problems/crane/path*.c). */
 static double step16(int j, double t) {
   static const double S[10] = {0, 0, 0, 0, 0, 126, -420, 540, -315, 70};
   if (t <= 0.0 || t >= 16.0)

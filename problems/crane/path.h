@@ -1,6 +1,7 @@
 /*
- * crane_path.h - the crane's prescribed load path and its exact inverse by
- * flatness (internal to the crane problem and its tests).
+ * crane/path.h - the crane's prescribed load path and its exact inverse by
+ * flatness (internal to the crane problem and its tests; implemented by
+ * path.c, the spline by path_spline.c, the CSV readers by path_csv.c).
  *
  * A path is a list of waypoints P_k = (x_k, z_k) at times t_k, k = 0..n-1,
  * strictly increasing t, h_k = t_{k+1} - t_k, a = (t - t_k) / h_k, in one of
@@ -42,8 +43,8 @@
  * theta, r, d are carried as second-order jets (value, d/dt, d2/dt2) built
  * from p .. p'''' by the exact product, quotient, sqrt and atan2 rules.
  */
-#ifndef RADCOL_CRANE_PATH_H
-#define RADCOL_CRANE_PATH_H
+#ifndef RADCOL_PROBLEMS_CRANE_PATH_H
+#define RADCOL_PROBLEMS_CRANE_PATH_H
 
 #include "radcol/errors.h"
 
@@ -165,5 +166,21 @@ void rc_crane_curve_eval(const rc_crane_path *curve, double sigma,
 /* The curve's length int_0^1 |P'| d sigma (Gauss-Legendre, 8 points per
  * segment). */
 double rc_crane_curve_length(const rc_crane_path *curve);
+
+/* ---- shared by the path files and the crane's formulations ----------------
+ */
+
+/* j-th derivative (j = 0..4) of the rest-to-rest step s(a) of the stop mode
+ * at a (Horner on the differentiated coefficients; exact integers). */
+double rc_crane_smooth_step(int j, double a);
+
+/* i! / (i - m)! (0 for i < m). */
+double rc_crane_falling(int i, int m);
+
+/* The curve through the n >= 2 rows (x[k], z[k]) (no two consecutive
+ * equal): chord-length sigma, end derivatives and the spline, as described
+ * above.  Takes ownership of x and z (freed on failure). */
+rc_err rc_crane_curve_build(rc_crane_path *curve, int n, double *x, double *z,
+                            rc_error *err);
 
 #endif
