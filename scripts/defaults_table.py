@@ -87,8 +87,9 @@ def square(radcol, prob, form, tmp):
                         "--max-iter", "0", "--quiet", "-o",
                         os.path.join(tmp, "sq.h5")],
                        capture_output=True, text=True, timeout=60)
-    return "not a square system" not in p.stderr and \
-        "is not solved" not in p.stderr
+    if "not a square system" in p.stderr or "is not solved" in p.stderr:
+        return "no"
+    return "yes" if p.returncode != 2 else "-"  # refused for another reason
 
 
 def fmt(x):
@@ -132,7 +133,8 @@ def run_row(radcol, prob, form, tmp, timeout):
 def meets(r):
     if r["exit"] == 2:
         return (r["wall"] < TARGET_REFUSE_WALL and not r["written"] and
-                re.search(r"--set \w+=|set \w+", r["message"]) is not None)
+                re.search(r"(\w+) is not set.*\b\1=", r["message"])
+                is not None)
     if r["exit"] != 0 or not (r["est"] <= TARGET_EST):
         return False
     if np.isfinite(r["truth"]) and not (r["truth"] <= TARGET_TRUE):
@@ -173,7 +175,7 @@ def main():
             table.append(
                 "| %s/%s | %s | %s | %s | %s | %s (%s) | %s (%s) | %s, %s | "
                 "%.2f | %s |"
-                % (prob, form, "yes" if sq else "no", r["exit"], r["status"],
+                % (prob, form, sq, r["exit"], r["status"],
                    r["verdict"], fmt(r["est"]), r["kind"], fmt(r["truth"]),
                    r["worst"] or "-", r["elements"], r["stages"], r["wall"],
                    "yes" if ok else "**no**"))
