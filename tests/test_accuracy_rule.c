@@ -33,10 +33,10 @@ typedef struct rule_case {
   const char *name;
   const char *model, *form;
   mode how;
-  int n, s;          /* uniform mesh (FIXED, REFINE); 0: suggested */
-  double tol;        /* accuracy tolerance (--error-tol, --refine, ...) */
-  int binding;       /* FIXED: --error-tol given */
-  int max_ref;       /* REFINE: --max-refinements (0: default) */
+  int n, s;           /* uniform mesh (FIXED, REFINE); 0: suggested */
+  double tol;         /* accuracy tolerance (--error-tol, --refine, ...) */
+  int binding;        /* FIXED: --error-tol given */
+  int max_ref;        /* REFINE: --max-refinements (0: default) */
   const char *expect; /* expected status, NULL: not checked here */
 } rule_case;
 
@@ -46,13 +46,11 @@ static const rule_case cases[] = {
     /* the same mesh without --error-tol: reported, converged */
     {"reported", "pendulum", "accel", FIXED, 10, 3, 1e-6, 0, 0, "converged"},
     /* estimate 5e-3 below 1e-2, dense-grid violation 4e-2 above it */
-    {"dense", "four-bar", "baumgarte", FIXED, 40, 3, 1e-2, 1, 0,
-     "inaccurate"},
+    {"dense", "four-bar", "baumgarte", FIXED, 40, 3, 1e-2, 1, 0, "inaccurate"},
     /* a refinement cap before the tolerance */
     {"refcap", "pendulum", "index3", REFINE, 10, 3, 1e-6, 1, 2, "inaccurate"},
     /* the adaptive default */
-    {"adaptive", "pendulum", "accel", ADAPTIVE, 0, 0, 1e-6, 1, 0,
-     "converged"},
+    {"adaptive", "pendulum", "accel", ADAPTIVE, 0, 0, 1e-6, 1, 0, "converged"},
 };
 
 static rc_problem *make(const char *model, const char *form,
@@ -76,15 +74,13 @@ static void run(const rule_case *c) {
   if (!pb)
     return;
   rc_mesh mesh;
-  rc_err rc = c->n > 0 ? rc_mesh_uniform(c->n, c->s, &mesh, &err)
-              : pb->default_mesh_n > 0
-                  ? rc_mesh_suggested(pb, 0, 3, &mesh, &err)
-                  : rc_mesh_uniform(pb->default_elements > 0
-                                        ? pb->default_elements
-                                        : 40,
-                                    pb->default_stages > 0 ? pb->default_stages
-                                                           : 3,
-                                    &mesh, &err);
+  rc_err rc =
+      c->n > 0 ? rc_mesh_uniform(c->n, c->s, &mesh, &err)
+      : pb->default_mesh_n > 0
+          ? rc_mesh_suggested(pb, 0, 3, &mesh, &err)
+          : rc_mesh_uniform(
+                pb->default_elements > 0 ? pb->default_elements : 40,
+                pb->default_stages > 0 ? pb->default_stages : 3, &mesh, &err);
   EXPECT(rc == RC_OK, "%s: mesh: %s", c->name, err.message);
   rc_options opt;
   rc_options_default(&opt);
@@ -102,16 +98,18 @@ static void run(const rule_case *c) {
   if (c->how == FIXED)
     rc = rc_solve(pb, &mesh, &opt, NULL, &sol, &st, &err);
   else if (c->how == REFINE)
-    rc = rc_solve_refined(pb, &mesh, NULL, &opt, &ro, &sol, &st, &rows,
-                          &nrows, &err);
+    rc = rc_solve_refined(pb, &mesh, NULL, &opt, &ro, &sol, &st, &rows, &nrows,
+                          &err);
   else
-    rc = rc_solve_adaptive(pb, &mesh, NULL, &opt, &ro, &sol, &st, &rows,
-                           &nrows, NULL, &err);
+    rc = rc_solve_adaptive(pb, &mesh, NULL, &opt, &ro, &sol, &st, &rows, &nrows,
+                           NULL, &err);
   EXPECT(rc == RC_OK, "%s: solve: %s", c->name, err.message);
   if (rc == RC_OK) {
     const rc_accuracy *a = &st.accuracy;
     printf("%s %s %s %d %.17g %.17g\n", c->name, rc_status_name(st.status),
-           a->met == 1 ? "met" : a->met == 0 ? "above" : "not_verified",
+           a->met == 1   ? "met"
+           : a->met == 0 ? "above"
+                         : "not_verified",
            a->binding, a->estimate_max, a->dense_worst);
     if (c->expect)
       EXPECT(strcmp(rc_status_name(st.status), c->expect) == 0,
@@ -119,10 +117,9 @@ static void run(const rule_case *c) {
              "tol %g)",
              c->name, rc_status_name(st.status), c->expect, a->met,
              a->estimate_max, a->dense_worst, a->tol);
-    EXPECT(a->binding == (c->how != FIXED || c->binding),
-           "%s: binding %d", c->name, a->binding);
-    EXPECT(c->how != FIXED || c->binding ||
-               st.status == a->solver_status,
+    EXPECT(a->binding == (c->how != FIXED || c->binding), "%s: binding %d",
+           c->name, a->binding);
+    EXPECT(c->how != FIXED || c->binding || st.status == a->solver_status,
            "%s: a reported verdict changed the status %s -> %s", c->name,
            rc_status_name(a->solver_status), rc_status_name(st.status));
     EXPECT(a->mode == (c->how == FIXED    ? RC_MODE_FIXED

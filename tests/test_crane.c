@@ -343,8 +343,7 @@ static void fd_block(const rc_problem *pb, const char *what,
          pb->formulation, what, zero_declared);
 }
 
-static void test_fd(const char *form, const char *extra,
-                    const char *extra2) {
+static void test_fd(const char *form, const char *extra, const char *extra2) {
   rc_problem *pb = NULL;
   rc_error err;
   const char *sets[] = {"eps=0.01", extra, extra2};
@@ -1161,7 +1160,7 @@ int main(void) {
   char curve[512];
   snprintf(curve, sizeof curve, "curve=%s/crane_curve_bow.csv",
            CRANE_TEST_DATA);
-  test_fd("pathtime", "u1max=10", NULL); /* the straight line */
+  test_fd("pathtime", "u1max=10", NULL);  /* the straight line */
   test_fd("pathtime", curve, "u1max=10"); /* no minimum time without u1max */
   /* the user path really sets the horizon */
   rc_problem *pb = NULL;
