@@ -38,3 +38,13 @@ if(RADCOL_PYTHON)
                    --only pendulum/ode,pendulum/coord,pendulum/accel,pendulum/baumgarte,pendulum/ggl,pendulum/partition,pendulum/angle,double-pendulum/index1,double-pendulum/baumgarte,double-pendulum/angle,crane/flat,crane/track,crane/reduced,crane/mintime,crane/pathtime,four-bar/baumgarte)
   set_tests_properties(defaults.cheap PROPERTIES LABELS "accuracy" TIMEOUT 300)
 endif()
+# A missing global estimate is said in words, never 'global nan' (issue 24
+# item 5): an enriched solve stopped by --max-iter, under --refine and on a
+# fixed mesh.
+if(RADCOL_PYTHON)
+  add_test(NAME accuracy.no_nan
+           COMMAND ${RADCOL_PYTHON} ${RADCOL_TEST_DIR}/test_no_nan_message.py
+                   $<TARGET_FILE:radcol_cli>)
+  set_tests_properties(accuracy.no_nan PROPERTIES LABELS "accuracy;cli"
+                       TIMEOUT 120)
+endif()

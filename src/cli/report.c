@@ -242,14 +242,22 @@ void rc_cli_print_accuracy(const rc_accuracy *acc) {
   const char *mode = acc->mode == RC_MODE_FIXED    ? "fixed mesh"
                      : acc->mode == RC_MODE_REFINE ? "--refine"
                                                    : "adaptive";
-  printf("  accuracy    %s: estimate %.3e (%s), dense grid %.3e, tolerance "
-         "%.3g (%s, %s)\n",
+  /* a missing figure in words, never "nan" (issue 24 item 5) */
+  char est[64], dense[64];
+  if (isnan(acc->estimate_max))
+    snprintf(est, sizeof est, "no estimate");
+  else
+    snprintf(est, sizeof est, "estimate %.3e (%s)", acc->estimate_max,
+             rc_estimate_kind_name((rc_estimate_kind)acc->estimate_kind));
+  if (isnan(acc->dense_worst))
+    snprintf(dense, sizeof dense, "dense grid not checked");
+  else
+    snprintf(dense, sizeof dense, "dense grid %.3e", acc->dense_worst);
+  printf("  accuracy    %s: %s, %s, tolerance %.3g (%s, %s)\n",
          acc->met == 1   ? "met"
          : acc->met == 0 ? "above the tolerance"
                          : "not verified",
-         acc->estimate_max,
-         rc_estimate_kind_name((rc_estimate_kind)acc->estimate_kind),
-         acc->dense_worst, acc->tol, mode,
+         est, dense, acc->tol, mode,
          acc->binding ? "binding" : "reported, not binding");
 }
 
