@@ -126,7 +126,7 @@ def run_row(radcol, prob, form, tmp, timeout):
         r["truth"], r["worst"] = truth(out)
     lines = [l for l in se.splitlines() if l.startswith("radcol solve")]
     r["message"] = (lines[-1] if lines else se.strip().splitlines()[-1]
-                    if se.strip() else "")
+                    if se.strip() else "").replace(tmp, "TMP")
     return r
 
 
@@ -140,6 +140,20 @@ def meets(r):
     if np.isfinite(r["truth"]) and not (r["truth"] <= TARGET_TRUE):
         return False
     return r["wall"] < TARGET_WALL
+
+
+def command_line():
+    """The command that reproduces a report, without this machine's paths:
+    the executable as build/radcol, the report at its default place."""
+    out, skip = ["--radcol", "build/radcol"], False
+    for k, x in enumerate(sys.argv[1:]):
+        if skip:
+            skip = False
+        elif x in ("--radcol", "--out"):
+            skip = True
+        elif not x.startswith(("--radcol=", "--out=")):
+            out.append(x)
+    return " ".join(out)
 
 
 def main():
@@ -194,7 +208,7 @@ def main():
              "PROBLEM -f FORMULATION` with no other option (the adaptive "
              "default to the accuracy 1e-6, docs/accuracy.md), on the "
              "shared 2-core machine (wall times vary with its load)."
-             % " ".join(x for x in sys.argv[1:] if "/" not in x), "",
+             % command_line(), "",
              "Target: exit 0 with an estimate <= 1e-6, a true error <= 2e-6 "
              "against the reference (max over x, y, u at the nodes and on "
              "the dense grid, relative to max(1, max |v|)) where there is "
