@@ -39,6 +39,7 @@
 #include <sunmatrix/sunmatrix_dense.h>
 #include <time.h>
 
+#include "radcol/catalogue.h"
 #include "radcol/mesh.h"
 #include "radcol/options.h"
 #include "radcol/params.h"
