@@ -1,6 +1,11 @@
 # Derivative checks (label `derivatives`): the finite-difference checker's own
-# unit test on a problem with planted bugs, and one test per (model,
-# formulation) of the built-in registry, run by tests/check_all.c.
+# unit test on a problem with planted bugs and on steep (exp(-500 h))
+# derivatives, one test per (model, formulation) of the built-in registry, run
+# by tests/check_all.c, and per (model, formulation) a mutation test
+# (check.mutate.*): every Jacobian entry's sign flipped and every Hessian
+# entry halved, one at a time, must each make the check fail naming that
+# entry (3 points per block instead of 6, to keep the suite short: about
+# 10 s of CPU over all formulations, most of it four-bar's).
 #
 # CMake cannot ask the C registry at configure time, so the cases are listed
 # here; the test check.registry asserts that this list and rc_builtin_models()
@@ -33,4 +38,8 @@ foreach(case IN LISTS RADCOL_CHECK_CASES)
   add_test(NAME check.${model}.${form} COMMAND check_all ${model} ${form})
   set_tests_properties(check.${model}.${form} PROPERTIES
     LABELS derivatives SKIP_RETURN_CODE 77 TIMEOUT 60)
+  add_test(NAME check.mutate.${model}.${form}
+           COMMAND check_all --mutate ${model} ${form} 3)
+  set_tests_properties(check.mutate.${model}.${form} PROPERTIES
+    LABELS derivatives SKIP_RETURN_CODE 77 TIMEOUT 120)
 endforeach()

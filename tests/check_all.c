@@ -14,10 +14,34 @@
  *                                   model lacks, fails; listed models that
  *                                   are not registered are reported
  *   check_all --all                 check every registered formulation
+ *   check_all --mutate MODEL FORMULATION [NPOINTS]
+ *                                   mutation test of the checker on one
+ *                                   formulation: for every block (point,
+ *                                   boundary, invariants) and every entry of
+ *                                   its patterns, one check with that
+ *                                   Jacobian entry's sign flipped and one with
+ *                                   that Hessian entry halved; each must fail
+ *                                   naming the entry (kind, block, row, col)
+ *                                   whenever the mutation is visible at the
+ *                                   checked points (see below); exit 0 all
+ *                                   caught, 1 one escaped, 2, 77 as above;
+ *                                   NPOINTS points per block (default 6, the
+ *                                   check's own default)
+ *
+ * Visible mutations.  A wrapper around the block's callback changes entry e
+ * and records the largest |v_e| / max(1, |v_e|) over the calls the check
+ * makes.  A flipped sign changes the entry by 2 |v_e|, a halved entry by
+ * |v_e| / 2, against the check's tolerance rel_tol max(1, |fd|, |got|) plus
+ * the difference's error estimate (credited up to RC_CHECK_MAX_CREDIT of the
+ * scale); a mutation whose change is above 100 rel_tol + RC_CHECK_MAX_CREDIT
+ * of the scale at some call is visible and must be caught.  An entry that is
+ * (nearly) zero at every checked point cannot be caught by any difference
+ * check there; those are counted and listed, not failed.
  *
  * Every failure is printed with its block, entry names, time, the
  * finite-difference value and the hand-coded one.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,10 +83,11 @@ static const char *const NEEDS[][3] = {
     {"crane", "pathtime", "u1max=10"},
 };
 
-/* Builds formulation f of model m with default parameters (and what NEEDS
- * names) and checks it.  Returns 0 pass, 1 fail, 2 build or check error. */
-static int check_one(const rc_model *m, int f) {
+/* Formulation f of model m with default parameters (and what NEEDS names),
+ * or NULL after printing why not. */
+static rc_problem *build(const rc_model *m, int f) {
   rc_param_values pv;
+  memset(&pv, 0, sizeof pv);
   rc_problem *pb = NULL;
   rc_error err;
   rc_error_clear(&err);
@@ -80,8 +105,20 @@ static int check_one(const rc_model *m, int f) {
   if (rc != RC_OK || !pb) {
     printf("FAIL %s:%s: could not build the problem: %s (%s)\n", m->name,
            m->formulations[f].name, err.message, rc_err_name(rc));
-    return 2;
+    rc_problem_free(&pb);
+    return NULL;
   }
+  return pb;
+}
+
+/* Builds formulation f of model m with default parameters and checks it.
+ * Returns 0 pass, 1 fail, 2 build or check error. */
+static int check_one(const rc_model *m, int f) {
+  rc_problem *pb = build(m, f);
+  if (!pb)
+    return 2;
+  rc_error err;
+  rc_err rc;
   rc_check_options o;
   rc_check_options_default(&o);
   rc_check_report r;
@@ -122,6 +159,150 @@ static int check_one(const rc_model *m, int f) {
   }
   rc_problem_free(&pb);
   return status;
+}
+
+/* ---- mutation test ------------------------------------------------------ */
+
+enum { MUT_FLIP_JAC, MUT_HALVE_HES };
+static struct {
+  int kind;      /* MUT_FLIP_JAC or MUT_HALVE_HES */
+  int block;     /* 0 point, 1 boundary, 2 invariants */
+  int entry;     /* pattern entry mutated */
+  rc_jac_fn jac; /* the block's own callbacks */
+  rc_hes_fn hes;
+  double seen; /* largest |v_e| / max(1, |v_e|) over the calls */
+} g_mut;
+static int g_npoints = 6; /* points per block of a mutated check */
+
+static void mut_seen(double v) {
+  double r = fabs(v) / fmax(1.0, fabs(v));
+  if (r > g_mut.seen)
+    g_mut.seen = r;
+}
+
+static int mut_jac(const rc_problem *pb, double t, const double *w,
+                   double *vals) {
+  int st = g_mut.jac(pb, t, w, vals);
+  if (st == 0) {
+    mut_seen(vals[g_mut.entry]);
+    vals[g_mut.entry] = -vals[g_mut.entry];
+  }
+  return st;
+}
+
+static int mut_hes(const rc_problem *pb, double t, const double *w,
+                   const double *mu, double *vals) {
+  int st = g_mut.hes(pb, t, w, mu, vals);
+  if (st == 0) {
+    mut_seen(vals[g_mut.entry]);
+    vals[g_mut.entry] *= 0.5;
+  }
+  return st;
+}
+
+static rc_block *block_of(rc_problem *pb, int b) {
+  return b == 0 ? &pb->point : b == 1 ? &pb->boundary : &pb->invariants;
+}
+
+static const char *const block_names[] = {"point", "boundary", "invariants"};
+
+/* One mutated check: 0 caught (or invisible, *invisible incremented), 1
+ * escaped, 2 the check did not run. */
+static int mutate_one(const rc_problem *pb, const char *label, int block,
+                      int kind, int e, int *invisible) {
+  rc_problem mp = *pb; /* same user data: the callbacks see pb->user */
+  rc_block *b = block_of(&mp, block);
+  const rc_pattern *pat = kind == MUT_FLIP_JAC ? &b->jac : &b->hes;
+  g_mut.kind = kind;
+  g_mut.block = block;
+  g_mut.entry = e;
+  g_mut.jac = b->jacobian;
+  g_mut.hes = b->hessian;
+  g_mut.seen = 0.0;
+  if (kind == MUT_FLIP_JAC)
+    b->jacobian = mut_jac;
+  else
+    b->hessian = mut_hes;
+  rc_check_options o;
+  rc_check_options_default(&o);
+  o.npoints = g_npoints;
+  rc_check_report r;
+  rc_error err;
+  rc_err rc = rc_check_problem(&mp, &o, &r, &err);
+  if (rc != RC_OK) {
+    printf("FAIL %s: check did not run: %s\n", label, err.message);
+    return 2;
+  }
+  const rc_check_kind want =
+      kind == MUT_FLIP_JAC ? RC_CHECK_JAC_VALUE : RC_CHECK_HES_VALUE;
+  const int nk =
+      r.nfailures < RC_CHECK_MAX_FAILURES ? r.nfailures : RC_CHECK_MAX_FAILURES;
+  int named = 0;
+  for (int k = 0; k < nk; ++k) {
+    const rc_check_failure *x = &r.failures[k];
+    named |= x->kind == want && strcmp(x->block, block_names[block]) == 0 &&
+             x->row == pat->row[e] && x->col == pat->col[e];
+  }
+  /* the change: 2 |v| (flip) or |v| / 2 (halve), relative to max(1, |v|) */
+  const double change = (kind == MUT_FLIP_JAC ? 2.0 : 0.5) * g_mut.seen;
+  const int visible = change > 100.0 * o.rel_tol + RC_CHECK_MAX_CREDIT;
+  if (named)
+    return 0;
+  if (!visible) {
+    ++*invisible;
+    printf("  note %s: (nearly) zero at every checked point (largest "
+           "|v| / max(1, |v|) = %.2e), %d failure(s): not visible\n",
+           label, g_mut.seen, r.nfailures);
+    return 0;
+  }
+  printf("FAIL %s: |v| / max(1, |v|) up to %.2e, but the check reported %d "
+         "failure(s), none of them this entry\n",
+         label, g_mut.seen, r.nfailures);
+  return 1;
+}
+
+static int run_mutate(const char *model, const char *form) {
+  const rc_model *m = rc_find_model(model);
+  if (!m) {
+    printf("SKIP %s:%s: model '%s' is not in the registry\n", model, form,
+           model);
+    return SKIP_CODE;
+  }
+  int f = rc_model_find_formulation(m, form);
+  if (f < 0) {
+    printf("FAIL %s:%s: no such formulation (fix tests/check.cmake)\n", model,
+           form);
+    return 1;
+  }
+  rc_problem *pb = build(m, f);
+  if (!pb)
+    return 2;
+  int worst = 0, n = 0, invisible = 0;
+  for (int blk = 0; blk < 3; ++blk) {
+    if (blk == 2 && pb->ninv == 0)
+      continue;
+    const rc_block *b = block_of(pb, blk);
+    for (int kind = MUT_FLIP_JAC; kind <= MUT_HALVE_HES; ++kind) {
+      const rc_pattern *pat = kind == MUT_FLIP_JAC ? &b->jac : &b->hes;
+      for (int e = 0; e < pat->nnz; ++e) {
+        char label[160];
+        snprintf(label, sizeof label, "%s:%s %s %s entry %d (%d, %d)", model,
+                 form, block_names[blk],
+                 kind == MUT_FLIP_JAC ? "jacobian sign flipped"
+                                      : "hessian halved",
+                 e, pat->row[e], pat->col[e]);
+        int s = mutate_one(pb, label, blk, kind, e, &invisible);
+        worst = s > worst ? s : worst;
+        ++n;
+      }
+    }
+  }
+  rc_problem_free(&pb);
+  printf("%s %s:%s: %d mutations (every Jacobian entry's sign flipped, every "
+         "Hessian entry halved, one at a time), %d caught and named, %d not "
+         "visible at the checked points\n",
+         worst ? "FAIL" : "PASS", model, form, n, n - invisible, invisible);
+  return worst;
 }
 
 static int run_pair(const char *model, const char *form) {
@@ -225,9 +406,20 @@ int main(int argc, char **argv) {
     return run_registry(argc - 2, argv + 2);
   if (argc == 2 && strcmp(argv[1], "--all") == 0)
     return run_all();
+  if ((argc == 4 || argc == 5) && strcmp(argv[1], "--mutate") == 0) {
+    if (argc == 5 && (g_npoints = atoi(argv[4])) < 1) {
+      fprintf(stderr,
+              "check_all: --mutate NPOINTS '%s': expected an integer "
+              ">= 1\n",
+              argv[4]);
+      return 2;
+    }
+    return run_mutate(argv[2], argv[3]);
+  }
   if (argc == 3 && argv[1][0] != '-')
     return run_pair(argv[1], argv[2]);
   fprintf(stderr, "usage: check_all MODEL FORMULATION | --registry "
-                  "MODEL:FORMULATION... | --all\n");
+                  "MODEL:FORMULATION... | --all | --mutate MODEL "
+                  "FORMULATION [NPOINTS]\n");
   return 2;
 }

@@ -20,6 +20,19 @@
  * invariant Jacobian) must give exactly one failure of the right kind, block,
  * row, column and names.  Evaluation failures: a callback failing everywhere
  * gives RC_CHECK_EVAL, one failing on half the domain is retried and passes.
+ *
+ * Steep derivatives (issue 29): the Goddard rocket's drag
+ * D = Dc v^2 exp(-500 (h - 1)) with h >= 1 (COPS 3.0 problem 10), w =
+ * (h, v, m, T),
+ *
+ *   f_h = v,   f_v = (T - D) / m - 1 / h^2,   f_m = -T / c,   phi = h(tf).
+ *
+ * At the bound h = 1 the plain central difference at h_0 = cbrt(eps) (1 + h)
+ * is off by (500 h_0)^2 / 6 = 6e-6 relative, more than rel_tol: levels = 1
+ * (that difference alone) fails the correct model, the default (Richardson)
+ * passes it with errors < 1e-8, and still fails: every Jacobian entry with
+ * its sign flipped, every Hessian entry halved, and d f_v / d h wrong by only
+ * 2e-5 relative.
  */
 #include <math.h>
 #include <stdio.h>
@@ -308,6 +321,212 @@ static void expect_one(enum bug bug, const char *label, rc_check_kind kind,
          f->got);
 }
 
+/* ---- steep derivatives: the Goddard rocket's drag ------------------------ */
+
+#define HC 500.0 /* drag decay with height */
+#define DC 310.0 /* 0.5 vc, vc = 620 */
+#define CF 0.5   /* thrust-to-fuel-flow */
+
+enum { STEEP_OK = -1, STEEP_WRONG_DH = -2 };
+/* >= 0: Jacobian entry g_flip's sign flipped; -1 none */
+static int g_flip = STEEP_OK;
+/* >= 0: Hessian entry g_halve halved; -1 none */
+static int g_halve = -1;
+
+static const char *const rk_names[] = {"h", "v", "m", "T"};
+static const double rk_lo[] = {1.0, 0.0, 0.6, 0.0};
+static const double rk_hi[] = {HUGE_VAL, HUGE_VAL, 1.0, 3.5};
+static const double rk_x0[] = {1.0, 0.0, 1.0};
+/* Jacobian: f_h/v, f_v/h, f_v/v, f_v/m, f_v/T, f_m/T */
+static const int rkjr[] = {0, 1, 1, 1, 1, 2};
+static const int rkjc[] = {1, 0, 1, 2, 3, 3};
+#define RK_NJ 6
+/* Hessian (lower) of mu_1 f_v: hh, vh, vv, mh, mv, mm, Tm */
+static const int rkhr[] = {0, 1, 1, 2, 2, 2, 3};
+static const int rkhc[] = {0, 0, 1, 0, 1, 2, 2};
+#define RK_NH 7
+
+static int rk_eval(const rc_problem *pb, double t, const double *w, double *F) {
+  (void)pb;
+  (void)t;
+  const double h = w[0], v = w[1], m = w[2], T = w[3];
+  const double D = DC * v * v * exp(-HC * (h - 1.0));
+  F[0] = v;
+  F[1] = (T - D) / m - 1.0 / (h * h);
+  F[2] = -T / CF;
+  return 0;
+}
+
+static int rk_jac(const rc_problem *pb, double t, const double *w, double *J) {
+  (void)pb;
+  (void)t;
+  const double h = w[0], v = w[1], m = w[2], T = w[3];
+  const double E = exp(-HC * (h - 1.0)), D = DC * v * v * E;
+  J[0] = 1.0;
+  J[1] = HC * D / m + 2.0 / (h * h * h);
+  if (g_flip == STEEP_WRONG_DH)
+    J[1] *= 1.0 + 2e-5;
+  J[2] = -2.0 * DC * v * E / m;
+  J[3] = -(T - D) / (m * m);
+  J[4] = 1.0 / m;
+  J[5] = -1.0 / CF;
+  if (g_flip >= 0)
+    J[g_flip] = -J[g_flip];
+  return 0;
+}
+
+static int rk_hes(const rc_problem *pb, double t, const double *w,
+                  const double *mu, double *H) {
+  (void)pb;
+  (void)t;
+  const double h = w[0], v = w[1], m = w[2], T = w[3];
+  const double E = exp(-HC * (h - 1.0)), D = DC * v * v * E, k = mu[1];
+  H[0] = k * (-HC * HC * D / m - 6.0 / (h * h * h * h));
+  H[1] = k * HC * 2.0 * DC * v * E / m;
+  H[2] = k * -2.0 * DC * E / m;
+  H[3] = k * -HC * D / (m * m);
+  H[4] = k * 2.0 * DC * v * E / (m * m);
+  H[5] = k * 2.0 * (T - D) / (m * m * m);
+  H[6] = k * -1.0 / (m * m);
+  if (g_halve >= 0)
+    H[g_halve] *= 0.5;
+  return 0;
+}
+
+/* phi = h(tf); z = (h, v, m at t0, at tf, tf) */
+static const int rkbjr[] = {0}, rkbjc[] = {3};
+static int rkb_eval(const rc_problem *pb, double t, const double *z,
+                    double *B) {
+  (void)pb;
+  (void)t;
+  B[0] = z[3];
+  return 0;
+}
+static int rkb_jac(const rc_problem *pb, double t, const double *z, double *J) {
+  (void)pb;
+  (void)t;
+  (void)z;
+  J[0] = 1.0;
+  return 0;
+}
+static int rkb_hes(const rc_problem *pb, double t, const double *z,
+                   const double *mu, double *H) {
+  (void)pb, (void)t, (void)z, (void)mu, (void)H;
+  return 0;
+}
+
+/* Near the bound h = 1 where the drag is steepest; v about 0.1. */
+static int rk_guess(const rc_problem *pb, double t, double *w) {
+  (void)pb;
+  w[0] = 1.0;
+  w[1] = 0.1 + 0.5 * t;
+  w[2] = 1.0 - 0.4 * t;
+  w[3] = 1.75;
+  return 0;
+}
+
+static rc_problem make_rocket(void) {
+  rc_problem pb;
+  memset(&pb, 0, sizeof pb);
+  pb.model = "test";
+  pb.formulation = "steep";
+  pb.nx = 3;
+  pb.nu = 1;
+  pb.has_mayer = 1;
+  pb.autonomous = 1;
+  pb.var_names = rk_names;
+  pb.w_lo = rk_lo;
+  pb.w_hi = rk_hi;
+  pb.t0 = 0.0;
+  pb.tf = 0.2;
+  pb.x0 = rk_x0;
+  pb.point = (rc_block){
+      3, {RK_NJ, rkjr, rkjc}, {RK_NH, rkhr, rkhc}, rk_eval, rk_jac, rk_hes};
+  pb.boundary = (rc_block){1,        {1, rkbjr, rkbjc}, {0, NULL, NULL},
+                           rkb_eval, rkb_jac,           rkb_hes};
+  pb.guess = rk_guess;
+  return pb;
+}
+
+static rc_check_report run_rocket(int levels, const char *label) {
+  rc_check_options o;
+  rc_check_options_default(&o);
+  if (levels)
+    o.levels = levels;
+  rc_check_report r;
+  rc_error err;
+  rc_problem pb = make_rocket();
+  rc_err rc = rc_check_problem(&pb, &o, &r, &err);
+  EXPECT(rc == RC_OK, "%s: rc_check_problem returned %s: %s", label,
+         rc_err_name(rc), err.message);
+  print_report(label, &r);
+  return r;
+}
+
+/* Is the entry (kind, row, col) among r's failures? */
+static int has_failure(const rc_check_report *r, rc_check_kind kind, int row,
+                       int col) {
+  int n = r->nfailures < RC_CHECK_MAX_FAILURES ? r->nfailures
+                                               : RC_CHECK_MAX_FAILURES;
+  for (int k = 0; k < n; ++k)
+    if (r->failures[k].kind == kind &&
+        strcmp(r->failures[k].block, "point") == 0 &&
+        r->failures[k].row == row && r->failures[k].col == col)
+      return 1;
+  return 0;
+}
+
+static void test_steep(void) {
+  /* the plain central difference (levels = 1) fails the correct model by its
+   * truncation error on d f_v / d h (and the Hessian entries through h) */
+  g_flip = STEEP_OK, g_halve = -1;
+  rc_check_report plain = run_rocket(1, "steep, plain");
+  EXPECT(plain.nfailures > 0 && has_failure(&plain, RC_CHECK_JAC_VALUE, 1, 0),
+         "steep, plain difference: %d failures, expected d f_v / d h among "
+         "them (truncation 6e-6 > rel_tol 1e-6)",
+         plain.nfailures);
+  EXPECT(plain.max_rel_err_jac > 1e-6 && plain.max_rel_err_jac < 1e-4,
+         "steep, plain difference: max rel err %g, expected the truncation "
+         "error of about 6e-6",
+         plain.max_rel_err_jac);
+  /* step control: the correct model passes, with small errors */
+  rc_check_report ok = run_rocket(0, "steep, default");
+  EXPECT(ok.nfailures == 0, "steep, default: %d failures, expected 0",
+         ok.nfailures);
+  EXPECT(ok.max_rel_err_jac < 1e-8 && ok.max_rel_err_hes < 1e-8,
+         "steep, default: max rel errors %g %g, expected < 1e-8",
+         ok.max_rel_err_jac, ok.max_rel_err_hes);
+  EXPECT(ok.max_rel_bound < 1e-7,
+         "steep, default: error estimates up to %g, expected < 1e-7",
+         ok.max_rel_bound);
+  /* and still fails a slightly wrong entry: 2e-5 relative on d f_v / d h */
+  g_flip = STEEP_WRONG_DH;
+  rc_check_report wrong = run_rocket(0, "steep, 2e-5 off");
+  EXPECT(has_failure(&wrong, RC_CHECK_JAC_VALUE, 1, 0),
+         "steep: d f_v / d h wrong by 2e-5 relative not caught (%d failures)",
+         wrong.nfailures);
+  /* every Jacobian entry with its sign flipped, every Hessian entry halved */
+  for (int e = 0; e < RK_NJ; ++e) {
+    char label[64];
+    snprintf(label, sizeof label, "steep, flip J%d", e);
+    g_flip = e, g_halve = -1;
+    rc_check_report r = run_rocket(0, label);
+    EXPECT(has_failure(&r, RC_CHECK_JAC_VALUE, rkjr[e], rkjc[e]),
+           "%s: the flipped entry (%d, %d) not reported", label, rkjr[e],
+           rkjc[e]);
+  }
+  for (int e = 0; e < RK_NH; ++e) {
+    char label[64];
+    snprintf(label, sizeof label, "steep, halve H%d", e);
+    g_flip = STEEP_OK, g_halve = e;
+    rc_check_report r = run_rocket(0, label);
+    EXPECT(has_failure(&r, RC_CHECK_HES_VALUE, rkhr[e], rkhc[e]),
+           "%s: the halved entry (%d, %d) not reported", label, rkhr[e],
+           rkhc[e]);
+  }
+  g_flip = STEEP_OK, g_halve = -1;
+}
+
 int main(void) {
   /* the correct problem passes, with small errors, reproducibly */
   rc_check_report ok = run(BUG_NONE, "correct");
@@ -369,6 +588,24 @@ int main(void) {
   EXPECT(rc_check_problem(&pb, &o, &r, &err) == RC_ERR_INPUT &&
              strstr(err.message, "npoints") != NULL,
          "npoints = 0 not rejected: %s", err.message);
+  const double bad_steps[] = {0.0, -1e-6, 0.02, NAN};
+  for (int k = 0; k < 4; ++k) {
+    rc_check_options_default(&o);
+    o.step = bad_steps[k];
+    EXPECT(rc_check_problem(&pb, &o, &r, &err) == RC_ERR_INPUT &&
+               strstr(err.message, "step = ") != NULL,
+           "step = %g not rejected: %s", bad_steps[k], err.message);
+  }
+  const int bad_levels[] = {0, 9};
+  for (int k = 0; k < 2; ++k) {
+    rc_check_options_default(&o);
+    o.levels = bad_levels[k];
+    EXPECT(rc_check_problem(&pb, &o, &r, &err) == RC_ERR_INPUT &&
+               strstr(err.message, "levels = ") != NULL,
+           "levels = %d not rejected: %s", bad_levels[k], err.message);
+  }
+
+  test_steep();
 
   /* invariants without a Hessian are refused before any check (init needs
    * that Hessian, so check must not say PASS for them) */

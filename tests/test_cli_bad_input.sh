@@ -91,7 +91,7 @@ help)
   help_mentions solve -f -n -s --tf --set --mesh --guess --ipopt --tol \
     --max-iter -o --json --quiet --refine --plugin
   help_mentions list --params --json
-  help_mentions check -f --points --seed --json
+  help_mentions check -f --points --seed --step --rtol --atol --json
   help_mentions info --json
   run 0 init --help
   run 0 simulate --help
@@ -193,6 +193,22 @@ check_bad)
   bad 2 "nosuchproblem" check nosuchproblem
   bad 2 "nosuchform" check pendulum -f nosuchform
   bad 2 "--points 0" check pendulum --points 0
+  bad 2 "--step 0.5: expected a number in (0, 0.01]" check pendulum --step 0.5
+  bad 2 "--step" check pendulum --step 0
+  bad 2 "--rtol" check pendulum --rtol -1e-6
+  bad 2 "--atol" check pendulum --atol nan
+  # the options reach the check (and --json says what was used): a larger
+  # step extrapolates a smooth function to a smaller error estimate
+  run 0 check pendulum -f accel --json
+  grep -q '"step": 6.0554544523933395e-06, "levels": 4, "rtol": 1e-06, "atol": 1e-06' out.txt ||
+    fail "check --json does not state the default step and tolerances"
+  b0=$(sed -n 's/.*"max_rel_bound": \([-0-9.eE+]*\).*/\1/p' out.txt)
+  run 0 check pendulum -f accel --json --step 1e-2 --rtol 1e-8 --atol 1e-9
+  grep -q '"step": 0.01, "levels": 4, "rtol": 1e-08, "atol": 1e-09' out.txt ||
+    fail "check --json does not state --step, --rtol, --atol"
+  b1=$(sed -n 's/.*"max_rel_bound": \([-0-9.eE+]*\).*/\1/p' out.txt)
+  awk -v a="$b0" -v b="$b1" 'BEGIN { exit !(b < a / 10) }' ||
+    fail "--step 1e-2 error estimate $b1, default $b0: expected 10x smaller"
   ;;
 list_params_unknown) bad 2 "nosuchproblem" list --params nosuchproblem ;;
 guess_mismatch)

@@ -1143,7 +1143,24 @@ static void test_mesh_check(void) {
   rc_problem_free(&pb);
 }
 
+/* The crane's 8-point Gauss-Legendre rule (curve length, and the
+ * momentum-balance proof of an unreachable end, which must not rest on a
+ * quadrature error) integrates x^k exactly for k <= 15 on [-1, 1]. */
+static void test_gauss_legendre(void) {
+  double worst = 0.0;
+  for (int k = 0; k <= 15; ++k) {
+    double q = 0.0;
+    for (int i = 0; i < 4; ++i)
+      q += rc_crane_gl8_w[i] *
+           (pow(rc_crane_gl8_x[i], k) + pow(-rc_crane_gl8_x[i], k));
+    const double exact = k % 2 ? 0.0 : 2.0 / (k + 1);
+    worst = fmax(worst, fabs(q - exact));
+  }
+  EXPECT(worst < 1e-15, "8-point Gauss-Legendre: moment error %.3g", worst);
+}
+
 int main(void) {
+  test_gauss_legendre();
   test_simulation();
   static const char *forms[] = {"flat", "track", "servo", "reduced"};
   char good[512];

@@ -10,7 +10,8 @@
 #      min-energy (Lagrange, Mayer, boundary constraint, decision parameter,
 #      outputs) against its closed-form optimum;
 #   2b. maximize=True: a maximisation (max x(1) - integral u^2/2, optimum
-#      1/2 at u = 1) reports objective -1/2 and says so in its note; the
+#      1/2 at u = 1) sets rc_problem.maximize, reports objective +1/2 and
+#      objective_sense "max" (the library maximises, nothing negated); the
 #      generated CMakeLists builds Release when no build type is given and
 #      keeps a build type the user gives;
 #   3. gen_twin: the generated pendulum twin against the hand-coded built-in
@@ -112,8 +113,8 @@ formulation("a", "x | u", states=[x], controls=[u], f={x: u}, x0={x: 0}, tf=1,
             phi=at_tf(x), L=-u**2 / 2, maximize=True)
 EOF
 gen "$tmp/maxdemo.py" -o "$tmp/maxdemo" >"$tmp/maxdemo.gen" || fail "radcol-gen maxdemo"
-grep -q "formulation 'a' maximises x(tf) + integral of -u\*\*2/2: radcol minimises its negative" \
-  "$tmp/maxdemo.gen" || { cat "$tmp/maxdemo.gen"; fail "radcol-gen does not say the objective is negated"; }
+grep -q "\.maximize = 1," "$tmp/maxdemo/maxdemo.c" ||
+  fail "radcol-gen: the maximising formulation does not set rc_problem.maximize"
 cmake -S "$tmp/maxdemo" -B "$tmp/maxdemo/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
   -DCMAKE_C_FLAGS="-Werror" >"$tmp/maxdemo.configure.log" 2>&1 ||
   { cat "$tmp/maxdemo.configure.log"; fail "configure maxdemo"; }
@@ -128,11 +129,11 @@ grep -q "^CMAKE_BUILD_TYPE:STRING=Debug$" "$tmp/maxdemo/build-debug/CMakeCache.t
 "$radcol" solve maxdemo --plugin "$tmp/maxdemo/build/libmaxdemo.so" -n 4 -s 3 \
   -o "$tmp/mx.h5" --json --quiet >"$tmp/mx.json" || { cat "$tmp/mx.json"; fail "solve maxdemo"; }
 grep -q '"status": "converged"' "$tmp/mx.json" || fail "maxdemo not converged"
-grep -q '"note": "maximises x(tf) + integral of -u\*\*2/2: radcol minimises its negative, so the objective reported is' \
-  "$tmp/mx.json" || { cat "$tmp/mx.json"; fail "maxdemo: --json note does not say the objective is negated"; }
-emx=$(awk -v o="$(json_num "$tmp/mx.json" objective)" 'BEGIN { d = o + 0.5; print d < 0 ? -d : d }')
-echo "maxdemo (maximize=True), 4 x 3: |objective - (-1/2)| = $emx"
-awk -v e="$emx" 'BEGIN { exit !(e < 1e-12) }' || fail "maxdemo objective $(json_num "$tmp/mx.json" objective), expected -0.5"
+grep -q '"objective_sense": "max"' "$tmp/mx.json" ||
+  { cat "$tmp/mx.json"; fail "maxdemo: --json objective_sense is not max"; }
+emx=$(awk -v o="$(json_num "$tmp/mx.json" objective)" 'BEGIN { d = o - 0.5; print d < 0 ? -d : d }')
+echo "maxdemo (maximize=True), 4 x 3: |objective - 1/2| = $emx"
+awk -v e="$emx" 'BEGIN { exit !(e < 1e-12) }' || fail "maxdemo objective $(json_num "$tmp/mx.json" objective), expected 0.5"
 "$py" - "$tmp/mx.h5" <<'PY' || fail "maxdemo: u in the file"
 import sys, h5py
 with h5py.File(sys.argv[1], "r") as f:

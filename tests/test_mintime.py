@@ -79,6 +79,10 @@ def case_accept(radcol, out_dir):
           "expected <= 100" % it)
     tf = tf_of(out)
     print("tf* = %.9f s (150 x 5), %d iterations" % (tf, it))
+    # --json reports the solved final time of a free-time problem (issue 29)
+    check(d.get("tf_free") is True and d.get("tf") == tf,
+          "--json tf %r (tf_free %r), the file's tf %.17g"
+          % (d.get("tf"), d.get("tf_free"), tf))
     v = node_values(out)
     rest = {"d": 4.0, "r": 1.0, "theta": 0.0, "vd": 0.0, "vr": 0.0,
             "omega": 0.0}

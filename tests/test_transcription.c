@@ -541,6 +541,78 @@ static void check_lq(void) {
   rc_mesh_free(&mesh);
 }
 
+/* The same LQ problem written as a maximisation (ABI 3, maximize = 1):
+ * maximise the integral of -(x^2 + u^2) / 2.  The solution is the LQ one, the
+ * objective reported is the maximised value -tanh(1)/2, and the multipliers
+ * are those of the problem as defined: stationarity of
+ * -L + sum lambda (D X - h f) in u gives lambda / b_j = -u. */
+static int lqmax_F(const rc_problem *pb, double t, const double *w, double *F) {
+  const int st = lq_F(pb, t, w, F);
+  F[1] = -F[1];
+  return st;
+}
+static int lqmax_J(const rc_problem *pb, double t, const double *w, double *v) {
+  const int st = lq_J(pb, t, w, v);
+  v[1] = -v[1], v[2] = -v[2];
+  return st;
+}
+static int lqmax_H(const rc_problem *pb, double t, const double *w,
+                   const double *mu, double *v) {
+  const int st = lq_H(pb, t, w, mu, v);
+  v[0] = -v[0], v[1] = -v[1];
+  return st;
+}
+
+static void check_lq_maximize(void) {
+  rc_problem pb;
+  memset(&pb, 0, sizeof pb);
+  pb.model = "lq", pb.formulation = "max";
+  pb.nx = 1, pb.nu = 1, pb.has_lagrange = 1, pb.autonomous = 1;
+  pb.maximize = 1;
+  pb.var_names = lq_names, pb.w_lo = lq_lo, pb.w_hi = lq_hi;
+  pb.t0 = 0, pb.tf = 1, pb.x0 = decay_x0, pb.fix_x0 = decay_fix;
+  pb.point = lq_block();
+  pb.point.eval = lqmax_F, pb.point.jacobian = lqmax_J;
+  pb.point.hessian = lqmax_H;
+  pb.boundary =
+      (rc_block){0, {0, NULL, NULL}, {0, NULL, NULL}, no_B, NULL, NULL};
+  rc_mesh mesh;
+  rc_error err;
+  rc_mesh_uniform(10, 4, &mesh, &err);
+  rc_options opt;
+  rc_options_default(&opt);
+  rc_solution sol;
+  rc_solve_stats st;
+  EXPECT(rc_solve(&pb, &mesh, &opt, NULL, &sol, &st, &err) == RC_OK,
+         "lq max: %s", err.message);
+  const double J = -0.5 * tanh(1.0);
+  EXPECT(st.status == RC_STATUS_CONVERGED, "lq max: status %s",
+         rc_status_name(st.status));
+  EXPECT(fabs(st.objective - J) < 1e-10,
+         "lq max objective %.15g, analytic %.15g", st.objective, J);
+  double emax = 0, cmax = 0;
+  for (int n = 0; n < sol.nnodes; ++n)
+    emax = fmax(emax, fabs(sol.w[2 * n] - cosh(1 - sol.t[n]) / cosh(1.0)));
+  for (int n = 1; n < sol.nnodes; ++n)
+    cmax = fmax(cmax, fabs(sol.lam_f[n] + sol.w[2 * n + 1]));
+  EXPECT(emax < 1e-8, "lq max state error %g", emax);
+  EXPECT(cmax < 1e-6, "lq max costate density vs -u: %g", cmax);
+  printf("lq max: objective %.15g (analytic %.15g), state error %.2e, costate "
+         "error %.2e\n",
+         st.objective, J, emax, cmax);
+  rc_solution_free(&sol);
+  /* maximize must be 0 or 1, and needs an objective */
+  pb.maximize = 2;
+  EXPECT(rc_solve(&pb, &mesh, &opt, NULL, &sol, &st, &err) == RC_ERR_INPUT &&
+             strstr(err.message, "maximize = 2"),
+         "maximize = 2 refused: %s", err.message);
+  pb.maximize = 1, pb.has_lagrange = 0;
+  EXPECT(rc_solve(&pb, &mesh, &opt, NULL, &sol, &st, &err) == RC_ERR_INPUT &&
+             strstr(err.message, "no objective"),
+         "maximize without objective refused: %s", err.message);
+  rc_mesh_free(&mesh);
+}
+
 /* The --json status strings of the foundation issue come from the X-macro
  * tables; every code has a distinct name and an unknown code is named so. */
 static void check_names(void) {
@@ -576,6 +648,7 @@ int main(void) {
   for (int s = 4; s <= RC_MAX_STAGES; s += 4)
     check_bernstein_high(s);
   check_lq();
+  check_lq_maximize();
   if (failures)
     printf("%d failures\n", failures);
   return failures ? 1 : 0;

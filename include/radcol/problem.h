@@ -53,7 +53,7 @@ extern "C" {
 #endif
 
 /* Bump when rc_problem, rc_block or rc_model change layout (plugins check). */
-#define RC_PROBLEM_ABI_VERSION 2
+#define RC_PROBLEM_ABI_VERSION 3
 
 typedef struct rc_problem rc_problem;
 
@@ -171,6 +171,15 @@ struct rc_problem {
 
   void *user;                      /* the problem's own data */
   void (*destroy)(rc_problem *pb); /* frees pb and everything it owns */
+
+  /* ABI 3.  1: the objective phi + integral of L is maximised, 0: minimised
+   * (the default).  The NLP minimises -(objective) (times objective_scale);
+   * every reported objective and multiplier is that of the problem as
+   * defined (the objective the maximised value; multipliers the
+   * sensitivities of that objective, Ipopt's sign convention L = objective +
+   * lambda^T g, so bound multipliers of a maximisation are <= 0).  Needs an
+   * objective (has_lagrange or has_mayer). */
+  int maximize;
 };
 
 /* ---- the catalogue ------------------------------------------------------ */

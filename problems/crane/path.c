@@ -384,11 +384,13 @@ void rc_crane_curve_eval(const rc_crane_path *curve, double sigma,
   }
 }
 
+const double rc_crane_gl8_x[4] = {0.1834346424956498, 0.5255324099163290,
+                                  0.7966664774136267, 0.9602898564975363};
+const double rc_crane_gl8_w[4] = {0.3626837833783620, 0.3137066458778873,
+                                  0.2223810344533745, 0.1012285362903763};
+
 double rc_crane_curve_length(const rc_crane_path *curve) {
-  static const double xg[4] = {0.1834346424956498, 0.5255324099163290,
-                               0.7966664774136267, 0.9602898564975363};
-  static const double wg[4] = {0.3626837833783620, 0.3137066458778873,
-                               0.2223810344533745, 0.1012285362903763};
+  const double *xg = rc_crane_gl8_x, *wg = rc_crane_gl8_w;
   double len = 0.0;
   for (int k = 0; k < curve->n - 1; ++k) {
     const double a = curve->t[k], b = curve->t[k + 1];

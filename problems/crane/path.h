@@ -170,6 +170,10 @@ double rc_crane_curve_length(const rc_crane_path *curve);
 /* ---- shared by the path files and the crane's formulations ----------------
  */
 
+/* 8-point Gauss-Legendre on [-1, 1]: nodes +-rc_crane_gl8_x[i], weights
+ * rc_crane_gl8_w[i] (the weights sum to 1 over i, to 2 over the 8 points). */
+extern const double rc_crane_gl8_x[4], rc_crane_gl8_w[4];
+
 /* j-th derivative (j = 0..4) of the rest-to-rest step s(a) of the stop mode
  * at a (Horner on the differentiated coefficients; exact integers). */
 double rc_crane_smooth_step(int j, double a);

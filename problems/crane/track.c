@@ -107,10 +107,7 @@ typedef struct reach {
  * and 8-point Gauss-Legendre integrates such a piece to a relative error
  * below (k T)^16 / 16! -- a proof must not rest on a quadrature error. */
 static double tent_integral(double k, double T, double a, double UT) {
-  static const double X[4] = {0.1834346424956498, 0.5255324099163290,
-                              0.7966664774136267, 0.9602898564975363};
-  static const double W[4] = {0.3626837833783620, 0.3137066278408012,
-                              0.2223810344533745, 0.1012285362903763};
+  const double *X = rc_crane_gl8_x, *W = rc_crane_gl8_w;
   const double kink = fmin(fmax(0.5 * (UT + a * T) / a, 0.0), T);
   const double cut[3] = {0.0, kink, T};
   double sum = 0.0;

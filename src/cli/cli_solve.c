@@ -36,6 +36,7 @@
 #include "cli/forms.h"
 #include "cli/json.h"
 #include "cli/report.h"
+#include "core/numbers.h"
 #include "radcol/estimate.h"
 #include "radcol/io.h"
 #include "radcol/mesh.h"
@@ -444,6 +445,7 @@ typedef struct solve_report {
   int solves;           /* NLP solves behind the result (refinement rows) */
   const rc_error_estimate *estimate;
   double error_tol; /* NaN: no --error-tol */
+  double tf;        /* the solution's final time (solved when free) */
 } solve_report;
 
 static void print_json(const rc_problem *pb, const rc_mesh *mesh,
@@ -474,7 +476,10 @@ static void print_json(const rc_problem *pb, const rc_mesh *mesh,
   rc_json_int(&j, "iterations_last", st->iterations);
   rc_json_int(&j, "solves", r->solves);
   rc_json_number(&j, "objective", st->objective);
+  rc_json_string(&j, "objective_sense", pb->maximize ? "max" : "min");
   rc_json_number(&j, "objective_scale", st->objective_scale);
+  rc_json_number(&j, "tf", r->tf);
+  rc_json_bool(&j, "tf_free", pb->free_tf);
   rc_json_number(&j, "constraint_violation", st->constraint_violation);
   rc_json_number(&j, "dual_infeasibility", st->dual_infeasibility);
   rc_json_number(&j, "wall_s", rc_cli_elapsed());
@@ -516,17 +521,23 @@ static void print_text(const rc_problem *pb, const rc_mesh *mesh,
   printf("  NLP         %d variables, %d constraints, nnz jac %d, nnz hes "
          "%d\n",
          st->nvars, st->ncons, st->nnz_jac, st->nnz_hes);
+  const char *sense = pb->maximize ? "maximised; " : "";
   if (r->solves > 1)
     printf("  solver      %s: %d iterations over %d solves (%d in the last), "
-           "objective %.12g (NLP scale %g), constraint violation %.3g\n",
+           "objective %.12g (%sNLP scale %g), constraint violation %.3g\n",
            st->solver[0] ? st->solver : "none", r->iterations_total, r->solves,
-           st->iterations, st->objective, st->objective_scale,
+           st->iterations, st->objective, sense, st->objective_scale,
            st->constraint_violation);
   else
-    printf("  solver      %s: %d iterations, objective %.12g (NLP scale %g), "
+    printf("  solver      %s: %d iterations, objective %.12g (%sNLP scale %g), "
            "constraint violation %.3g\n",
            st->solver[0] ? st->solver : "none", st->iterations, st->objective,
-           st->objective_scale, st->constraint_violation);
+           sense, st->objective_scale, st->constraint_violation);
+  if (pb->free_tf) {
+    char tfs[RC_FMT_LEN];
+    printf("  final time  tf = %s (free, solved)\n",
+           rc_fmt_shortest(r->tf, tfs));
+  }
   printf("  time        wall %.3f s, ipopt %.3f s, eval %.3f s\n",
          rc_cli_elapsed(), st->ipopt_s, st->eval_s);
   rc_cli_print_diagnostics(pb, d, "nodes");
@@ -787,7 +798,8 @@ static void print_summary(solve_job *j) {
   const rc_problem *pb = j->pb;
   const rc_cli_diag *d = &j->diag;
   solve_report rep = {j->st.iterations, 1, j->have_est ? &j->est : NULL,
-                      j->a.have_error_tol ? j->a.error_tol : NAN};
+                      j->a.have_error_tol ? j->a.error_tol : NAN,
+                      j->sol.mesh.n > 0 ? j->sol.tf : pb->tf};
   if (j->nrefine > 0) {
     rep.iterations_total = 0;
     rep.solves = j->nrefine;

@@ -178,6 +178,17 @@ rc_err rc_problem_validate(const rc_problem *pb, rc_error *err) {
     return rc_error_set(err, RC_ERR_INPUT,
                         "%s/%s: fix_xf given without xf values", pb->model,
                         pb->formulation);
+  if (pb->maximize != 0 && pb->maximize != 1)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "%s/%s: maximize = %d: expected 0 (minimise) or 1 "
+                        "(maximise)",
+                        pb->model, pb->formulation, pb->maximize);
+  if (pb->maximize && !pb->has_lagrange && !pb->has_mayer)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "%s/%s: maximize = 1 but the problem has no objective "
+                        "(has_lagrange = has_mayer = 0): expected phi, L or "
+                        "both",
+                        pb->model, pb->formulation);
   if (pb->sampled_reference && !pb->reference)
     return rc_error_set(err, RC_ERR_INPUT,
                         "%s/%s: sampled formulation without a reference",

@@ -601,6 +601,7 @@ static void write_diagnostics(wctx *c, hid_t file,
     attr_int(c, g, gp, "iterations", st->iterations);
     attr_real(c, g, gp, "objective", st->objective);
     attr_real(c, g, gp, "objective_scale", st->objective_scale);
+    attr_str(c, g, gp, "objective_sense", pb->maximize ? "max" : "min");
     attr_real(c, g, gp, "constraint_violation", st->constraint_violation);
     attr_real(c, g, gp, "dual_infeasibility", st->dual_infeasibility);
     attr_real(c, g, gp, "wall_s", st->wall_s);

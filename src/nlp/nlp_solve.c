@@ -7,9 +7,11 @@
  *
  * Formulations with sampled_reference (e.g. an exact inverse by flatness) are
  * not solved: their reference is sampled at the mesh nodes.  A problem with
- * objective_scale S hands Ipopt S * objective; the objective and the
- * multipliers reported are divided by S again (those of the problem as
- * defined), and a warm start's multipliers are multiplied by S.  A problem
+ * objective_scale S hands Ipopt S * objective, a maximisation (maximize = 1)
+ * -S * objective: with the factor F = +-S, the objective and the multipliers
+ * reported (the progress callback's objective too) are divided by F again
+ * (those of the problem as defined), and a warm start's multipliers are
+ * multiplied by F.  A problem
  * that set `infeasible` (proved before solving) ends infeasible at the
  * starting point without Ipopt.
  *
@@ -32,23 +34,28 @@
 #include "nlp/nlp_solve.h"
 #include "nlp/transcription.h"
 
-/* The problem's objective scale S (0 means 1): Ipopt sees S * objective,
- * so its multipliers are S times those of the unscaled problem. */
+/* The problem's objective scale S (0 means 1). */
 static double objective_scale(const rc_problem *pb) {
   return pb->objective_scale > 0.0 ? pb->objective_scale : 1.0;
 }
 
+/* F = S, or -S for a maximisation: Ipopt minimises F * objective, so its
+ * multipliers are F times those of the problem as defined. */
+static double objective_factor(const rc_problem *pb) {
+  return pb->maximize ? -objective_scale(pb) : objective_scale(pb);
+}
+
 /* The transcription seen through the solver-neutral rc_ipopt_nlp, with the
- * objective (value, gradient, Hessian weight) multiplied by S. */
+ * objective (value, gradient, Hessian weight) multiplied by F. */
 static int nlp_objective(void *c, const double *x, double *f) {
   const int st = rc_nlp_objective(c, x, f);
-  *f *= objective_scale(((rc_nlp *)c)->pb);
+  *f *= objective_factor(((rc_nlp *)c)->pb);
   return st;
 }
 static int nlp_gradient(void *c, const double *x, double *g) {
   const rc_nlp *nlp = c;
   const int st = rc_nlp_gradient(c, x, g);
-  const double S = objective_scale(nlp->pb);
+  const double S = objective_factor(nlp->pb);
   for (int i = 0; S != 1.0 && i < nlp->nvar; ++i)
     g[i] *= S;
   return st;
@@ -61,8 +68,21 @@ static int nlp_jacobian(void *c, const double *x, double *v) {
 }
 static int nlp_hessian(void *c, const double *x, double sigma,
                        const double *lambda, double *v) {
-  return rc_nlp_hessian(c, x, sigma * objective_scale(((rc_nlp *)c)->pb),
+  return rc_nlp_hessian(c, x, sigma * objective_factor(((rc_nlp *)c)->pb),
                         lambda, v);
+}
+
+/* The caller's progress callback, seeing the objective of the problem as
+ * defined (Ipopt's divided by F). */
+typedef struct progress_ctx {
+  rc_progress_fn fn;
+  void *ctx;
+  double factor;
+} progress_ctx;
+static void nlp_progress(void *c, int iter, double objective, double inf_pr,
+                         double inf_du) {
+  const progress_ctx *p = c;
+  p->fn(p->ctx, iter, objective / p->factor, inf_pr, inf_du);
 }
 static void nlp_new_point(void *c) {
   rc_nlp_new_point(c);
@@ -341,9 +361,16 @@ static int vectors_alloc(nlp_vectors *v, size_t nv, size_t nc) {
 
 /* Ipopt on the NLP from v->x (with caching of the node blocks), or, for a
  * problem proved infeasible, the status without a solve. */
-static rc_err run_ipopt(rc_nlp *nlp, const rc_options *o, nlp_vectors *v,
+static rc_err run_ipopt(rc_nlp *nlp, const rc_options *opt, nlp_vectors *v,
                         rc_ipopt_outcome *res, rc_error *err) {
   const rc_problem *pb = nlp->pb;
+  rc_options oo = *opt;
+  progress_ctx pc = {opt->progress, opt->progress_ctx, objective_factor(pb)};
+  if (opt->progress && pc.factor != 1.0) {
+    oo.progress = nlp_progress;
+    oo.progress_ctx = &pc;
+  }
+  const rc_options *o = &oo;
   const rc_ipopt_nlp view = {.n = nlp->nvar,
                              .m = nlp->ncon,
                              .nnz_jac = nlp->nnz_jac,
@@ -379,19 +406,19 @@ static rc_err run_ipopt(rc_nlp *nlp, const rc_options *o, nlp_vectors *v,
   return rc;
 }
 
-/* The outcome in stats, back on the unscaled problem (objective and every
- * multiplier divided by the objective scale), with the unscaled violation
- * at the returned point. */
+/* The outcome in stats, back on the problem as defined (objective and every
+ * multiplier divided by the factor F = +-S), with the unscaled violation at
+ * the returned point. */
 static void record_outcome(rc_nlp *nlp, const rc_ipopt_outcome *res,
                            nlp_vectors *v, rc_solve_stats *stats) {
-  const double S = objective_scale(nlp->pb);
+  const double F = objective_factor(nlp->pb);
   const size_t nv = (size_t)nlp->nvar, nc = (size_t)nlp->ncon;
   stats->status = res->status;
   stats->solver_status = res->app_status;
   stats->iterations = res->iterations;
-  stats->objective = res->objective / S;
-  stats->objective_scale = S;
-  scale_duals(1.0 / S, nv, nc, v->lam, v->zl, v->zu);
+  stats->objective = res->objective / F;
+  stats->objective_scale = objective_scale(nlp->pb);
+  scale_duals(1.0 / F, nv, nc, v->lam, v->zl, v->zu);
   stats->eval_s = res->eval_s;
   stats->ipopt_s = res->solve_s - res->eval_s;
   memcpy(stats->message, res->message, sizeof stats->message);
@@ -426,7 +453,7 @@ static rc_err solve_nlp(const rc_problem *pb, const rc_mesh *mesh,
                               v.zl, v.zu, err);
     if (o.warm_start && !guess->has_duals)
       o.warm_start = 0;
-    scale_duals(objective_scale(pb), nv, nc, v.lam, v.zl, v.zu);
+    scale_duals(objective_factor(pb), nv, nc, v.lam, v.zl, v.zu);
   } else {
     rc = rc_nlp_default_guess(nlp, v.x, err);
     o.warm_start = 0;
