@@ -34,7 +34,7 @@ set(RADCOL_NLP_SOURCES
   src/nlp/var_index.c
   src/nlp/radau_step.c
   src/nlp/march.c
-  src/nlp/solve.c
+  src/nlp/nlp_solve.c
   src/nlp/init.c
   src/nlp/phases_nlp.c
   src/nlp/phases.c
@@ -48,6 +48,7 @@ set(RADCOL_ACCURACY_SOURCES
   src/accuracy/phases_refine.c
   src/accuracy/march_refine.c
   src/accuracy/switching.c
+  src/accuracy/solve.c
 )
 set(RADCOL_IO_SOURCES
   src/io/hdf5_util.c

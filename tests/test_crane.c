@@ -343,11 +343,11 @@ static void fd_block(const rc_problem *pb, const char *what,
          pb->formulation, what, zero_declared);
 }
 
-static void test_fd(const char *form, const char *extra) {
+static void test_fd(const char *form, const char *extra, const char *extra2) {
   rc_problem *pb = NULL;
   rc_error err;
-  const char *sets[] = {"eps=0.01", extra};
-  if (make(form, extra ? 2 : 1, sets, &pb, &err) != RC_OK) {
+  const char *sets[] = {"eps=0.01", extra, extra2};
+  if (make(form, extra2 ? 3 : extra ? 2 : 1, sets, &pb, &err) != RC_OK) {
     EXPECT(0, "create %s: %s", form, err.message);
     return;
   }
@@ -1170,15 +1170,15 @@ int main(void) {
     check_reference(forms[i], 0, NULL);
     check_reference(forms[i], 1, gsets);
     check_accelerations(forms[i]);
-    test_fd(forms[i], NULL);
+    test_fd(forms[i], NULL, NULL);
   }
-  test_fd("track", "uref=flat"); /* the control term about the flat u */
-  test_fd("reduced", "project=0");
+  test_fd("track", "uref=flat", NULL); /* the control term about the flat u */
+  test_fd("reduced", "project=0", NULL);
   char curve[512];
   snprintf(curve, sizeof curve, "curve=%s/crane_curve_bow.csv",
            CRANE_TEST_DATA);
-  test_fd("pathtime", "u1max=10"); /* the straight line */
-  test_fd("pathtime", curve);
+  test_fd("pathtime", "u1max=10", NULL);  /* the straight line */
+  test_fd("pathtime", curve, "u1max=10"); /* no minimum time without u1max */
   /* the user path really sets the horizon */
   rc_problem *pb = NULL;
   rc_error err;

@@ -343,7 +343,7 @@ def case_replay_flat(radcol):
 def case_replay_limits(radcol):
     """Bound and path-constraint violations along the replay: the figure the
     replay reports is recomputed here from the replayed trajectory."""
-    solve(radcol, "b.h5", "crane", "--set", "u1max=8")
+    solve(radcol, "b.h5", "crane", "--set", "u1max=8", "-n", "30", "-s", "5")
     j = replay_json(radcol, "crane", "--controls", "b.h5", "--settle", "0",
                     "-o", "rep.h5")
     if not j:

@@ -125,23 +125,25 @@ static int make_sample(sample *s) {
   for (int j = 0; j < NB; ++j)
     sol->lam_b[j] = 0.1 * (j + 1) - 1.0 / 3.0;
 
-  s->stats = (rc_solve_stats){RC_STATUS_ACCEPTABLE,
-                              1,
-                              17,
-                              -0.123456789,
-                              3.2e-11,
-                              4.5e-9,
-                              0.3,
-                              0.2,
-                              0.01,
-                              123,
-                              100,
-                              456,
-                              789,
-                              "solved to the acceptable level",
-                              1.0,
-                              "ipopt",
-                              -1};
+  s->stats = (rc_solve_stats){
+      RC_STATUS_ACCEPTABLE,
+      1,
+      17,
+      -0.123456789,
+      3.2e-11,
+      4.5e-9,
+      0.3,
+      0.2,
+      0.01,
+      123,
+      100,
+      456,
+      789,
+      "solved to the acceptable level",
+      1.0,
+      "ipopt",
+      -1,
+      {0, 1, 1e-6, 2, 3e-6, 4e-7, RC_STATUS_ACCEPTABLE, RC_MODE_FIXED}};
   rc_diagnostics *d = &s->diag;
   d->nvar = NVAR;
   d->has_reference = 1;

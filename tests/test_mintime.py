@@ -37,6 +37,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 
 import h5py
 import numpy as np
@@ -253,13 +254,21 @@ def case_bad(radcol):
         (["--set", "ureg=-1"], "ureg = -1"),
         (["--set", "tf=2000"], "tf = 2000"),
         (["--set", "rmin=1.5"], "rmin = 1.5"),
+        # no trolley force limit: no minimum time exists; refused at once
+        # (issue 24 item 4) instead of a minute of iterations towards tf_lo
+        ([], "u1max is not set"),
+        (["-f", "pathtime"], "u1max is not set"),
     ]
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "x.h5")
         for extra, msg in cases:
             form = [] if "-f" in extra else ["-f", "mintime"]
+            t = time.perf_counter()
             p = run(radcol, "solve", "crane", *form, *extra, "-o", out,
                     "--quiet", want=2)
+            t = time.perf_counter() - t
+            check(t < 20.0, "%s: refused after %.1f s, expected at once"
+                  % (extra, t))
             check(msg in p.stderr, "%s: message %r does not name %r"
                   % (extra, p.stderr.strip(), msg))
             check(not os.path.exists(out), "%s: wrote a file" % extra)

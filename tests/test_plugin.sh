@@ -78,11 +78,15 @@ solve ode10 ode 10
 # The dae form is singular at t0 (v = 0 leaves the direction free): the
 # discrete control oscillates in element 0 and its dense output breaks the
 # unit-direction path constraint there by 1.5-1.7 % on every mesh measured
-# (20, 40, 80 elements), so the run is honestly inaccurate (exit 1, file
-# written) while the objective is within 3e-3 of the analytic one.
-solve dae20 dae 20 inaccurate 1
+# (20, 40, 80 elements): on this fixed mesh the solver converged (exit 0)
+# and the accuracy verdict says honestly that the result is above the
+# tolerance (docs/accuracy.md), while the objective is within 3e-3 of the
+# analytic one.
+solve dae20 dae 20
 grep -q '"dense_violation_worst": 0.01' dae20.json ||
   fail "dae20: expected a 1-2 % dense path violation (element 0)"
+grep -q '"verdict": "above"' dae20.json ||
+  fail "dae20: expected the accuracy verdict above the tolerance"
 e5=$(awk -v o="$(json_num ode5.json objective)" -v t="$tstar" 'BEGIN { d = o - t; print d < 0 ? -d : d }')
 e10=$(awk -v o="$(json_num ode10.json objective)" -v t="$tstar" 'BEGIN { d = o - t; print d < 0 ? -d : d }')
 ed=$(awk -v o="$(json_num dae20.json objective)" -v t="$tstar" 'BEGIN { d = o - t; print d < 0 ? -d : d }')

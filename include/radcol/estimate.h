@@ -3,24 +3,30 @@
  * needed (docs/mesh-refinement.md, "Error estimate").
  *
  * RC_ESTIMATE_GLOBAL (the default of `radcol solve`): an enriched re-solve.
- *   The mesh with every element split in two (same stages) is solved again,
- *   warm-started from the solution (primal and dual); the estimate of
- *   variable i (x, y and u) in element k is
- *       E_ki = max_{t in T_k} |v_i^h(t) - v_i^{h/2}(t)|
+ *   The same mesh with one more stage in every element (an element at
+ *   RC_MAX_STAGES is split in two instead) is solved again, warm-started
+ *   from the solution (primal and dual); the estimate of variable i (x, y
+ *   and u) in element k is
+ *       E_ki = max_{t in T_k} |v_i(t) - v'_i(t)|
  *   over T_k = the element's nodes and its points of the dense grid of
- *   rc_diagnose (dense_per_element per element, plus tf), where v^h is the
- *   dense output of the solution and v^{h/2} that of the enriched one.  With
- *   an error of order p on the dense output the enriched error is 2^-p of the
- *   coarse one, so E estimates the *global* error of the solution the file
- *   holds, at its nodes and on its dense output, in the max norm, to a factor
- *   1 - 2^-p (p >= 1) in the asymptotic range.  Cost: one more solve with
- *   twice the variables (warm-started, usually few iterations).
- *   A square system (an initial-value DAE, rc_square_system) is never
- *   re-solved through Ipopt: the enriched mesh is the same mesh with one more
- *   stage per element (if that fails, every element split in two),
- *   integrated element by element by the march's Newton (radcol/march.h,
- *   rc_march_mesh, from the solution's dense output), and
- *   scale_i = atol_i / rtol + max over the nodes of |v_i| (opt's tolerances).
+ *   rc_diagnose (dense_per_element per element, plus tf), where v is the
+ *   dense output of the solution and v' that of the enriched one.  With s + 1
+ *   stages every variable's order rises by at least one (dense output: s + 1
+ *   -> s + 2 for states, s -> s + 1 for y and u; element ends 2s - 1 ->
+ *   2s + 1), so e' = O(h) e and E = (1 + O(h)) e estimates the *global*
+ *   error of the solution the file holds, at its nodes and on its dense
+ *   output, in the max norm, in the asymptotic range
+ *   (results/estimate-reliability.md measures it).  Cost: the enriched NLP
+ *   has (s + 1)/s the variables; for an optimal-control problem that touches
+ *   no inequality it is solved by Newton steps on its KKT system from the
+ *   solution (warm start with the barrier parameter at 1e-3 tol; usually one
+ *   step, at most 10), otherwise by a warm-started Ipopt run of at most 100
+ *   iterations.  A square system (an initial-value DAE, rc_square_system)
+ *   is never re-solved through Ipopt: the same enriched mesh (if that fails,
+ *   every element split in two) is integrated element by element by the
+ *   march's Newton (radcol/march.h, rc_march_mesh, from the solution's dense
+ *   output), with scale_i = atol_i / rtol + max over the nodes of |v_i|
+ *   (opt's tolerances).
  * RC_ESTIMATE_LOCAL: the Patterson-Hager-Rao element estimate of the
  *   refinement (radcol/refine.h): the local, relative defect of the state
  *   interpolant plus the algebraic residual between nodes.  It does not see
@@ -33,6 +39,7 @@
 #ifndef RADCOL_ESTIMATE_H
 #define RADCOL_ESTIMATE_H
 
+#include "radcol/dense_check.h"
 #include "radcol/errors.h"
 #include "radcol/options.h"
 #include "radcol/problem.h"
@@ -42,11 +49,8 @@
 extern "C" {
 #endif
 
-typedef enum rc_estimate_kind {
-  RC_ESTIMATE_NONE = 0,
-  RC_ESTIMATE_LOCAL = 1,
-  RC_ESTIMATE_GLOBAL = 2
-} rc_estimate_kind;
+/* rc_estimate_kind (none, local, global) is declared in radcol/options.h,
+ * where the solve options name it. */
 
 /* "none", "local" or "global". */
 const char *rc_estimate_kind_name(rc_estimate_kind kind);
@@ -112,12 +116,29 @@ rc_err rc_refine_estimate(const rc_problem *pb, const rc_solution *sol,
                           rc_refine_estimator estimator, double *est,
                           rc_error *err);
 
-/* The accuracy verdict of a solve that ended `solved`: RC_STATUS_INACCURATE
- * when it converged (or was acceptable) but the estimate's max or the worst
- * dense-grid constraint violation (relative, as the estimate; pass 0 when not
- * measured) exceeds tol; otherwise `solved` unchanged. */
+/* The comparison at the heart of the accuracy rule: RC_STATUS_INACCURATE
+ * when a solve that ended `solved` converged (or was acceptable) but the
+ * estimate's max or the worst dense-grid constraint violation (relative, as
+ * the estimate; pass 0 when not measured) exceeds tol; otherwise `solved`
+ * unchanged (NaN is no verdict of inaccuracy, +inf is). */
 rc_status rc_accuracy_status(rc_status solved, double estimate_max,
                              double worst_dense_violation, double tol);
+
+/* The accuracy rule (docs/accuracy.md), the one place a verdict is formed;
+ * rc_solve, rc_solve_refined and rc_solve_adaptive call it on the result
+ * they return.  A solve that ended `solved` succeeded when it converged or
+ * was acceptable, or, with sampled = 1 (a sampled-reference problem), when
+ * it ended RC_STATUS_NOT_RUN.  The verdict, in *acc (mode left as it is):
+ * met (1) when it succeeded and both the estimate's max (est; NULL or kind
+ * none: not verified) and the worst relative dense-grid violation of an
+ * imposed constraint (dv->worst_relative; NULL: not verified) are <= tol;
+ * 0 when one exceeds tol; -1 when not verified.  Returns the status:
+ * RC_STATUS_INACCURATE when binding, the solve succeeded and the verdict is
+ * not met (above tol or not verified); otherwise `solved`. */
+rc_status rc_accuracy_verdict(rc_status solved, int sampled,
+                              const rc_error_estimate *est,
+                              const rc_dense_violation *dv, double tol,
+                              int binding, rc_accuracy *acc);
 
 #ifdef __cplusplus
 }

@@ -26,6 +26,15 @@ typedef enum rc_solver_kind {
   RC_SOLVER_NEWTON = 2
 } rc_solver_kind;
 
+/* Which a-posteriori error estimate a solve carries (radcol/estimate.h,
+ * docs/accuracy.md): none, the local Patterson-Hager-Rao element estimate,
+ * or the global one (an enriched re-solve). */
+typedef enum rc_estimate_kind {
+  RC_ESTIMATE_NONE = 0,
+  RC_ESTIMATE_LOCAL = 1,
+  RC_ESTIMATE_GLOBAL = 2
+} rc_estimate_kind;
+
 typedef struct rc_options {
   double tol;            /* Ipopt tol; default 1e-10 */
   double acceptable_tol; /* default 1e-6 */
@@ -59,6 +68,24 @@ typedef struct rc_options {
   const double *atol_values;     /* natol values > 0 (borrowed) */
   int march_stages;    /* stages of every step: odd 1..13, 0: from rtol; 0 */
   int march_max_steps; /* accepted plus rejected steps; 1000000 */
+  /* The accuracy rule of rc_solve (radcol/solve.h, docs/accuracy.md): after
+   * a solve that succeeded, the error estimate of this kind and the
+   * dense-grid check of every imposed constraint are compared with
+   * accuracy_tol (relative to each variable's scale max(1, max |v|)); the
+   * verdict is returned in rc_solve_stats.accuracy, and with
+   * accuracy_binding a verdict other than met makes the status
+   * RC_STATUS_INACCURATE.  Defaults: RC_ESTIMATE_GLOBAL, 1e-6, 0 (reported
+   * only, as `radcol solve` on a mesh the user chose). */
+  rc_estimate_kind estimate;
+  double accuracy_tol;
+  int accuracy_binding;
+  /* With warm_start: the barrier parameter Ipopt begins at (mu_init), and
+   * the least distance from zero of the guess's bound multipliers and from
+   * its bounds of the point (min(1e-9, warm_start_mu)).  0: 1e-6, for a
+   * guess from another mesh; a guess that already solves the NLP up to a
+   * small correction with no active inequality takes a value near the
+   * tolerance (the enriched solve of the error estimate, estimate.h). */
+  double warm_start_mu;
 } rc_options;
 
 /* "auto", "ipopt", "newton"; NULL for a value outside the enum. */

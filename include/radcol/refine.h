@@ -127,7 +127,9 @@ void rc_refine_nlp_size(const rc_problem *pb, const rc_mesh *mesh,
  * first solve).  On RC_OK *sol holds the last solution (its mesh is the final
  * mesh), stats the last solve's stats with stats->message saying why the loop
  * stopped, *rows (malloc'ed, free with free()) and *nrows the history.
- * Sampled-reference problems are solved once (one row).  A failed solve stops
+ * A sampled-reference problem (no NLP) is refined by its global estimate
+ * (the reference sampled on the enriched mesh) and the dense-grid check;
+ * its local estimates are 0.  A failed solve stops
  * the loop (its row and solution are returned).  With ro->global, a loop
  * that ends above tol returns the solution with the smallest global estimate
  * of the run when that is smaller than the last one's (stats->message says
@@ -137,6 +139,13 @@ rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
                         const rc_refine_options *ro, rc_solution *sol,
                         rc_solve_stats *stats, rc_refine_row **rows, int *nrows,
                         rc_error *err);
+
+/* The accuracy verdict (rc_accuracy_verdict, docs/accuracy.md) of the
+ * returned solution is in stats->accuracy (mode RC_MODE_REFINE, binding at
+ * ro->tol: stats->status is RC_STATUS_INACCURATE when the solve converged
+ * but the tolerance was not met, e.g. a cap stopped the loop); its estimate
+ * is computed after the loop when the loop stopped before it needed one.
+ * The loop itself stops when the verdict of a solve is met. */
 
 /* rc_solve_refined, and the error estimate of the returned solution in
  * *final_estimate (may be NULL; free with rc_error_estimate_free): the global

@@ -102,6 +102,37 @@ rc_err rc_solution_map(const rc_problem *pb, const rc_solution *src,
                        const char *const *src_names, int *nmapped,
                        rc_solution *out, rc_error *err);
 
+/* How a result's discretisation was chosen: one solve on a given mesh
+ * (rc_solve), the refinement loop to a tolerance (rc_solve_refined), or the
+ * adaptive default (rc_solve_adaptive). */
+typedef enum rc_solve_mode {
+  RC_MODE_FIXED = 0,
+  RC_MODE_REFINE = 1,
+  RC_MODE_ADAPTIVE = 2
+} rc_solve_mode;
+
+/* "fixed", "refine" or "adaptive"; NULL outside the enum. */
+const char *rc_solve_mode_name(rc_solve_mode mode);
+
+/* The accuracy verdict of a result (docs/accuracy.md): its error estimate
+ * and the dense-grid check of every imposed constraint against tol, both
+ * relative (radcol/estimate.h, radcol/dense_check.h).  met = 1 when both
+ * are <= tol; 0 when one exceeds it; -1 when it is not verified (the solver
+ * did not succeed, no estimate was made, or a check could not run).  When
+ * binding, a successful solve whose verdict is not met has status
+ * RC_STATUS_INACCURATE; solver_status keeps how the solver itself ended. */
+typedef struct rc_accuracy {
+  int met;                 /* 1 met, 0 above tol, -1 not verified */
+  int binding;             /* 1: the verdict decides the status */
+  double tol;              /* relative to each variable's scale */
+  int estimate_kind;       /* rc_estimate_kind behind estimate_max */
+  double estimate_max;     /* the estimate's max, relative; NaN: none */
+  double dense_worst;      /* worst relative dense-grid violation of an
+                              imposed constraint; NaN: not checked */
+  rc_status solver_status; /* the status before the verdict */
+  rc_solve_mode mode;      /* how the discretisation was chosen */
+} rc_accuracy;
+
 typedef struct rc_solve_stats {
   rc_status status;
   int solver_status; /* raw Ipopt ApplicationReturnStatus */
@@ -120,6 +151,9 @@ typedef struct rc_solve_stats {
    * of the dense element Jacobians (nnz_hes 0: no Hessian is used). */
   char solver[64];
   int newton_fallback_element; /* element where Newton failed, or -1 */
+  rc_accuracy accuracy;        /* the verdict (rc_solve, rc_solve_refined,
+                                  rc_solve_adaptive; zero from a solve
+                                  inside an estimate) */
 } rc_solve_stats;
 
 #ifdef __cplusplus

@@ -367,12 +367,16 @@ static rc_err mintime_setup(crane_mintime *mt, const rc_param_values *pv,
              "every limit (best T = %.4g s, %.3g relative excess); "
              "the solve starts from it anyway",
              T, excess);
+  /* Without a trolley force limit the infimum of tf is tf_lo and no
+   * minimum exists: refused before any solve (issue 24 item 4), not a
+   * minute of Ipopt iterations towards it. */
   if (!isfinite(v[P_U1MAX]))
-    snprintf(mt->tf_note, sizeof mt->tf_note,
-             "u1max is not set: without a trolley force limit a minimum "
-             "time is not attained (tf runs down towards tf_lo = %g s and "
-             "the solve cannot converge); set u1max",
-             v[P_TFLO]);
+    return rc_error_set(
+        err, RC_ERR_INPUT,
+        "crane/%s: u1max is not set: without a trolley force limit a "
+        "minimum time is not attained (tf runs down towards tf_lo = %g s); "
+        "expected a finite u1max [N], e.g. u1max=10",
+        pb->formulation ? pb->formulation : "mintime", v[P_TFLO]);
   return RC_OK;
 }
 

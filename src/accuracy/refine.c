@@ -26,8 +26,10 @@
 
 #include "collocation/radau.h"
 #include "core/timing.h"
+#include "nlp/nlp_solve.h"
 #include "nlp/transcription.h"
 #include "radcol/dense_check.h"
+#include "radcol/diagnose.h"
 #include "radcol/estimate.h"
 #include "radcol/refine.h"
 #include "radcol/solve.h"
@@ -233,34 +235,26 @@ static rc_err refine_mesh(const rc_mesh *mesh, const double *est,
 /* ---- dense-grid criterion -------------------------------------------------
  */
 
-/* Elements where the dense grid shows a constraint violated between the
+/* Elements where the dense grid dv shows a constraint violated between the
  * nodes by more than tol (relative, rc_dense_violation: elem_relative minus
  * elem_node_relative, so a violation the solver's tolerance leaves at the
  * nodes is not the mesh's) are split in two: mark[k] = +inf, the rule of a
- * non-finite estimate (for a square system mark[k] = max(mark[k], v), an
- * error measure the hp rule answers by a raise first); the other marks are
- * left as they are.  Returns the
- * largest such violation (0: none), or +inf when the check cannot run. */
-static double mark_dense_violations(const rc_problem *pb,
-                                    const rc_solution *sol,
-                                    int dense_per_element, double tol,
-                                    double *mark) {
-  const int ne = sol->mesh.n;
-  rc_dense_violation dv;
-  if (rc_dense_check(pb, sol, dense_per_element, &dv, NULL) != RC_OK)
+ * non-finite estimate (for a square system, square = 1: mark[k] =
+ * max(mark[k], v), an error measure the hp rule answers by a raise first);
+ * the other marks are left as they are.  Returns the
+ * largest such violation (0: none), or +inf without a check (dv NULL). */
+static double mark_dense_violations(const rc_dense_violation *dv, int ne,
+                                    int square, double tol, double *mark) {
+  if (!dv)
     return INFINITY;
-  /* an initial-value problem: the violation is the element's error measure
-   * (the hp rule then raises the degree first), not a split in two */
-  const int square = rc_square_system(pb, NULL, 0);
   double worst = 0.0;
   for (int k = 0; k < ne; ++k) {
-    const double v = dv.elem_relative[k] - dv.elem_node_relative[k];
+    const double v = dv->elem_relative[k] - dv->elem_node_relative[k];
     if (!(v <= tol))
       mark[k] = square && isfinite(v) ? fmax(mark[k], v) : INFINITY;
     if (!(v <= worst))
       worst = isnan(v) ? INFINITY : v;
   }
-  rc_dense_violation_free(&dv);
   return worst;
 }
 
@@ -329,8 +323,10 @@ static double nlp_bytes(const rc_problem *pb, const rc_mesh *mesh,
   return sz->bytes;
 }
 
-static int solve_ok(rc_status s) {
-  return s == RC_STATUS_CONVERGED || s == RC_STATUS_ACCEPTABLE;
+/* Did the solve succeed: converged, acceptable, or a sampled reference. */
+static int solve_ok(const rc_problem *pb, rc_status s) {
+  return s == RC_STATUS_CONVERGED || s == RC_STATUS_ACCEPTABLE ||
+         (pb->sampled_reference && s == RC_STATUS_NOT_RUN);
 }
 
 rc_err rc_solve_refined(const rc_problem *pb, const rc_mesh *initial,
@@ -408,7 +404,6 @@ typedef struct refine_run {
 
 /* What one solve's estimates say. */
 typedef struct refine_verdict {
-  int sampled;   /* no NLP: nothing to refine */
   int local_met; /* max local estimate <= tol_local */
   int global_ok; /* a global estimate of this solve exists */
   int dense_ok;  /* dense-grid violation <= tol */
@@ -447,8 +442,8 @@ static rc_err solve_and_record(refine_run *r, int it, const rc_solution *guess,
   }
   rc_solution sol;
   rc_solve_stats st;
-  rc_err rc =
-      rc_solve(r->pb, &r->mesh, &o, warm ? &r->cur.sol : guess, &sol, &st, err);
+  rc_err rc = rc_nlp_solve(r->pb, &r->mesh, &o, warm ? &r->cur.sol : guess,
+                           &sol, &st, err);
   if (rc != RC_OK)
     return rc;
   if (st.status == RC_STATUS_ACCEPTABLE && o.tol < r->opt->tol &&
@@ -476,32 +471,56 @@ static rc_err solve_and_record(refine_run *r, int it, const rc_solution *guess,
   rc_diagnostics d;
   int have_d =
       rc_diagnose(r->pb, &sol, r->opt->dense_per_element, &d, NULL) == RC_OK;
+  /* A sampled reference solves no NLP: its local estimates are 0 and the
+   * global estimate (the reference sampled on the enriched mesh) and the
+   * dense-grid check steer the mesh. */
   const int sampled = r->pb->sampled_reference != 0;
+  for (int k = 0; sampled && k < sol.mesh.n; ++k)
+    r->est[k] = 0.0;
   if (!sampled && (rc = rc_refine_estimate(r->pb, &sol, r->ro->estimator,
                                            r->est, err)) != RC_OK) {
     if (have_d)
       rc_diagnostics_free(&d);
     return rc;
   }
-  fill_row(&r->hist[r->n], it, &sol, &st, sampled ? NULL : r->est,
-           have_d ? &d : NULL, rc_now_s() - t_start);
+  fill_row(&r->hist[r->n], it, &sol, &st, r->est, have_d ? &d : NULL,
+           rc_now_s() - t_start);
   if (have_d)
     rc_diagnostics_free(&d);
   r->n++;
   return RC_OK;
 }
 
+/* The accuracy verdict (rc_accuracy_verdict, the one rule) of candidate c
+ * against ro->tol: with ro->global its global estimate (a local fallback
+ * verifies nothing), else its largest local estimate local_max; dv its
+ * dense-grid check (NULL: not verified).  Returns the status. */
+static rc_status candidate_verdict(const refine_run *r,
+                                   const refine_candidate *c, double local_max,
+                                   const rc_dense_violation *dv,
+                                   rc_accuracy *acc) {
+  rc_error_estimate loc;
+  memset(&loc, 0, sizeof loc);
+  loc.kind = RC_ESTIMATE_LOCAL;
+  loc.max = loc.local_max = local_max;
+  const rc_error_estimate *e = &loc;
+  if (r->ro->global)
+    e = c->have_est && c->est.kind == RC_ESTIMATE_GLOBAL ? &c->est : NULL;
+  return rc_accuracy_verdict(c->st.status, r->pb->sampled_reference != 0, e, dv,
+                             r->ro->tol, 1, acc);
+}
+
 /* Global estimate once the local one is met (or at the last allowed
  * solve); the marks are the local estimates in units of ro->tol and,
  * with a global estimate, its per-element values.  Elements violated
- * between the nodes by more than ro->tol are marked too (dense_check.h);
- * the tolerance needs both. */
+ * between the nodes by more than ro->tol are marked too (dense_check.h).
+ * The loop is done when the accuracy verdict of this solve is met. */
 static refine_verdict judge(refine_run *r, int it, rc_refine_row *row) {
   const rc_refine_options *ro = r->ro;
   refine_candidate *c = &r->cur;
   const rc_solution *cur = &c->sol;
-  refine_verdict v = {.sampled = r->pb->sampled_reference != 0};
-  const int ok = !v.sampled && solve_ok(c->st.status);
+  refine_verdict v = {0};
+  const int ok = solve_ok(r->pb, c->st.status);
   v.local_met = ok && row->est_error <= r->tol_local;
   if (ok && ro->global && (v.local_met || it >= ro->max_refinements)) {
     candidate_estimate(r->pb, r->opt, c, RC_ESTIMATE_GLOBAL, NULL);
@@ -519,12 +538,20 @@ static refine_verdict judge(refine_run *r, int it, rc_refine_row *row) {
           fmax(r->est[k] * (ro->tol / r->tol_local),
                isnan(c->est.elem_max[k]) ? INFINITY : c->est.elem_max[k]);
   }
-  if (!v.sampled)
-    row->dense_violation = mark_dense_violations(
-        r->pb, cur, r->opt->dense_per_element, ro->tol, r->mark);
-  v.dense_ok = v.sampled || row->dense_violation <= ro->tol;
-  v.done = v.dense_ok &&
-           (ro->global ? v.global_ok && c->est.max <= ro->tol : v.local_met);
+  rc_dense_violation dv;
+  const int have_dv =
+      rc_dense_check(r->pb, cur, r->opt->dense_per_element, &dv, NULL) == RC_OK;
+  /* an initial-value problem: the violation is the element's error measure
+   * (the hp rule then raises the degree first), not a split in two */
+  row->dense_violation =
+      mark_dense_violations(have_dv ? &dv : NULL, cur->mesh.n,
+                            rc_square_system(r->pb, NULL, 0), ro->tol, r->mark);
+  v.dense_ok = row->dense_violation <= ro->tol;
+  rc_accuracy acc = {0};
+  candidate_verdict(r, c, row->est_error, have_dv ? &dv : NULL, &acc);
+  v.done = acc.met == 1;
+  if (have_dv)
+    rc_dense_violation_free(&dv);
   return v;
 }
 
@@ -549,6 +576,23 @@ static rc_err next_mesh(refine_run *r, int *nr, int *ns, int *nm, int *nsw,
                      err);
 }
 
+/* What is known of the current solve's global estimate, in words, for the
+ * stop messages: its value, or why there is none (never "nan"). */
+static void global_words(const refine_run *r, const rc_refine_row *row,
+                         char *buf, size_t len) {
+  if (!isnan(row->global_error))
+    snprintf(buf, len, "global %.3g", row->global_error);
+  else if (!r->ro->global)
+    snprintf(buf, len, "local estimates only, no global one");
+  else if (r->cur.have_est)
+    snprintf(buf, len, "no global estimate: %.300s", r->cur.est.note);
+  else
+    snprintf(buf, len,
+             "global estimate not computed: the local estimates are above "
+             "their target %.3g",
+             r->tol_local);
+}
+
 /* Stop (*stop = 1, r->why says why) or build the next mesh into r->next and
  * check it against the caps. */
 static rc_err stop_or_next(refine_run *r, int it, const rc_refine_row *row,
@@ -561,13 +605,11 @@ static rc_err stop_or_next(refine_run *r, int it, const rc_refine_row *row,
   rc_nlp_size sz;
   int nr = 0, ns = 0, nm = 0, nsw = 0;
   rc_err rc = RC_OK;
+  char global[400];
+  global_words(r, row, global, sizeof global);
   *stop = 1;
-  if (v->sampled) {
-    snprintf(why, nwhy,
-             "%s/%s solves no NLP (sampled reference): nothing to refine",
-             pb->model, pb->formulation);
-  } else if (!solve_ok(st->status) && r->cur.sol.mesh.nseg > 0 &&
-             !r->switch_off && it < ro->max_refinements) {
+  if (!solve_ok(pb, st->status) && r->cur.sol.mesh.nseg > 0 && !r->switch_off &&
+      it < ro->max_refinements) {
     /* A plan that pins an arc the optimum does not have is infeasible (or
      * stalls): drop the free breakpoints for the rest of the run and go on
      * by hp steps on the same elements (their breakpoints where this solve
@@ -586,19 +628,17 @@ static rc_err stop_or_next(refine_run *r, int it, const rc_refine_row *row,
              it, rc_status_name(st->status), st->message, r->next.n);
     candidate_free(&r->cur);
     return RC_OK;
-  } else if (!solve_ok(st->status)) {
-    snprintf(why, nwhy,
-             "solve %d ended '%s' (%.200s): refinement stopped, max estimate "
-             "%.3g above tolerance %.3g",
-             it, rc_status_name(st->status), st->message, row->est_error,
-             ro->tol);
+  } else if (!solve_ok(pb, st->status)) {
+    snprintf(why, nwhy, "solve %d ended '%s': %.450s", it,
+             rc_status_name(st->status), st->message);
+    return RC_OK; /* the estimates of a failed solve say nothing */
   } else if (v->done) {
-    snprintf(why, nwhy,
-             "tolerance %.3g reached after %d solves: global estimate %.3g, "
-             "max local estimate %.3g, dense-grid violation %.3g on %d "
-             "elements",
-             ro->tol, r->n, row->global_error, row->est_error,
-             row->dense_violation, row->elements);
+    snprintf(
+        why, nwhy,
+        "tolerance %.3g reached after %d solves: %.300s, max local estimate "
+        "%.3g, dense-grid violation %.3g on %d elements",
+        ro->tol, r->n, global, row->est_error, row->dense_violation,
+        row->elements);
   } else if (ro->global && v->local_met && !v->global_ok) {
     snprintf(why, nwhy,
              "the global estimate failed (%.300s): max local estimate %.3g, "
@@ -608,31 +648,30 @@ static rc_err stop_or_next(refine_run *r, int it, const rc_refine_row *row,
   } else if (it >= ro->max_refinements) {
     snprintf(why, nwhy,
              "stopped at the refinement cap (max_refinements = %d): max "
-             "estimate %.3g (global %.3g, dense-grid violation %.3g), "
-             "expected <= tolerance %.3g",
-             ro->max_refinements, row->est_error, row->global_error,
-             row->dense_violation, ro->tol);
+             "estimate %.3g (%.300s; dense-grid violation %.3g), expected <= "
+             "tolerance %.3g",
+             ro->max_refinements, row->est_error, global, row->dense_violation,
+             ro->tol);
   } else if ((rc = next_mesh(r, &nr, &ns, &nm, &nsw, err)) != RC_OK) {
     return rc;
   } else if (r->next.n > ro->max_elements) {
     snprintf(why, nwhy,
              "stopped at the element cap (max_elements = %d): the next "
-             "mesh would have %d; max estimate %.3g (global %.3g), expected "
+             "mesh would have %d; max estimate %.3g (%.300s), expected "
              "<= tolerance %.3g",
-             ro->max_elements, r->next.n, row->est_error, row->global_error,
-             ro->tol);
+             ro->max_elements, r->next.n, row->est_error, global, ro->tol);
   } else if (nlp_bytes(pb, &r->next, r->opt, &sz) > ro->max_memory_bytes) {
     snprintf(why, nwhy,
              "stopped at the memory cap of %.3g bytes: the next mesh (%d "
              "elements, %ld variables) needs about %.3g; max estimate %.3g "
-             "(global %.3g), expected <= tolerance %.3g",
+             "(%.300s), expected <= tolerance %.3g",
              ro->max_memory_bytes, r->next.n, sz.nvars, sz.bytes,
-             row->est_error, row->global_error, ro->tol);
+             row->est_error, global, ro->tol);
   } else if (nr + ns + nm + nsw == 0) {
     snprintf(why, nwhy,
              "the mesh cannot change any more (degree and split caps): max "
-             "estimate %.3g (global %.3g), expected <= tolerance %.3g",
-             row->est_error, row->global_error, ro->tol);
+             "estimate %.3g (%.300s), expected <= tolerance %.3g",
+             row->est_error, global, ro->tol);
   } else if (nsw) {
     *stop = 0;
     snprintf(why, nwhy, "next mesh: %d elements; %.400s", r->next.n, r->swnote);
@@ -650,6 +689,20 @@ static rc_err stop_or_next(refine_run *r, int it, const rc_refine_row *row,
              row->dense_violation, ro->tol);
   }
   return RC_OK;
+}
+
+/* The verdict of the solution returned (binding: the loop's target is
+ * ro->tol) into its stats: status inaccurate unless it is met. */
+static void final_verdict(refine_run *r) {
+  refine_candidate *c = &r->cur;
+  rc_dense_violation dv;
+  const int have_dv = rc_dense_check(r->pb, &c->sol, r->opt->dense_per_element,
+                                     &dv, NULL) == RC_OK;
+  c->st.accuracy.mode = RC_MODE_REFINE;
+  c->st.status = candidate_verdict(r, c, r->hist[c->row].est_error,
+                                   have_dv ? &dv : NULL, &c->st.accuracy);
+  if (have_dv)
+    rc_dense_violation_free(&dv);
 }
 
 /* Above the tolerance: return the best verified solution instead of the last
@@ -739,13 +792,15 @@ rc_err rc_solve_refined_estimated(const rc_problem *pb, const rc_mesh *initial,
   rc_mesh_free(&r.next);
   if (rc == RC_OK) {
     return_best(&r);
-    if (final_estimate && r.cur.row >= 0) {
+    if (r.cur.row >= 0) {
       /* the estimate of the solution returned (computed now if the loop
-       * stopped before it needed one) */
+       * stopped before it needed one), and its accuracy verdict */
       rc = candidate_estimate(
           pb, opt, &r.cur, ro->global ? RC_ESTIMATE_GLOBAL : RC_ESTIMATE_LOCAL,
           err);
-      if (rc == RC_OK) {
+      if (rc == RC_OK)
+        final_verdict(&r);
+      if (rc == RC_OK && final_estimate) {
         *final_estimate = r.cur.est;
         r.cur.have_est = 0;
       }

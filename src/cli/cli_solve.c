@@ -1,18 +1,30 @@
 /*
- * cli/cli_solve.c - `radcol solve`: one transcribed NLP solved by Ipopt,
+ * cli/cli_solve.c - `radcol solve`: a result to a tolerance (the adaptive
+ * default), one solve on a mesh the user chose, or the refinement loop;
  * diagnosed against the problem's reference and written to HDF5.
  *
- * Flow (every check that can refuse the input runs before rc_solve, so bad
+ * Modes (docs/accuracy.md; the library forms the verdict):
+ *   adaptive  no -n, -s, --mesh, --refine: rc_solve_adaptive from the
+ *             problem's suggested mesh to --accuracy TOL (default 1e-6),
+ *             binding: exit 0 only when the estimate and the dense-grid
+ *             check meet TOL.  With --estimate off nothing can be verified:
+ *             one solve on the suggested mesh (fixed, said on stderr).
+ *   fixed     -n, -s or --mesh: rc_solve_estimated on that mesh; the
+ *             verdict against TOL is reported (warnings above it) and
+ *             binding only with --error-tol TOL.
+ *   refine    --refine TOL: rc_solve_refined_estimated from the mesh given
+ *             (or the suggested one), binding at TOL.
+ * Flow (every check that can refuse the input runs before the solve, so bad
  * input never writes or leaves a file; the writer itself is atomic):
  *   arguments -> model -> formulation -> parameters (defaults, then --set and
  *   --tf in command-line order) -> model->create -> rc_problem_validate ->
- *   mesh (--mesh, or uniform -n x -s) -> guess (--guess, same problem; from
- *   another formulation mapped by name and kind) -> options -> output path ->
- * rc_solve (rc_solve_refined with --refine: one /refinement row and one stderr
- * line per solve) -> rc_diagnose -> rc_write_result -> summary (text, or one
- * JSON object). Exit status: 0 converged or acceptable (or a sampled-reference
- * problem), 1 any other solver outcome, or --refine TOL not reached (the file
- * is written), 2 bad input, 3 I/O.
+ *   mesh -> guess (--guess, same problem; from another formulation mapped by
+ *   name and kind) -> options -> output path -> the solve of the mode (one
+ *   /refinement row and one stderr line per solve of a loop) -> rc_diagnose
+ *   -> rc_write_result -> summary (text, or one JSON object).  Exit status:
+ *   0 converged or acceptable (or a sampled-reference problem) with the
+ *   verdict met where it is binding, 1 any other outcome (the file is
+ *   written), 2 bad input, 3 I/O.
  */
 #include <math.h>
 #include <stdio.h>
@@ -45,14 +57,15 @@
  * misses by more than this, relative to the variable's largest value. */
 #define MESH_CHECK_WARN 1e-3
 #define MAX_ELEMENTS 10000000L
-/* Without --error-tol: warn above this relative error estimate. */
-#define RC_CLI_ESTIMATE_WARN 1e-2
+/* The default accuracy (--accuracy), relative to each variable's scale. */
+#define DEFAULT_ACCURACY 1e-6
 
 static const char usage[] =
-    "usage: radcol solve PROBLEM [-f FORMULATION] [-n ELEMENTS] [-s STAGES]\n"
-    "                    [--tf T] [--set NAME=VALUE]... [--mesh FILE.h5]\n"
-    "                    [--guess FILE.h5] [--ipopt KEY=VALUE]... [--tol TOL]\n"
-    "                    [--max-iter N] [--refine TOL] [--error-tol TOL]\n"
+    "usage: radcol solve PROBLEM [-f FORMULATION] [--accuracy TOL]\n"
+    "                    [-n ELEMENTS] [-s STAGES] [--mesh FILE.h5]\n"
+    "                    [--refine TOL] [--error-tol TOL]\n"
+    "                    [--tf T] [--set NAME=VALUE]... [--guess FILE.h5]\n"
+    "                    [--ipopt KEY=VALUE]... [--tol TOL] [--max-iter N]\n"
     "                    [--estimate global|local|off] [--plugin LIB.so]\n"
     "                    [--solver auto|ipopt|newton]\n"
     "                    [--rtol R] [--atol [NAME=]A]... [--march-stages S]\n"
@@ -60,28 +73,70 @@ static const char usage[] =
     "                    [-o FILE.h5] [--json] [--quiet]\n"
     "       radcol solve --job FILE.json [options] (radcol solve --job x "
     "--help)\n\n"
-    "Transcribe PROBLEM by Radau IIA collocation, solve the NLP with Ipopt,\n"
-    "measure errors against the problem's reference and write an HDF5 file.\n"
-    "An initial-value problem (a square system: no objective, x(t0) fixed)\n"
-    "without -n, -s or --mesh is integrated by the adaptive Radau IIA march\n"
-    "instead: the steps are chosen by local error control to --rtol/--atol,\n"
-    "the global error is estimated and the march repeated at a tighter local\n"
-    "tolerance (at most twice) until every index-1 unknown meets it\n"
-    "(docs/march.md).  Where the march fails, the default mesh is solved.\n\n"
+    "Transcribe PROBLEM by Radau IIA collocation, solve the NLP with Ipopt\n"
+    "(or Newton), estimate its error, measure errors against the problem's\n"
+    "reference and write an HDF5 file.\n\n"
+    "Modes (docs/accuracy.md):\n"
+    "  adaptive (no -n, -s, --mesh or --refine): from the problem's suggested\n"
+    "    mesh, refine until the error estimate and the dense-grid check of\n"
+    "    every constraint meet --accuracy TOL; exit 0 only when they do\n"
+    "  fixed (-n, -s or --mesh): one solve on that mesh; the estimate and the\n"
+    "    dense-grid check are reported (warnings above TOL) and exit 0 when\n"
+    "    the solver converged; --error-tol TOL makes the verdict binding\n"
+    "  refine (--refine TOL): the adaptive loop from the mesh of -n/-s/--mesh\n"
+    "    (or the suggested one) to TOL\n"
+    "  march (an initial-value problem, a square system: no objective, x(t0)\n"
+    "    fixed, without -n, -s or --mesh): the adaptive Radau IIA march; the\n"
+    "    steps are chosen by local error control to --rtol/--atol, the global\n"
+    "    error is estimated and the march repeated at a tighter local\n"
+    "    tolerance until every index-1 unknown meets it (docs/march.md); "
+    "where\n"
+    "    the march fails, the adaptive mode above\n\n"
     "Options:\n"
     "  -f, --formulation F  formulation (radcol list); default: the problem's\n"
     "                       default formulation\n"
-    "  -n, --elements N     uniform mesh of N >= 1 elements; default: the\n"
+    "  --accuracy TOL       tolerance of the accuracy verdict, relative to\n"
+    "                       each variable's scale max(1, max |v|): the target\n"
+    "                       of the adaptive mode, the warning threshold on a\n"
+    "                       fixed mesh; default: 1e-6\n"
+    "  -n, --elements N     fixed mesh: uniform, N >= 1 elements; default: "
+    "the\n"
     "                       problem's suggested mesh (e.g. breakpoints at a\n"
     "                       path's waypoints), else 40\n"
-    "  -s, --stages S       Radau IIA stages per element, 1..20; default: the\n"
-    "                       problem's suggestion, else 3\n"
+    "  -s, --stages S       fixed mesh: Radau IIA stages per element, 1..20;\n"
+    "                       default: the problem's suggestion, else 3\n"
+    "  --mesh FILE.h5       fixed mesh: the mesh of a result file (exclusive\n"
+    "                       with -n/-s)\n"
+    "  --refine TOL         adaptive hp mesh refinement until the global\n"
+    "                       error estimate of the result (every variable, at\n"
+    "                       the nodes and on the dense output, relative to\n"
+    "                       max(1, max |v|)), every element's local estimate\n"
+    "                       and the dense-grid check are <= TOL\n"
+    "                       (docs/mesh-refinement.md), starting from the mesh\n"
+    "                       of -n/-s or --mesh; exit 1 if a cap stops it\n"
+    "                       first; default: off\n"
+    "  --error-tol TOL      on a fixed mesh: status 'inaccurate' and exit 1\n"
+    "                       (the file is still written) when the error\n"
+    "                       estimate or a dense-grid violation exceeds TOL;\n"
+    "                       without a mesh option the same as --accuracy TOL;\n"
+    "                       default: off (reported, not binding)\n"
+    "  --estimate KIND      a-posteriori error estimate: global (an enriched\n"
+    "                       re-solve with one more stage per element), local\n"
+    "                       (the refinement's element estimate, no re-solve)\n"
+    "                       or off (then nothing is verified: without a mesh\n"
+    "                       option, one solve on the suggested mesh);\n"
+    "                       default: global\n"
+    "  --max-refinements N  adaptive and --refine: at most N mesh changes;\n"
+    "                       default: 12\n"
+    "  --max-elements N     adaptive and --refine: at most N elements;\n"
+    "                       default: 20000\n"
+    "  --refine-no-duals    adaptive and --refine: warm-start each solve from\n"
+    "                       the previous primal solution only; default:\n"
+    "                       primal and dual\n"
     "  --tf T               final time of any problem, same as --set tf=T;\n"
     "                       default: the problem's own\n"
     "  --set NAME=VALUE     set a parameter (radcol list --params PROBLEM),\n"
     "                       repeatable, applied in order; default: none\n"
-    "  --mesh FILE.h5       take the mesh from a result file (exclusive with\n"
-    "                       -n/-s); default: uniform mesh\n"
     "  --guess simulate:rk4|simulate:collatz[:H]  initial guess from an\n"
     "                       explicit simulation (docs/simulate.md)\n"
     "  --guess FILE.h5      initial guess from a result file of the same\n"
@@ -119,7 +174,7 @@ static const char usage[] =
     "                       Every solve also checks every constraint on the\n"
     "                       dense grid (text line 'dense grid', JSON\n"
     "                       dense_violation, stderr warnings above 1e-6\n"
-    "                       relative); --refine TOL also splits elements\n"
+    "                       relative); the adaptive loop also splits elements\n"
     "                       where one is violated between the nodes by more\n"
     "                       than TOL\n"
     "  -o, --output FILE.h5 result file; default:\n"
@@ -128,40 +183,17 @@ static const char usage[] =
     "  --json               print one JSON object on stdout; default: text\n"
     "  --quiet              no per-iteration progress on stderr; default: one\n"
     "                       line every 10 iterations or 0.5 s\n"
-    "  --refine TOL         a square system without a mesh option: the march\n"
-    "                       with --rtol TOL (and --atol TOL unless given),\n"
-    "                       at most --max-refinements + 1 marches.  Else\n"
-    "                       adaptive hp mesh refinement until the global\n"
-    "                       error estimate of the result (every variable, at\n"
-    "                       the nodes and on the dense output, relative to\n"
-    "                       max(1, max |v|)) and every element's local\n"
-    "                       estimate are <= TOL (docs/mesh-refinement.md),\n"
-    "                       starting from the mesh of -n/-s or --mesh; exit 1\n"
-    "                       if a cap stops it first; default: off\n"
-    "  --error-tol TOL      status 'inaccurate' and exit 1 (the file is still\n"
-    "                       written) when the error estimate exceeds TOL;\n"
-    "                       default: off (a warning above 1e-2)\n"
-    "  --estimate KIND      a-posteriori error estimate with every solve:\n"
-    "                       global (an enriched re-solve with every element\n"
-    "                       split in two, one more solve), local (the\n"
-    "                       refinement's element estimate, no re-solve) or\n"
-    "                       off; default: global\n"
-    "  --max-refinements N  with --refine: at most N mesh changes;\n"
-    "                       default: 12\n"
-    "  --max-elements N     with --refine: at most N elements; default: 20000\n"
-    "  --refine-no-duals    with --refine: warm-start each solve from the\n"
-    "                       previous primal solution only; default:\n"
-    "                       primal and dual\n"
-    "  --switching on|off   with --refine: follow the switching structure\n"
-    "                       (free breakpoints at the switches, arcs pinned;\n"
-    "                       docs/switching.md); default: on\n"
+    "  --switching on|off   adaptive and --refine: follow the switching\n"
+    "                       structure (free breakpoints at the switches, arcs\n"
+    "                       pinned; docs/switching.md); default: on\n"
     "  --plugin LIB.so      load problems from a shared library first\n"
     "                       (docs/writing-a-problem.md); default: none\n"
     "  -h, --help           print this help\n\n"
     "--json fields: docs/json.md (every field, type and "
     "unit).\n" RC_CLI_EXIT_HELP
-    "Sampled-reference formulations (an exact inverse) solve no NLP and "
-    "exit 0.\n"
+    "Exit 1 also when the accuracy verdict is binding (adaptive, --refine,\n"
+    "--error-tol) and not met: status 'inaccurate', the file is written.\n"
+    "Sampled-reference formulations (an exact inverse) solve no NLP.\n"
     "Before solving, a problem's reference is interpolated from the mesh\n"
     "nodes and compared on a fine grid; a mesh from -n, -s or --mesh that\n"
     "misses it by more than 1e-3 of a variable's largest value gets a\n"
@@ -185,6 +217,8 @@ typedef struct solve_args {
   int dense_bounds; /* --dense-bounds: -1 default, 0 off, 1 on */
   double error_tol; /* --error-tol */
   int have_error_tol;
+  double accuracy; /* --accuracy */
+  int have_accuracy;
   int estimate; /* --estimate: rc_estimate_kind, global by default */
   double rtol;  /* --rtol */
   int have_rtol;
@@ -193,6 +227,11 @@ typedef struct solve_args {
   int have_march_stages;
   int switching; /* --switching: 1 on (default), 0 off */
   int have_switching;
+  /* from the options above (parse_args): the mode, the verdict's tolerance
+   * and whether it is binding */
+  rc_solve_mode mode;
+  double acc_tol;
+  int binding;
 } solve_args;
 
 typedef struct progress_state {
@@ -285,6 +324,8 @@ static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
        .choices = on_off_words, .values = on_off_values},
       {"--error-tol", NULL, RC_CLI_POSITIVE, .dest = &a->error_tol,
        .seen = &a->have_error_tol},
+      {"--accuracy", NULL, RC_CLI_POSITIVE, .dest = &a->accuracy,
+       .seen = &a->have_accuracy},
       {"--estimate", NULL, RC_CLI_CHOICE, .dest = &a->estimate,
        .choices = estimate_words, .values = estimate_values},
       {"--rtol", NULL, RC_CLI_POSITIVE, .dest = &a->rtol,
@@ -303,9 +344,19 @@ static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
   int st = rc_cli_parse(cmd, argc, argv, &syntax);
   if (st)
     return st;
-  if (!a->have_refine && (a->have_max_refinements || a->have_max_elements ||
-                          a->refine_no_duals || a->have_switching)) {
-    rc_cli_error(cmd, "%s: only meaningful with --refine TOL",
+  const int mesh_option = a->have_n || a->have_s || a->mesh_path;
+  if (a->have_refine)
+    a->mode = RC_MODE_REFINE;
+  else if (mesh_option || a->estimate == RC_ESTIMATE_NONE)
+    a->mode = RC_MODE_FIXED;
+  else
+    a->mode = RC_MODE_ADAPTIVE;
+  if (a->mode == RC_MODE_FIXED &&
+      (a->have_max_refinements || a->have_max_elements || a->refine_no_duals ||
+       a->have_switching)) {
+    rc_cli_error(cmd,
+                 "%s: only meaningful when the mesh is refined (--refine TOL, "
+                 "or no -n, -s, --mesh)",
                  a->have_max_refinements ? "--max-refinements"
                  : a->have_max_elements  ? "--max-elements"
                  : a->refine_no_duals    ? "--refine-no-duals"
@@ -319,11 +370,32 @@ static int parse_args(const char *cmd, int argc, char **argv, solve_args *a) {
                  a->error_tol);
     return RC_CLI_BAD_INPUT;
   }
+  if (a->have_refine && (a->have_accuracy || a->have_error_tol)) {
+    rc_cli_error(cmd,
+                 "%s %g: --refine %g already sets the tolerance the result is "
+                 "held to; give one of them",
+                 a->have_accuracy ? "--accuracy" : "--error-tol",
+                 a->have_accuracy ? a->accuracy : a->error_tol, a->refine_tol);
+    return RC_CLI_BAD_INPUT;
+  }
+  if (a->have_accuracy && a->have_error_tol) {
+    rc_cli_error(cmd,
+                 "--error-tol %g: --accuracy %g already sets the tolerance; "
+                 "give one of them (--error-tol makes it binding on a fixed "
+                 "mesh)",
+                 a->error_tol, a->accuracy);
+    return RC_CLI_BAD_INPUT;
+  }
   if (a->mesh_path && (a->have_n || a->have_s)) {
     rc_cli_error(cmd, "--mesh %s: cannot be combined with -n or -s",
                  a->mesh_path);
     return RC_CLI_BAD_INPUT;
   }
+  a->acc_tol = a->have_refine      ? a->refine_tol
+               : a->have_error_tol ? a->error_tol
+               : a->have_accuracy  ? a->accuracy
+                                   : DEFAULT_ACCURACY;
+  a->binding = a->mode != RC_MODE_FIXED || a->have_error_tol;
   return RC_CLI_OK;
 }
 
@@ -471,6 +543,7 @@ static void print_json(const rc_problem *pb, const rc_mesh *mesh,
   rc_cli_json_estimate(&j, pb, r->estimate);
   rc_cli_json_structure(&j, pb, r->sol, r->structure);
   rc_json_number(&j, "error_tol", r->error_tol);
+  rc_cli_json_accuracy(&j, pb, &st->accuracy);
   rc_json_string(&j, "note", pb->note);
   rc_json_string(&j, "active_bounds", bounds[0] ? bounds : NULL);
   if (mc && mc->worst_var >= 0) { /* the starting mesh against the reference */
@@ -524,6 +597,7 @@ static void print_text(const rc_problem *pb, const rc_mesh *mesh,
   rc_cli_print_dense(dv);
   rc_cli_print_estimate(pb, r->estimate);
   rc_cli_print_structure(pb, r->sol, r->structure);
+  rc_cli_print_accuracy(&st->accuracy);
   printf("  output      %s\n", output);
 }
 
@@ -553,11 +627,8 @@ typedef struct solve_job {
   int have_structure;
   rc_cli_diag diag;
   char *output;
-  double dense_worst; /* worst relative dense-grid violation, or NaN */
-  double acc_tol;     /* the bound it is held to */
-  int refine_missed;  /* --refine TOL not reached */
-  char bounds[512];   /* simple bounds active at a failed solve's point */
-  int march;          /* a square system without a mesh option: marched */
+  char bounds[512]; /* simple bounds active at a failed solve's point */
+  int march;        /* a square system without a mesh option: marched */
   rc_march_info minfo;
   const char **atol_names; /* --atol NAME=V (names owned) */
   double *atol_values;
@@ -752,12 +823,15 @@ static int make_options(solve_job *j) {
   int status = march_tolerances(j);
   if (status)
     return status;
+  opt->estimate = (rc_estimate_kind)a->estimate;
+  opt->accuracy_tol = a->acc_tol;
+  opt->accuracy_binding = a->binding;
   if (rc_options_validate(opt, &err) != RC_OK)
     return rc_cli_fail(j->cmd, &err);
   rc_refine_options *ro = &j->ro;
   rc_refine_options_default(ro);
-  if (a->have_refine) {
-    ro->tol = a->refine_tol;
+  if (a->mode != RC_MODE_FIXED) {
+    ro->tol = a->acc_tol;
     if (a->have_max_refinements)
       ro->max_refinements = (int)a->max_refinements;
     if (a->have_max_elements)
@@ -812,10 +886,64 @@ static void drop_march(solve_job *j) {
   j->march = 0;
 }
 
-/* rc_solve, or rc_solve_refined_estimated with --refine (which also
- * estimates the error of its last solve); a square system without a mesh
- * option is marched (run_march), and solved on the default mesh when the
- * march fails. */
+/* The solve of the mode (adaptive, refine or fixed); the library forms the
+ * error estimate and the accuracy verdict (docs/accuracy.md). */
+static rc_err solve_in_mode(solve_job *j, const rc_solution *guess,
+                            rc_error *err) {
+  const rc_problem *pb = j->pb;
+  const solve_args *a = &j->a;
+  rc_err rc;
+  if (!a->quiet && a->mode == RC_MODE_ADAPTIVE)
+    fprintf(stderr,
+            "adaptive: %s/%s to accuracy %g from %d elements (no -n, -s or "
+            "--mesh; docs/accuracy.md)\n",
+            pb->model, pb->formulation, a->acc_tol, j->mesh.n);
+  else if (!a->quiet && a->mode == RC_MODE_FIXED && !a->have_n && !a->have_s &&
+           !a->mesh_path)
+    fprintf(stderr,
+            "fixed: --estimate off leaves nothing to verify, so one solve "
+            "on the problem's mesh (%d elements)\n",
+            j->mesh.n);
+  const int want_est = a->estimate != RC_ESTIMATE_NONE;
+  if (a->mode == RC_MODE_ADAPTIVE) {
+    rc = rc_solve_adaptive(pb, &j->mesh, guess, &j->opt, &j->ro, &j->sol,
+                           &j->st, &j->refine_rows, &j->nrefine, &j->est, err);
+    j->have_est = rc == RC_OK;
+  } else if (a->mode == RC_MODE_REFINE) {
+    rc = rc_solve_refined_estimated(
+        pb, &j->mesh, guess, &j->opt, &j->ro, &j->sol, &j->st, &j->refine_rows,
+        &j->nrefine, want_est ? &j->est : NULL, err);
+    j->have_est = rc == RC_OK && want_est;
+  } else {
+    rc = rc_solve_estimated(pb, &j->mesh, &j->opt, guess, &j->sol, &j->st,
+                            &j->est, &j->diag.dense, err);
+    j->have_est = rc == RC_OK;
+    j->diag.have_dense = rc == RC_OK;
+  }
+  return rc;
+}
+
+/* The accuracy verdict of a march (reported, not binding: the march's own
+ * tolerance rule, docs/march.md, decided its status), with the dense-grid
+ * check it is formed from. */
+static void march_verdict(solve_job *j) {
+  rc_error err = {RC_OK, ""};
+  rc_dense_violation dv;
+  const int have_dv = rc_dense_check(j->pb, &j->sol, j->opt.dense_per_element,
+                                     &dv, &err) == RC_OK;
+  j->st.accuracy.mode = RC_MODE_ADAPTIVE;
+  j->st.status = rc_accuracy_verdict(
+      j->st.status, 0, j->have_est ? &j->est : NULL, have_dv ? &dv : NULL,
+      j->opt.rtol, 0, &j->st.accuracy);
+  if (have_dv) {
+    j->diag.dense = dv;
+    j->diag.have_dense = 1;
+  }
+}
+
+/* The solve: a square system without a mesh option is marched first (run_march;
+ * its own tolerance rule decides its status, the verdict is reported), and
+ * solved adaptively when the march fails. */
 static int run_solver(solve_job *j) {
   const rc_problem *pb = j->pb;
   const rc_solution *guess = j->have_guess ? &j->guess : NULL;
@@ -836,17 +964,16 @@ static int run_solver(solve_job *j) {
             pb->model, pb->formulation, j->st.message, j->mesh_from, j->mesh.n);
     drop_march(j);
   }
-  if (rc == RC_OK && !j->march && j->a.have_refine) {
-    const int want_est = j->a.estimate != RC_ESTIMATE_NONE;
-    rc = rc_solve_refined_estimated(
-        pb, &j->mesh, guess, &j->opt, &j->ro, &j->sol, &j->st, &j->refine_rows,
-        &j->nrefine, want_est ? &j->est : NULL, &err);
-    j->have_est = rc == RC_OK && want_est;
-  } else if (rc == RC_OK && !j->march) {
-    rc = rc_solve(pb, &j->mesh, &j->opt, guess, &j->sol, &j->st, &err);
-  }
   if (rc != RC_OK)
     return rc_cli_fail(j->cmd, &err);
+  if (j->march)
+    march_verdict(j);
+  else if ((rc = solve_in_mode(j, guess, &err)) != RC_OK)
+    return rc_cli_fail(j->cmd, &err);
+  if (j->have_est && j->est.kind == RC_ESTIMATE_NONE) {
+    rc_error_estimate_free(&j->est);
+    j->have_est = 0;
+  }
   j->have_sol = 1;
   if (j->st.newton_fallback_element >= 0 && j->opt.solver == RC_SOLVER_AUTO)
     fprintf(stderr,
@@ -855,25 +982,6 @@ static int run_solver(solve_job *j) {
             pb->model, pb->formulation, j->st.newton_fallback_element,
             j->st.solver);
   return RC_CLI_OK;
-}
-
-/* The error estimate of a successful result (--refine computed it
- * already); a failure is a warning. */
-static void estimate(solve_job *j) {
-  const int kind = j->a.estimate;
-  rc_error err = {RC_OK, ""};
-  if (j->have_est || kind == RC_ESTIMATE_NONE || !success(j->pb, j->st.status))
-    return;
-  if (!j->a.quiet && kind == RC_ESTIMATE_GLOBAL)
-    fprintf(stderr, "estimate: enriched %s\n",
-            rc_square_system(j->pb, NULL, 0) && j->opt.solver != RC_SOLVER_IPOPT
-                ? "integration, one more stage per element"
-                : "solve, every element split in two");
-  if (rc_estimate_error(j->pb, &j->sol, &j->opt, kind, &j->est, &err) == RC_OK)
-    j->have_est = 1;
-  else
-    fprintf(stderr, "warning: radcol solve: error estimate failed: %s\n",
-            err.message);
 }
 
 /* The switching structure of the result (radcol/structure.h), with the
@@ -902,31 +1010,6 @@ static void detect_structure(solve_job *j) {
     fprintf(stderr, "warning: radcol solve: switching structure: %s\n",
             err.message);
   free(unc);
-}
-
-/* The accuracy verdict, before the file is written so that the file says
- * so (a status is a promise): --error-tol TOL bounds the error estimate and
- * the dense-grid violation of every imposed constraint (bounds, algebraic
- * equations, path constraints); without it, a dense-grid violation above
- * RC_CLI_DENSE_INACCURATE relative is inaccurate too (the answer the user
- * reads breaks the problem's own equations).  --refine TOL that stopped
- * above TOL (a cap, or an estimate that does not fall) is not the answer
- * asked for: inaccurate, in the file too. */
-static void verdict(solve_job *j) {
-  const solve_args *a = &j->a;
-  j->dense_worst =
-      j->diag.have_dense ? j->diag.dense.worst_relative : (double)NAN;
-  j->acc_tol = a->have_error_tol ? a->error_tol : RC_CLI_DENSE_INACCURATE;
-  j->st.status = rc_accuracy_status(
-      j->st.status, a->have_error_tol && j->have_est ? j->est.max : NAN,
-      j->dense_worst, j->acc_tol);
-  j->refine_missed =
-      a->have_refine && !j->pb->sampled_reference &&
-      success(j->pb, j->st.status) &&
-      !rc_refine_row_reached(
-          j->nrefine > 0 ? &j->refine_rows[j->nrefine - 1] : NULL, &j->ro);
-  if (j->refine_missed)
-    j->st.status = RC_STATUS_INACCURATE;
 }
 
 /* The result file (kind "solve"). */
@@ -978,49 +1061,74 @@ static void print_summary(solve_job *j) {
     rc_cli_warn_dense(j->cmd, pb, &d->dense);
 }
 
-/* Without --error-tol: a warning when the estimate exceeds
- * RC_CLI_ESTIMATE_WARN (naming the variables when it can). */
-static void warn_estimate(const solve_job *j) {
-  const rc_problem *pb = j->pb;
-  char above[256];
-  rc_cli_estimate_above(pb, &j->est, RC_CLI_ESTIMATE_WARN, above, sizeof above);
-  if (above[0])
-    fprintf(stderr,
-            "warning: radcol solve: %s/%s: the error estimate exceeds %g "
-            "relative to the variable's scale for %s (refine the mesh: "
-            "--refine TOL)\n",
-            pb->model, pb->formulation, RC_CLI_ESTIMATE_WARN, above);
-  else if (!(j->est.max <= RC_CLI_ESTIMATE_WARN))
-    fprintf(stderr,
-            "warning: radcol solve: %s/%s: error estimate %.3g (%s) exceeds "
-            "%g\n",
-            pb->model, pb->formulation, j->est.max,
-            rc_estimate_kind_name(j->est.kind), RC_CLI_ESTIMATE_WARN);
+/* The option that set the verdict's tolerance, for messages. */
+static const char *tol_option(const solve_args *a) {
+  return a->have_refine      ? "--refine"
+         : a->have_error_tol ? "--error-tol"
+         : a->have_accuracy  ? "--accuracy"
+                             : "the default accuracy";
 }
 
-/* Why the result is inaccurate: every reason that holds, "; "-separated. */
-static void explain_inaccurate(const solve_job *j) {
+/* The verdict's reasons, "; "-separated, into why: the estimate above TOL
+ * (naming the variables), a dense-grid violation above TOL, or why it is
+ * not verified. */
+static void verdict_reasons(const solve_job *j, char *why, size_t len) {
   const solve_args *a = &j->a;
-  const rc_error_estimate *est = &j->est;
-  char why[512] = "";
-  if (a->have_error_tol && j->have_est && est->max > a->error_tol) {
+  const rc_accuracy *acc = &j->st.accuracy;
+  const rc_error_estimate *est = j->have_est ? &j->est : NULL;
+  size_t used = 0;
+  why[0] = '\0';
+  if (acc->estimate_max > acc->tol) {
     char above[256];
-    rc_cli_estimate_above(j->pb, est, a->error_tol, above, sizeof above);
-    snprintf(why, sizeof why,
-             "error estimate %.3g (%s) above --error-tol %g%s%s", est->max,
-             rc_estimate_kind_name(est->kind), a->error_tol,
-             above[0] ? ": " : "", above);
+    rc_cli_estimate_above(j->pb, est, acc->tol, above, sizeof above);
+    used += (size_t)snprintf(
+        why + used, len - used, "error estimate %.3g (%s) above %s %g%s%s",
+        acc->estimate_max,
+        rc_estimate_kind_name((rc_estimate_kind)acc->estimate_kind),
+        tol_option(a), acc->tol, above[0] ? ": " : "", above);
+  } else if (isnan(acc->estimate_max) && used < len) {
+    used += (size_t)snprintf(why + used, len - used,
+                             "no error estimate verifies it (%.300s)",
+                             est && est->note[0] ? est->note
+                             : a->estimate == RC_ESTIMATE_NONE
+                                 ? "--estimate off"
+                                 : "the estimate was not computed or failed");
   }
-  if (j->refine_missed)
-    snprintf(why + strlen(why), sizeof why - strlen(why),
-             "%s--refine %g not reached (%.300s)", why[0] ? "; " : "",
-             j->ro.tol, j->st.message);
-  if (j->dense_worst > j->acc_tol)
-    snprintf(why + strlen(why), sizeof why - strlen(why),
-             "%sa constraint is violated on the dense output by %.3g "
-             "relative, above %s %g (the warnings name it)",
-             why[0] ? "; " : "", j->dense_worst,
-             a->have_error_tol ? "--error-tol" : "the default", j->acc_tol);
+  if (acc->dense_worst > acc->tol && used < len)
+    used += (size_t)snprintf(
+        why + used, len - used,
+        "%sa constraint is violated on the dense output by %.3g relative, "
+        "above %s %g (the warnings name it)",
+        used ? "; " : "", acc->dense_worst, tol_option(a), acc->tol);
+  else if (isnan(acc->dense_worst) && used < len)
+    used += (size_t)snprintf(why + used, len - used,
+                             "%sthe dense-grid check did not run",
+                             used ? "; " : "");
+  if (a->mode != RC_MODE_FIXED && used < len)
+    snprintf(why + used, len - used, "%s%.400s", used ? "; " : "",
+             j->st.message);
+}
+
+/* A fixed mesh without --error-tol: a warning when the verdict is not met
+ * (reported, not binding). */
+static void warn_accuracy(const solve_job *j) {
+  const rc_accuracy *acc = &j->st.accuracy;
+  if (acc->met != 0)
+    return;
+  char why[1024];
+  verdict_reasons(j, why, sizeof why);
+  fprintf(stderr,
+          "warning: radcol solve: %s/%s: the result does not meet the "
+          "accuracy %g on this fixed mesh: %s (reported, not binding: "
+          "--error-tol TOL makes it binding; leave out -n, -s and --mesh for "
+          "the adaptive solve)\n",
+          j->pb->model, j->pb->formulation, acc->tol, why);
+}
+
+/* Why the result is inaccurate: every reason that holds. */
+static void explain_inaccurate(const solve_job *j) {
+  char why[1024];
+  verdict_reasons(j, why, sizeof why);
   fprintf(stderr,
           "radcol solve: %s/%s is inaccurate: %s; the result is in %s\n",
           j->pb->model, j->pb->formulation, why, j->output);
@@ -1030,30 +1138,29 @@ static void explain_inaccurate(const solve_job *j) {
  * lines that say why it is not 0. */
 static int final_status(const solve_job *j) {
   const rc_problem *pb = j->pb;
-  int status = success(pb, j->st.status) ? RC_CLI_OK : RC_CLI_NOT_CONVERGED;
-  if (j->have_est && j->st.status != RC_STATUS_INACCURATE)
-    warn_estimate(j);
-  if (j->st.status == RC_STATUS_INACCURATE)
+  const rc_solve_stats *st = &j->st;
+  const int status = success(pb, st->status) ? RC_CLI_OK : RC_CLI_NOT_CONVERGED;
+  if (st->status == RC_STATUS_INACCURATE)
     explain_inaccurate(j);
   else if (status)
     fprintf(stderr,
             "radcol solve: %s/%s did not converge: %s (%s); the "
             "result is in %s\n",
-            pb->model, pb->formulation, shown_status(pb, j->st.status),
-            rc_status_message(j->st.status), j->output);
+            pb->model, pb->formulation, shown_status(pb, st->status),
+            rc_status_message(st->status), j->output);
+  else if (!st->accuracy.binding)
+    warn_accuracy(j);
   if (status && j->bounds[0])
     fprintf(stderr, "radcol solve: bounds active at the returned point: %s\n",
             j->bounds);
-  if (j->refine_missed) {
-    if (pb->index >= 3)
-      fprintf(stderr,
-              "note: %s/%s has index %d: its multipliers converge at order "
-              "s-1 and the NLP's conditioning grows like h^-%d, so a tight "
-              "tolerance can be out of reach for them (docs/mesh-refinement.md;"
-              " an index-1 or GGL formulation reaches it)\n",
-              pb->model, pb->formulation, pb->index, pb->index);
-    status = RC_CLI_NOT_CONVERGED;
-  }
+  if (st->status == RC_STATUS_INACCURATE && j->a.mode != RC_MODE_FIXED &&
+      pb->index >= 3)
+    fprintf(stderr,
+            "note: %s/%s has index %d: its multipliers converge at order "
+            "s-1 and the NLP's conditioning grows like h^-%d, so a tight "
+            "tolerance can be out of reach for them (docs/mesh-refinement.md;"
+            " an index-1 or GGL formulation reaches it)\n",
+            pb->model, pb->formulation, pb->index, pb->index);
   return status;
 }
 
@@ -1142,11 +1249,16 @@ static int solve_steps(solve_job *j, int argc, char **argv) {
       (status = rc_cli_output_path(j->cmd, a->output, j->pb, "", &j->output)) ||
       (status = run_solver(j)))
     return status;
-  estimate(j);
   detect_structure(j);
-  rc_cli_diagnose(j->cmd, j->pb, &j->sol, j->opt.dense_per_element, 1,
+  /* the fixed mode's dense-grid check came with the verdict */
+  const rc_dense_violation dense = j->diag.dense;
+  const int have_dense = j->diag.have_dense;
+  rc_cli_diagnose(j->cmd, j->pb, &j->sol, j->opt.dense_per_element, !have_dense,
                   &j->diag);
-  verdict(j);
+  if (have_dense) {
+    j->diag.dense = dense;
+    j->diag.have_dense = 1;
+  }
   if ((status = write_result(j)))
     return status;
   print_summary(j);

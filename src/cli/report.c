@@ -224,6 +224,54 @@ void rc_cli_estimate_above(const rc_problem *pb, const rc_error_estimate *e,
   }
 }
 
+const char *rc_cli_verdict_word(int met) {
+  return met == 1 ? "met" : met == 0 ? "above" : "not_verified";
+}
+
+static const char *solver_status_word(const rc_problem *pb, rc_status s) {
+  return s == RC_STATUS_NOT_RUN && pb->sampled_reference ? "converged"
+                                                         : rc_status_name(s);
+}
+
+void rc_cli_json_accuracy(rc_json *j, const rc_problem *pb,
+                          const rc_accuracy *acc) {
+  rc_json_begin_object(j, "accuracy");
+  rc_json_string(j, "mode", rc_solve_mode_name(acc->mode));
+  rc_json_number(j, "tolerance", acc->tol);
+  rc_json_bool(j, "binding", acc->binding);
+  rc_json_string(j, "verdict", rc_cli_verdict_word(acc->met));
+  rc_json_string(j, "estimate",
+                 rc_estimate_kind_name((rc_estimate_kind)acc->estimate_kind));
+  rc_json_number(j, "estimate_max", acc->estimate_max);
+  rc_json_number(j, "dense_worst", acc->dense_worst);
+  rc_json_string(j, "solver_status",
+                 solver_status_word(pb, acc->solver_status));
+  rc_json_end_object(j);
+}
+
+void rc_cli_print_accuracy(const rc_accuracy *acc) {
+  const char *mode = acc->mode == RC_MODE_FIXED    ? "fixed mesh"
+                     : acc->mode == RC_MODE_REFINE ? "--refine"
+                                                   : "adaptive";
+  /* a missing figure in words, never "nan" (issue 24 item 5) */
+  char est[64], dense[64];
+  if (isnan(acc->estimate_max))
+    snprintf(est, sizeof est, "no estimate");
+  else
+    snprintf(est, sizeof est, "estimate %.3e (%s)", acc->estimate_max,
+             rc_estimate_kind_name((rc_estimate_kind)acc->estimate_kind));
+  if (isnan(acc->dense_worst))
+    snprintf(dense, sizeof dense, "dense grid not checked");
+  else
+    snprintf(dense, sizeof dense, "dense grid %.3e", acc->dense_worst);
+  printf("  accuracy    %s: %s, %s, tolerance %.3g (%s, %s)\n",
+         acc->met == 1   ? "met"
+         : acc->met == 0 ? "above the tolerance"
+                         : "not verified",
+         est, dense, acc->tol, mode,
+         acc->binding ? "binding" : "reported, not binding");
+}
+
 int rc_cli_output_path(const char *cmd, const char *given, const rc_problem *pb,
                        const char *suffix, char **path) {
   const char *fmt = "results/%s-%s%s.h5";

@@ -67,6 +67,19 @@ void rc_cli_print_estimate(const rc_problem *pb, const rc_error_estimate *e);
 void rc_cli_estimate_above(const rc_problem *pb, const rc_error_estimate *e,
                            double tol, char *buf, size_t size);
 
+/* "met", "above" or "not_verified" for rc_accuracy.met = 1, 0, -1. */
+const char *rc_cli_verdict_word(int met);
+
+/* "accuracy": {"mode", "tolerance", "binding", "verdict", "estimate",
+ * "estimate_max", "dense_worst", "solver_status"} (docs/json.md); the
+ * solver status is named as shown (a sampled reference's not_run is
+ * "converged"). */
+void rc_cli_json_accuracy(rc_json *j, const rc_problem *pb,
+                          const rc_accuracy *acc);
+
+/* The text line "accuracy ...": verdict, tolerance, mode, binding. */
+void rc_cli_print_accuracy(const rc_accuracy *acc);
+
 /* ---- The result file ---- */
 
 /* *path = a copy of given, or when given is NULL the default

@@ -25,6 +25,10 @@ void rc_options_default(rc_options *opt) {
   opt->atol_values = NULL;
   opt->march_stages = 0;
   opt->march_max_steps = 1000000;
+  opt->estimate = RC_ESTIMATE_GLOBAL;
+  opt->accuracy_tol = 1e-6;
+  opt->accuracy_binding = 0;
+  opt->warm_start_mu = 0.0;
 }
 
 const char *rc_solver_kind_name(rc_solver_kind kind) {
@@ -108,6 +112,29 @@ rc_err rc_options_validate(const rc_options *opt, rc_error *err) {
     return rc_error_set(err, RC_ERR_INPUT,
                         "march step limit %d: expected an integer >= 1",
                         opt->march_max_steps);
+  if (opt->estimate != RC_ESTIMATE_NONE && opt->estimate != RC_ESTIMATE_LOCAL &&
+      opt->estimate != RC_ESTIMATE_GLOBAL)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "estimate kind %d: expected RC_ESTIMATE_NONE (0), "
+                        "RC_ESTIMATE_LOCAL (1) or RC_ESTIMATE_GLOBAL (2)",
+                        (int)opt->estimate);
+  if (!(opt->accuracy_tol > 0 && isfinite(opt->accuracy_tol)))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "accuracy tolerance %g: expected a finite number > 0",
+                        opt->accuracy_tol);
+  if (opt->accuracy_binding != 0 && opt->accuracy_binding != 1)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "accuracy_binding %d: expected 0 or 1",
+                        opt->accuracy_binding);
+  if (opt->accuracy_binding && opt->estimate == RC_ESTIMATE_NONE)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "a binding accuracy verdict needs an error estimate: "
+                        "expected estimate local or global, not none");
+  if (!(opt->warm_start_mu >= 0 && opt->warm_start_mu < 1.0))
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "warm_start_mu %g: expected 0 (the default) or a "
+                        "number in (0, 1)",
+                        opt->warm_start_mu);
   for (int i = 0; i < opt->nipopt; ++i) {
     const char *kv = opt->ipopt_kv[i];
     const char *eq = kv ? strchr(kv, '=') : NULL;

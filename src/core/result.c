@@ -332,3 +332,15 @@ rc_err rc_solution_eval_duals(const rc_solution *sol, double t, double *out,
 int rc_solution_element_offset(const rc_solution *sol, int k) {
   return element_offset(sol, k);
 }
+
+const char *rc_solve_mode_name(rc_solve_mode mode) {
+  switch (mode) {
+  case RC_MODE_FIXED:
+    return "fixed";
+  case RC_MODE_REFINE:
+    return "refine";
+  case RC_MODE_ADAPTIVE:
+    return "adaptive";
+  }
+  return NULL;
+}

@@ -728,6 +728,35 @@ static void write_structure(wctx *c, hid_t g, const rc_result_record *rec) {
   gclose(h);
 }
 
+/* /diagnostics/accuracy (docs/hdf5-layout.md): the accuracy verdict of a
+ * solve (docs/accuracy.md), for files of kind "solve". */
+static void write_accuracy(wctx *c, hid_t g, const rc_result_record *rec) {
+  const rc_solve_stats *st = rec->stats;
+  if (!st || !rec->kind || strcmp(rec->kind, "solve") != 0)
+    return;
+  const rc_accuracy *a = &st->accuracy;
+  const char *ga = "/diagnostics/accuracy";
+  hid_t h = grp(c, g, "/diagnostics", "accuracy");
+  const char *mode = rc_solve_mode_name(a->mode);
+  attr_str(c, h, ga, "mode", mode ? mode : "fixed");
+  attr_real(c, h, ga, "tolerance", a->tol);
+  attr_int(c, h, ga, "binding", a->binding);
+  attr_str(c, h, ga, "verdict",
+           a->met == 1   ? "met"
+           : a->met == 0 ? "above"
+                         : "not_verified");
+  attr_str(c, h, ga, "estimate",
+           rc_estimate_kind_name((rc_estimate_kind)a->estimate_kind));
+  attr_real(c, h, ga, "estimate_max", a->estimate_max);
+  attr_real(c, h, ga, "dense_worst", a->dense_worst);
+  attr_str(c, h, ga, "solver_status",
+           a->solver_status == RC_STATUS_NOT_RUN && rec->pb &&
+                   rec->pb->sampled_reference
+               ? "converged"
+               : rc_status_name(a->solver_status));
+  gclose(h);
+}
+
 static void write_diagnostics(wctx *c, hid_t file,
                               const rc_result_record *rec) {
   const rc_problem *pb = rec->pb;
@@ -810,6 +839,7 @@ static void write_diagnostics(wctx *c, hid_t file,
   write_error_estimate(c, g, rec);
   if (rec->structure)
     write_structure(c, g, rec);
+  write_accuracy(c, g, rec);
   gclose(g);
 }
 

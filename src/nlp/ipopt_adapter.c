@@ -414,10 +414,11 @@ rc_err rc_ipopt_solve(const rc_ipopt_nlp *nlp, const rc_options *opt, double *x,
   AddIpoptIntOption(ip, "mumps_pivot_order", 2);
   AddIpoptStrOption(ip, "hessian_approximation", "exact");
   if (opt->warm_start) {
+    const double mu = opt->warm_start_mu > 0.0 ? opt->warm_start_mu : 1e-6;
     AddIpoptStrOption(ip, "warm_start_init_point", "yes");
-    AddIpoptNumOption(ip, "warm_start_bound_push", 1e-9);
-    AddIpoptNumOption(ip, "warm_start_mult_bound_push", 1e-9);
-    AddIpoptNumOption(ip, "mu_init", 1e-6);
+    AddIpoptNumOption(ip, "warm_start_bound_push", fmin(1e-9, mu));
+    AddIpoptNumOption(ip, "warm_start_mult_bound_push", fmin(1e-9, mu));
+    AddIpoptNumOption(ip, "mu_init", mu);
   }
   for (int i = 0; i < opt->nipopt && rc == RC_OK; ++i)
     rc = add_raw_option(ip, opt->ipopt_kv[i], err);

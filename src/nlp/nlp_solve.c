@@ -1,6 +1,9 @@
 /*
- * solve.c - rc_solve: validate, transcribe, pick the starting point, run
- * Ipopt, map the NLP solution back to a trajectory and report.
+ * nlp_solve.c - rc_nlp_solve (nlp/nlp_solve.h): validate, transcribe, pick
+ * the starting point, run Ipopt (or Newton), map the NLP solution back to a
+ * trajectory and report how the solver ended.  The public rc_solve
+ * (accuracy/solve.c) adds the error estimate and the accuracy verdict; the
+ * estimator and the refinement loop call this one directly.
  *
  * Formulations with sampled_reference (e.g. an exact inverse by flatness) are
  * not solved: their reference is sampled at the mesh nodes.  A problem with
@@ -12,7 +15,7 @@
  * that set `infeasible` (proved before solving) ends infeasible at the
  * starting point without Ipopt.
  *
- * Dispatch (opt->solver).  A square system (rc_square_system) is solved by
+ * Dispatch (opt->solver).  A square system (rc_nlp_square_system) is solved by
  * Newton element by element (newton.c) under RC_SOLVER_AUTO and
  * RC_SOLVER_NEWTON; under AUTO a Newton failure falls back to Ipopt from the
  * same guess, and stats->solver says "ipopt (newton fallback at element K)".
@@ -28,6 +31,7 @@
 #include "core/timing.h"
 #include "nlp/ipopt_adapter.h"
 #include "nlp/newton.h"
+#include "nlp/nlp_solve.h"
 #include "nlp/square.h"
 #include "nlp/transcription.h"
 #include "radcol/march.h"
@@ -279,7 +283,7 @@ static void t0_algebraic_values(const rc_problem *pb, rc_solution *sol,
   free(w);
 }
 
-int rc_square_system(const rc_problem *pb, char *why, size_t len) {
+int rc_nlp_square_system(const rc_problem *pb, char *why, size_t len) {
   return rc_square_check(pb, why, len);
 }
 
@@ -476,9 +480,9 @@ static rc_err solve_dispatch(const rc_problem *pb, const rc_mesh *mesh,
                              rc_solution *sol, rc_solve_stats *stats,
                              rc_error *err);
 
-rc_err rc_solve(const rc_problem *pb, const rc_mesh *mesh,
-                const rc_options *opt, const rc_solution *guess,
-                rc_solution *sol, rc_solve_stats *stats, rc_error *err) {
+rc_err rc_nlp_solve(const rc_problem *pb, const rc_mesh *mesh,
+                    const rc_options *opt, const rc_solution *guess,
+                    rc_solution *sol, rc_solve_stats *stats, rc_error *err) {
   rc_err rc = solve_dispatch(pb, mesh, opt, guess, sol, stats, err);
   return rc == RC_OK ? check_finite(pb, sol, stats, err) : rc;
 }
@@ -512,7 +516,7 @@ static rc_err solve_dispatch(const rc_problem *pb, const rc_mesh *mesh,
   if (pb->data) /* data at interior times: the multiphase NLP, one phase */
     return rc_phases_solve_problem(pb, mesh, opt, guess, sol, stats, err);
   char why[160];
-  int square = rc_square_system(pb, why, sizeof why);
+  int square = rc_nlp_square_system(pb, why, sizeof why);
   if (square && mesh->nseg > 0) { /* the durations are decisions */
     square = 0;
     snprintf(why, sizeof why, "the mesh has free breakpoints");
