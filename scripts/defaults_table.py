@@ -119,11 +119,12 @@ def run_row(radcol, prob, form, tmp, timeout):
         j = None
     if j:
         a = j.get("accuracy") or {}
-        r.update(status=j["status"], verdict=a.get("verdict", "-"),
+        r.update(status=j.get("status", "-"), verdict=a.get("verdict", "-"),
                  est=a.get("estimate_max") if a.get("estimate_max")
                  is not None else float("nan"), kind=a.get("estimate", "-"),
-                 elements=j["elements"],
-                 stages="%d..%d" % (j["stages_min"], j["stages"]))
+                 elements=j.get("elements", "-"),
+                 stages="%d..%d" % (j["stages_min"], j["stages"])
+                 if "stages" in j else "-")
     if r["written"] and rc != "timeout":
         r["truth"], r["worst"] = truth(out)
     lines = [l for l in se.splitlines() if l.startswith("radcol solve")]

@@ -428,7 +428,7 @@ fifo_input)
   mkfifo ff
   run 2 solve crane -f flat --set path=ff --quiet -o a.h5
   mentions "crane: path file ff: is a FIFO: expected a regular file"
-  run 2 solve crane -f pathtime --set curve=ff --quiet -o a.h5
+  run 2 solve crane -f pathtime --set u1max=10 --set curve=ff --quiet -o a.h5
   mentions "crane: curve file ff: is a FIFO: expected a regular file"
   [ ! -e a.h5 ] || fail "a.h5 written"
   printf 't,x,z\n0,0,2\n3,2,1.5\n6,4,1\n' > p.csv
@@ -480,9 +480,9 @@ assert bytes(f['/problem/files/path'][()]) == open('p.csv','rb').read()" ||
 # to its cap; --set curve= was silently ignored by the other formulations.
 curve_checks)
   printf '0,2\n1e-300,2\n' > tiny.csv
-  run 2 solve crane -f pathtime --set curve=tiny.csv --quiet -o a.h5
+  run 2 solve crane -f pathtime --set u1max=10 --set curve=tiny.csv --quiet -o a.h5
   mentions "crane: curve 'tiny.csv' has length 1e-300 m: expected at least 2e-06 m"
-  run 2 solve crane -f pathtime --set x_start=0 --set x_end=1e-300 \
+  run 2 solve crane -f pathtime --set u1max=10 --set x_start=0 --set x_end=1e-300 \
     --set z_end=2 --quiet -o a.h5
   mentions "crane: the straight line x_start, z_start -> x_end, z_end has length 1e-300 m"
   printf '0,2\n2,1.5\n4,1\n' > c.csv

@@ -45,6 +45,8 @@ typedef struct rc_nlp_check_info {
   int free_tf; /* tf is a variable */
   int dense;   /* Bernstein bound rows */
   double max_rel_err_grad;
+  int skipped;   /* 1: not checked, why says why (no failure) */
+  char why[160]; /* when skipped */
 } rc_nlp_check_info;
 
 /* Checks the NLP of pb on mesh (dense_bounds: with the Bernstein rows) at

@@ -96,7 +96,6 @@
 #include "radcol/diagnose.h"
 #include "radcol/estimate.h"
 #include "radcol/march.h"
-#include "radcol/solve.h"
 #include "radcol/switching.h"
 
 /* The estimate of an element with s <= RC_MAX_STAGES stages needs the

@@ -32,7 +32,6 @@
 #include "radcol/diagnose.h"
 #include "radcol/estimate.h"
 #include "radcol/refine.h"
-#include "radcol/solve.h"
 #include "radcol/switching.h"
 
 void rc_refine_options_default(rc_refine_options *ro) {
@@ -543,9 +542,9 @@ static refine_verdict judge(refine_run *r, int it, rc_refine_row *row) {
       rc_dense_check(r->pb, cur, r->opt->dense_per_element, &dv, NULL) == RC_OK;
   /* an initial-value problem: the violation is the element's error measure
    * (the hp rule then raises the degree first), not a split in two */
-  row->dense_violation =
-      mark_dense_violations(have_dv ? &dv : NULL, cur->mesh.n,
-                            rc_square_system(r->pb, NULL, 0), ro->tol, r->mark);
+  row->dense_violation = mark_dense_violations(
+      have_dv ? &dv : NULL, cur->mesh.n, rc_nlp_square_system(r->pb, NULL, 0),
+      ro->tol, r->mark);
   v.dense_ok = row->dense_violation <= ro->tol;
   rc_accuracy acc = {0};
   candidate_verdict(r, c, row->est_error, have_dv ? &dv : NULL, &acc);
@@ -572,7 +571,7 @@ static rc_err next_mesh(refine_run *r, int *nr, int *ns, int *nm, int *nsw,
     }
   }
   return refine_mesh(&r->cur.sol.mesh, r->mark, r->ro,
-                     rc_square_system(r->pb, NULL, 0), &r->next, nr, ns, nm,
+                     rc_nlp_square_system(r->pb, NULL, 0), &r->next, nr, ns, nm,
                      err);
 }
 

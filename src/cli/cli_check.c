@@ -219,6 +219,7 @@ static int check_one(const char *cmd, const rc_model *model, int f,
     rc_json_begin_object(j, "transcription");
     rc_json_bool(j, "pass", tpass);
     rc_json_string(j, "error", trc == RC_OK ? NULL : terr.message);
+    rc_json_string(j, "skipped", info.skipped ? info.why : NULL);
     rc_json_int(j, "segments", info.nseg);
     rc_json_int(j, "pins", info.npin);
     rc_json_bool(j, "free_tf", info.free_tf);
@@ -246,11 +247,14 @@ static int check_one(const char *cmd, const rc_model *model, int f,
       printf("  %s/%s: transcription check could not run: %s\n", model->name,
              fname, terr.message);
     text_failures(model->name, fname, &trep, trc);
-    printf("%s %s/%s transcription (%d free segments, %d pins, tf %s): %d "
-           "entries, %d failures, max rel err jac %.2e hes %.2e\n",
-           tpass ? "PASS" : "FAIL", model->name, fname, info.nseg, info.npin,
-           info.free_tf ? "free" : "fixed", trep.nentries, trep.nfailures,
-           trep.max_rel_err_jac, trep.max_rel_err_hes);
+    if (info.skipped)
+      printf("SKIP %s/%s transcription: %s\n", model->name, fname, info.why);
+    else
+      printf("%s %s/%s transcription (%d free segments, %d pins, tf %s): %d "
+             "entries, %d failures, max rel err jac %.2e hes %.2e\n",
+             tpass ? "PASS" : "FAIL", model->name, fname, info.nseg, info.npin,
+             info.free_tf ? "free" : "fixed", trep.nentries, trep.nfailures,
+             trep.max_rel_err_jac, trep.max_rel_err_hes);
   }
   rc_problem_free(&pb);
   rc_params_free(&pv);

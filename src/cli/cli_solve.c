@@ -923,8 +923,8 @@ static rc_err solve_in_mode(solve_job *j, const rc_solution *guess,
   return rc;
 }
 
-/* The accuracy verdict of a march (reported, not binding: the march's own
- * tolerance rule, docs/march.md, decided its status), with the dense-grid
+/* The accuracy verdict of a march to --refine TOL (binding, against the
+ * march's rtol = TOL, as rc_solve_adaptive forms it), with the dense-grid
  * check it is formed from. */
 static void march_verdict(solve_job *j) {
   rc_error err = {RC_OK, ""};
@@ -934,16 +934,17 @@ static void march_verdict(solve_job *j) {
   j->st.accuracy.mode = RC_MODE_ADAPTIVE;
   j->st.status = rc_accuracy_verdict(
       j->st.status, 0, j->have_est ? &j->est : NULL, have_dv ? &dv : NULL,
-      j->opt.rtol, 0, &j->st.accuracy);
+      j->opt.rtol, 1, &j->st.accuracy);
   if (have_dv) {
     j->diag.dense = dv;
     j->diag.have_dense = 1;
   }
 }
 
-/* The solve: a square system without a mesh option is marched first (run_march;
- * its own tolerance rule decides its status, the verdict is reported), and
- * solved adaptively when the march fails. */
+/* The solve: --refine TOL on a square system without a mesh option is the
+ * march to TOL (run_march), solved by the refinement loop when the march
+ * fails; else the solve of the mode (solve_in_mode: the adaptive default
+ * of a square system marches inside rc_solve_adaptive). */
 static int run_solver(solve_job *j) {
   const rc_problem *pb = j->pb;
   const rc_solution *guess = j->have_guess ? &j->guess : NULL;
@@ -952,9 +953,11 @@ static int run_solver(solve_job *j) {
   if (pb->note)
     fprintf(stderr, "warning: %s/%s: %s\n", pb->model, pb->formulation,
             pb->note);
-  /* A square system without a mesh option is marched adaptively */
-  j->march = !j->a.mesh_path && !j->a.have_n && !j->a.have_s &&
-             j->opt.solver == RC_SOLVER_AUTO && rc_square_system(pb, NULL, 0);
+  /* --refine TOL on a square system without a mesh option: the march to
+   * rtol TOL (the adaptive default marches inside rc_solve_adaptive) */
+  j->march = j->a.have_refine && !j->a.mesh_path && !j->a.have_n &&
+             !j->a.have_s && j->opt.solver == RC_SOLVER_AUTO &&
+             rc_square_system(pb, NULL, 0);
   rc = RC_OK;
   if (j->march && (rc = run_march(j, guess, &err)) == RC_OK &&
       j->st.status != RC_STATUS_CONVERGED) {

@@ -301,8 +301,12 @@ static int evaluates(rc_nlp *nlp, double *x, double *lam) {
   double *g = lam; /* scratch, overwritten by the caller */
   for (int r = 0; r < nlp->ncon; ++r)
     lam[r] = 0.0;
-  if (rc_nlp_objective(nlp, x, &f) != 0 || rc_nlp_constraints(nlp, x, g) != 0)
+  if (rc_nlp_objective(nlp, x, &f) != 0 || rc_nlp_constraints(nlp, x, g) != 0 ||
+      !isfinite(f))
     return 0;
+  for (int r = 0; r < nlp->ncon; ++r)
+    if (!isfinite(g[r]))
+      return 0;
   for (int v = 0; v < nlp->nvar; ++v) {
     const double xv = x[v], h = 2e-5 * (1.0 + fabs(xv));
     for (int sgn = -1; sgn <= 1; sgn += 2) {
@@ -370,11 +374,12 @@ rc_err rc_check_nlp_mesh(const rc_problem *pb, const rc_mesh *mesh,
       ok = evaluates(nlp, x, lam);
       spread = tries < 4 ? 0.25 * spread : 0.0;
     }
-    if (!ok) {
-      rc = rc_error_set(err, RC_ERR_INPUT,
-                        "NLP check: the NLP does not evaluate at its guess "
-                        "on this mesh (%d pins), nor near it",
-                        mesh->npin);
+    if (!ok) { /* the point blocks were checked where they evaluate */
+      info->skipped = 1;
+      snprintf(info->why, sizeof info->why,
+               "the NLP does not evaluate to finite values at its guess on "
+               "this mesh (%d pins), nor near it",
+               mesh->npin);
       goto done;
     }
     for (size_t r = 0; r < nc; ++r)

@@ -36,7 +36,6 @@
 #include "nlp/transcription.h"
 #include "radcol/march.h"
 #include "radcol/phases.h"
-#include "radcol/solve.h"
 
 /* The problem's objective scale S (0 means 1). */
 static double objective_scale(const rc_problem *pb) {
