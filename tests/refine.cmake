@@ -4,3 +4,4 @@
 # the pendulum (accel), warm start against a cold solve, runaway caps.
 radcol_unit_test(test_refine ${RADCOL_TEST_DIR}/test_refine.c)
 set_tests_properties(test_refine PROPERTIES LABELS "unit;refine" TIMEOUT 120)
+

@@ -216,6 +216,10 @@ def case_servo(tmp):
           "integration's failure in the note: %s" % e["note"])
     check(e["max"] > 1e-3, "servo: local estimate %s not above 1e-3"
           % e["max"])
+    # the fallback is said on stderr too (issue 29 item 4)
+    check("no global error estimate" in se and
+          "the local estimate is reported instead" in se,
+          "servo: no warning that the global estimate fell back: %s" % se)
     scale = max(abs(v) for v in h5py.File(out, "r")["/solution/u1"][()])
     err_u1 = j["max_error"]["u1"]["dense"] / max(1.0, scale)
     print("servo n=60 from n=10: local estimate %.3g, true u1 error %.3g "

@@ -421,6 +421,29 @@ static void test_runaway(void) {
     free(rows);
     rc_solution_free(&sol);
   }
+  /* the solver's tolerance as the floor (issue 29 item 7): Newton/Ipopt
+   * at tol 1e-6 cannot give an estimate of 1e-12; the loop stops when the
+   * estimate no longer falls near that tolerance, and says so */
+  {
+    rc_options lo = quiet_options();
+    lo.tol = 1e-6;
+    rc_refine_options fr;
+    rc_refine_options_default(&fr);
+    fr.tol = 1e-12;
+    rc = rc_solve_refined(&pb, &m, NULL, &lo, &fr, &sol, &st, &rows, &nrows,
+                          &err);
+    EXPECT(rc == RC_OK, "solver floor: %s", err.message);
+    if (rc == RC_OK) {
+      EXPECT(strstr(st.message, "NLP solver's tolerance tol = 1e-06") != NULL,
+             "solver floor: message '%s' does not name the solver tolerance",
+             st.message);
+      EXPECT(nrows < fr.max_refinements + 1,
+             "solver floor: %d rows, the loop ran to its cap", nrows);
+      fprintf(stderr, "solver floor: %d rows, %s\n", nrows, st.message);
+      free(rows);
+      rc_solution_free(&sol);
+    }
+  }
   /* the memory cap: an initial mesh above it is refused, naming the cap */
   ro.max_memory_bytes = 1000.0;
   rc = rc_solve_refined(&pb, &m, NULL, &o, &ro, &sol, &st, &rows, &nrows, &err);

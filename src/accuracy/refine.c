@@ -592,6 +592,27 @@ static void global_words(const refine_run *r, const rc_refine_row *row,
              r->tol_local);
 }
 
+/* The error the loop drives down: the global estimate, else the local. */
+static double row_error(const rc_refine_row *row) {
+  return isfinite(row->global_error) ? row->global_error : row->est_error;
+}
+
+/* Is the NLP solver's tolerance the floor of the estimate?  The estimate
+ * did not fall by half since the previous solve although the mesh was
+ * refined, and it is within a factor 100 above to 1000 below opt->tol (the
+ * solver's own error shows in the estimate at that level; measured: a
+ * steering control at 4.3 tol, a boundary layer at 3.6e-3 tol): a finer
+ * mesh cannot go lower, only a tighter solver tolerance can (issue 29: 12
+ * refinements in vain). */
+static int solver_floor(const refine_run *r, const rc_refine_row *row) {
+  if (r->n < 2 || r->mesh.nseg > 0)
+    return 0;
+  const double now = row_error(row), prev = row_error(&r->hist[r->n - 2]);
+  return isfinite(now) && isfinite(prev) && now > r->ro->tol &&
+         now > 0.5 * prev && now <= 100.0 * r->opt->tol &&
+         now >= 1e-3 * r->opt->tol;
+}
+
 /* Stop (*stop = 1, r->why says why) or build the next mesh into r->next and
  * check it against the caps. */
 static rc_err stop_or_next(refine_run *r, int it, const rc_refine_row *row,
@@ -651,6 +672,13 @@ static rc_err stop_or_next(refine_run *r, int it, const rc_refine_row *row,
              "tolerance %.3g",
              ro->max_refinements, row->est_error, global, row->dense_violation,
              ro->tol);
+  } else if (solver_floor(r, row)) {
+    snprintf(why, nwhy,
+             "stopped: the estimate %.3g did not fall on the refined mesh "
+             "(%.3g before) and is near the NLP solver's tolerance "
+             "tol = %g, its floor: refine to a tolerance above it or lower "
+             "the solver tolerance",
+             row_error(row), row_error(&r->hist[r->n - 2]), r->opt->tol);
   } else if ((rc = next_mesh(r, &nr, &ns, &nm, &nsw, err)) != RC_OK) {
     return rc;
   } else if (r->next.n > ro->max_elements) {

@@ -978,6 +978,12 @@ static int run_solver(solve_job *j) {
     j->have_est = 0;
   }
   j->have_sol = 1;
+  if (j->have_est && j->a.estimate == RC_ESTIMATE_GLOBAL &&
+      j->est.kind == RC_ESTIMATE_LOCAL)
+    fprintf(stderr,
+            "warning: %s/%s: no global error estimate (%s); the local "
+            "estimate is reported instead\n",
+            pb->model, pb->formulation, j->est.note);
   if (j->st.newton_fallback_element >= 0 && j->opt.solver == RC_SOLVER_AUTO)
     fprintf(stderr,
             "note: %s/%s: Newton did not converge at element %d; solved by "
