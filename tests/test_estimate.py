@@ -23,7 +23,9 @@
                over a zero of x: the enriched integration (the march's
                Newton, no Ipopt) gives the global estimate in under 1 s
   json_docs    every key printed by solve/init/simulate/check/info/list
-               --json is documented in docs/json.md; stages is an int
+               --json is documented in docs/json.md, and every documented
+               key of these commands is printed by one of the runs or listed
+               in JSON_CONDITIONAL with its condition; stages is an int
   bad_input    --estimate bogus, --error-tol 0, --error-tol with --estimate
                off: exit 2, message naming the value, no file written
 
@@ -301,6 +303,71 @@ def normalise(path):
     return path
 
 
+# Documented keys that the runs of case_json_docs do not emit, each with the
+# condition that makes it appear (the test fails on a stale entry).
+JSON_CONDITIONAL = {
+    'check.assembled': 'radcol check --job FILE (a multiphase job)',
+    'check.assembled.constraints': 'radcol check --job FILE (a multiphase job)',
+    'check.assembled.data_points': 'radcol check --job FILE (a multiphase job)',
+    'check.assembled.entries': 'radcol check --job FILE (a multiphase job)',
+    'check.assembled.error': 'radcol check --job FILE (a multiphase job)',
+    'check.assembled.failure_list': 'radcol check --job FILE (a multiphase job)',
+    'check.assembled.failure_list[].col_name': 'radcol check --job FILE (a multiphase job)',
+    'check.assembled.failure_list[].expected': 'radcol check --job FILE (a multiphase job)',
+    'check.assembled.failure_list[].got': 'radcol check --job FILE (a multiphase job)',
+    'check.assembled.failure_list[].row_name': 'radcol check --job FILE (a multiphase job)',
+    'check.assembled.failure_list[].what': 'radcol check --job FILE (a multiphase job)',
+    'check.assembled.failures': 'radcol check --job FILE (a multiphase job)',
+    'check.assembled.free_durations': 'radcol check --job FILE (a multiphase job)',
+    'check.assembled.link_blocks': 'radcol check --job FILE (a multiphase job)',
+    'check.assembled.linkage_rows': 'radcol check --job FILE (a multiphase job)',
+    'check.assembled.max_rel_err': 'radcol check --job FILE (a multiphase job)',
+    'check.assembled.pass': 'radcol check --job FILE (a multiphase job)',
+    'check.assembled.variables': 'radcol check --job FILE (a multiphase job)',
+    'check.formulations.[].failure_list.[].block': 'a failing check (an entry outside the tolerance)',
+    'check.formulations.[].failure_list.[].bound': 'a failing check (an entry outside the tolerance)',
+    'check.formulations.[].failure_list.[].col': 'a failing check (an entry outside the tolerance)',
+    'check.formulations.[].failure_list.[].col_name': 'a failing check (an entry outside the tolerance)',
+    'check.formulations.[].failure_list.[].expected': 'a failing check (an entry outside the tolerance)',
+    'check.formulations.[].failure_list.[].got': 'a failing check (an entry outside the tolerance)',
+    'check.formulations.[].failure_list.[].kind': 'a failing check (an entry outside the tolerance)',
+    'check.formulations.[].failure_list.[].row': 'a failing check (an entry outside the tolerance)',
+    'check.formulations.[].failure_list.[].row_name': 'a failing check (an entry outside the tolerance)',
+    'check.formulations.[].failure_list.[].t': 'a failing check (an entry outside the tolerance)',
+    'check.formulations.[].failure_list.[].unresolved': 'a failing check (an entry outside the tolerance)',
+    'check.job': 'radcol check --job FILE (a multiphase job)',
+    'check.phase_list': 'radcol check --job FILE (a multiphase job)',
+    'check.phase_list[].entries': 'radcol check --job FILE (a multiphase job)',
+    'check.phase_list[].failures': 'radcol check --job FILE (a multiphase job)',
+    'check.phase_list[].formulation': 'radcol check --job FILE (a multiphase job)',
+    'check.phase_list[].name': 'radcol check --job FILE (a multiphase job)',
+    'check.phase_list[].pass': 'radcol check --job FILE (a multiphase job)',
+    'check.phase_list[].problem': 'radcol check --job FILE (a multiphase job)',
+    'info.linkage_rows': 'radcol info on a multiphase file',
+    'info.linkage_violation': 'radcol info on a multiphase file',
+    'info.phase_list': 'radcol info on a multiphase file',
+    'info.phase_list[].duration': 'radcol info on a multiphase file',
+    'info.phase_list[].elements': 'radcol info on a multiphase file',
+    'info.phase_list[].error_estimate': 'radcol info on a multiphase file',
+    'info.phase_list[].formulation': 'radcol info on a multiphase file',
+    'info.phase_list[].max_error': 'radcol info on a multiphase file',
+    'info.phase_list[].max_error.<name>': 'radcol info on a multiphase file',
+    'info.phase_list[].max_error.<name>.dense': 'radcol info on a multiphase file',
+    'info.phase_list[].max_error.<name>.ends': 'radcol info on a multiphase file',
+    'info.phase_list[].max_error.<name>.nodes': 'radcol info on a multiphase file',
+    'info.phase_list[].name': 'radcol info on a multiphase file',
+    'info.phase_list[].nodes': 'radcol info on a multiphase file',
+    'info.phase_list[].objective': 'radcol info on a multiphase file',
+    'info.phase_list[].problem': 'radcol info on a multiphase file',
+    'info.phase_list[].stages_max': 'radcol info on a multiphase file',
+    'info.phase_list[].stages_min': 'radcol info on a multiphase file',
+    'info.phase_list[].start': 'radcol info on a multiphase file',
+    'info.phase_list[].t0': 'radcol info on a multiphase file',
+    'info.phase_list[].tf': 'radcol info on a multiphase file',
+    'solve.structure.arcs.[].path': 'an active arc of a path constraint',
+}
+
+
 def case_json_docs(tmp):
     src = SOURCE
     documented = doc_keys(src)
@@ -322,6 +389,7 @@ def case_json_docs(tmp):
         "list_params": ["list", "--params", "pendulum", "--json"],
         "info": ["info", h5, "--json"],
     }
+    emitted = set()
     for name, args in runs.items():
         rc, so, se = radcol(*args)
         check(rc in (0, 1), "json_docs %s: exit %d: %s" % (name, rc, se))
@@ -337,6 +405,7 @@ def case_json_docs(tmp):
             check(key in documented,
                   "json_docs: %s --json key %s is not in docs/json.md"
                   % (name, key))
+            emitted.add(key)
         if name == "solve":
             check(isinstance(j["stages"], int) and
                   isinstance(j["stages_min"], int),
@@ -344,6 +413,20 @@ def case_json_docs(tmp):
         if name == "info":
             check(isinstance(j["iterations"], (int, float)) and
                   "iterations_last" in j, "json_docs: info iterations")
+    # the other direction: every documented key of these commands is
+    # emitted by one of the runs above, or is listed in JSON_CONDITIONAL with
+    # the condition under which it appears
+    run_cmds = {"solve", "init", "simulate", "check", "list", "list_params",
+                "info"}
+    for key in sorted(documented):
+        if key.split(".")[0] in run_cmds and key not in emitted and \
+                key not in JSON_CONDITIONAL:
+            check(False, "json_docs: docs/json.md lists %s, which no run "
+                  "emitted (and it is not listed as conditional)" % key)
+    for key in sorted(JSON_CONDITIONAL):
+        check(key in documented and key not in emitted,
+              "json_docs: JSON_CONDITIONAL holds %s, which is %s" % (
+                  key, "emitted" if key in emitted else "not documented"))
 
 
 def case_bad_input(tmp):
