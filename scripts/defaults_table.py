@@ -220,8 +220,12 @@ def main():
              "the dense grid, relative to max(1, max |v|)) where there is "
              "one, under 10 s; or exit 2 at once naming the parameter. "
              "`square system`: an initial-value DAE, solved through the "
-             "dispatch point of the adaptive march (issue 26), today the "
-             "refinement loop with Newton solves.", ""] + table + [""]
+             "adaptive default's dispatch point: the adaptive Radau IIA march "
+             "(docs/march.md) at 10x (then 100x) the tolerance, the verdict "
+             "binding; the refinement loop when the march fails. A true "
+             "error at a jump (a bang-bang control) is the distance of two "
+             "jumps at slightly different times, not a value error "
+             "(docs/switching.md).", ""] + table + [""]
     lines.append("Rows meeting the target: %d of %d%s." % (
         len(rows) - len(misses), len(rows),
         "" if not misses else "; missing: " + ", ".join(
