@@ -24,7 +24,7 @@ temporary directory.  Prints each run as it goes.
 Examples:
   /usr/bin/python3 scripts/bench_estimate.py --radcol build/radcol
   /usr/bin/python3 scripts/bench_estimate.py --radcol build/radcol \\
-      --skip-big --out /tmp/cost.md
+      --skip-big --out cost.md
 """
 import argparse
 import json

@@ -92,7 +92,7 @@ static void nlp_new_point(void *c) {
 }
 
 /* Largest violation of constraint and variable bounds at x. */
-static double max_violation(const double *v, const double *lo, const double *hi,
+double rc_nlp_max_violation(const double *v, const double *lo, const double *hi,
                             size_t n) {
   double m = 0.0;
   for (size_t i = 0; i < n; ++i) {
@@ -107,8 +107,7 @@ static double max_violation(const double *v, const double *lo, const double *hi,
   return m;
 }
 
-/* Multiplies the constraint and bound multipliers by f. */
-static void scale_duals(double f, size_t nv, size_t nc, double *lam, double *zl,
+void rc_nlp_scale_duals(double f, size_t nv, size_t nc, double *lam, double *zl,
                         double *zu) {
   for (size_t i = 0; f != 1.0 && i < nc; ++i)
     lam[i] *= f;
@@ -286,13 +285,7 @@ int rc_nlp_square_system(const rc_problem *pb, char *why, size_t len) {
   return rc_square_check(pb, why, len);
 }
 
-/* The vectors of one NLP solve: the point, its multipliers, the
- * constraint values and the bounds. */
-typedef struct nlp_vectors {
-  double *x, *lam, *zl, *zu, *g, *lo, *hi, *glo, *ghi;
-} nlp_vectors;
-
-static void vectors_free(nlp_vectors *v) {
+void rc_nlp_vectors_free(rc_nlp_vectors *v) {
   free(v->x);
   free(v->lam);
   free(v->zl);
@@ -304,7 +297,7 @@ static void vectors_free(nlp_vectors *v) {
   free(v->ghi);
 }
 
-static int vectors_alloc(nlp_vectors *v, size_t nv, size_t nc) {
+int rc_nlp_vectors_alloc(rc_nlp_vectors *v, size_t nv, size_t nc) {
   v->x = calloc(nv ? nv : 1, sizeof *v->x);
   v->lam = calloc(nc ? nc : 1, sizeof *v->lam);
   v->zl = calloc(nv ? nv : 1, sizeof *v->zl);
@@ -320,7 +313,7 @@ static int vectors_alloc(nlp_vectors *v, size_t nv, size_t nc) {
 
 /* Ipopt on the NLP from v->x (with caching of the node blocks), or, for a
  * problem proved infeasible, the status without a solve. */
-static rc_err run_ipopt(rc_nlp *nlp, const rc_options *opt, nlp_vectors *v,
+static rc_err run_ipopt(rc_nlp *nlp, const rc_options *opt, rc_nlp_vectors *v,
                         rc_ipopt_outcome *res, rc_error *err) {
   const rc_problem *pb = nlp->pb;
   rc_options oo = *opt;
@@ -369,7 +362,7 @@ static rc_err run_ipopt(rc_nlp *nlp, const rc_options *opt, nlp_vectors *v,
  * multiplier divided by the factor F = +-S), with the unscaled violation at
  * the returned point. */
 static void record_outcome(rc_nlp *nlp, const rc_ipopt_outcome *res,
-                           nlp_vectors *v, rc_solve_stats *stats) {
+                           rc_nlp_vectors *v, rc_solve_stats *stats) {
   const double F = objective_factor(nlp->pb);
   const size_t nv = (size_t)nlp->nvar, nc = (size_t)nlp->ncon;
   stats->status = res->status;
@@ -377,15 +370,15 @@ static void record_outcome(rc_nlp *nlp, const rc_ipopt_outcome *res,
   stats->iterations = res->iterations;
   stats->objective = res->objective / F;
   stats->objective_scale = objective_scale(nlp->pb);
-  scale_duals(1.0 / F, nv, nc, v->lam, v->zl, v->zu);
+  rc_nlp_scale_duals(1.0 / F, nv, nc, v->lam, v->zl, v->zu);
   stats->eval_s = res->eval_s;
   stats->ipopt_s = res->solve_s - res->eval_s;
   memcpy(stats->message, res->message, sizeof stats->message);
   const int st = rc_nlp_constraints(nlp, v->x, v->g);
   stats->constraint_violation =
       st != 0 ? INFINITY
-              : fmax(max_violation(v->g, v->glo, v->ghi, nc),
-                     max_violation(v->x, v->lo, v->hi, nv));
+              : fmax(rc_nlp_max_violation(v->g, v->glo, v->ghi, nc),
+                     rc_nlp_max_violation(v->x, v->lo, v->hi, nv));
   stats->dual_infeasibility = res->dual_infeasibility;
 }
 
@@ -399,9 +392,9 @@ static rc_err solve_nlp(const rc_problem *pb, const rc_mesh *mesh,
   if ((rc = rc_nlp_create(pb, mesh, opt->dense_bounds, &nlp, err)) != RC_OK)
     return rc;
   const size_t nv = (size_t)nlp->nvar, nc = (size_t)nlp->ncon;
-  nlp_vectors v;
+  rc_nlp_vectors v;
   rc_ipopt_outcome res;
-  if (!vectors_alloc(&v, nv, nc)) {
+  if (!rc_nlp_vectors_alloc(&v, nv, nc)) {
     rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory for %zu NLP variables",
                       nv);
     goto done;
@@ -412,7 +405,7 @@ static rc_err solve_nlp(const rc_problem *pb, const rc_mesh *mesh,
                               v.zl, v.zu, err);
     if (o.warm_start && !guess->has_duals)
       o.warm_start = 0;
-    scale_duals(objective_factor(pb), nv, nc, v.lam, v.zl, v.zu);
+    rc_nlp_scale_duals(objective_factor(pb), nv, nc, v.lam, v.zl, v.zu);
   } else {
     rc = rc_nlp_default_guess(nlp, v.x, err);
     o.warm_start = 0;
@@ -434,7 +427,7 @@ static rc_err solve_nlp(const rc_problem *pb, const rc_mesh *mesh,
   t0_algebraic_values(pb, sol, opt->dense_bounds);
   stats->wall_s = rc_now_s() - wall0;
 done:
-  vectors_free(&v);
+  rc_nlp_vectors_free(&v);
   rc_nlp_free(&nlp);
   return rc;
 }

@@ -17,6 +17,7 @@
 
 #include "core/timing.h"
 #include "nlp/ipopt_adapter.h"
+#include "nlp/nlp_solve.h"
 #include "nlp/phases_nlp.h"
 #include "radcol/phases.h"
 
@@ -100,31 +101,6 @@ static void cb_new_point(void *c) {
   rc_pnlp_new_point(((solve_ctx *)c)->p);
 }
 
-static double max_violation(const double *v, const double *lo, const double *hi,
-                            size_t n) {
-  double m = 0.0;
-  for (size_t i = 0; i < n; ++i) {
-    double d = 0.0;
-    if (v[i] < lo[i])
-      d = lo[i] - v[i];
-    else if (v[i] > hi[i])
-      d = v[i] - hi[i];
-    if (!(d <= m))
-      m = isnan(d) ? INFINITY : d;
-  }
-  return m;
-}
-
-static void scale_duals(double f, size_t nv, size_t nc, double *lam, double *zl,
-                        double *zu) {
-  for (size_t i = 0; f != 1.0 && i < nc; ++i)
-    lam[i] *= f;
-  for (size_t i = 0; f != 1.0 && i < nv; ++i) {
-    zl[i] *= f;
-    zu[i] *= f;
-  }
-}
-
 static double phases_scale(const rc_phases *ph) {
   if (ph->objective_scale > 0)
     return ph->objective_scale;
@@ -139,36 +115,6 @@ static double phases_scale(const rc_phases *ph) {
       return 1.0;
   }
   return s0 > 0 ? s0 : 1.0;
-}
-
-typedef struct vecs {
-  double *x, *lam, *zl, *zu, *g, *lo, *hi, *glo, *ghi;
-} vecs;
-
-static void vecs_free(vecs *v) {
-  free(v->x);
-  free(v->lam);
-  free(v->zl);
-  free(v->zu);
-  free(v->g);
-  free(v->lo);
-  free(v->hi);
-  free(v->glo);
-  free(v->ghi);
-}
-
-static int vecs_alloc(vecs *v, size_t nv, size_t nc) {
-  v->x = calloc(nv ? nv : 1, sizeof(double));
-  v->lam = calloc(nc ? nc : 1, sizeof(double));
-  v->zl = calloc(nv ? nv : 1, sizeof(double));
-  v->zu = calloc(nv ? nv : 1, sizeof(double));
-  v->g = calloc(nc ? nc : 1, sizeof(double));
-  v->lo = calloc(nv ? nv : 1, sizeof(double));
-  v->hi = calloc(nv ? nv : 1, sizeof(double));
-  v->glo = calloc(nc ? nc : 1, sizeof(double));
-  v->ghi = calloc(nc ? nc : 1, sizeof(double));
-  return v->x && v->lam && v->zl && v->zu && v->g && v->lo && v->hi && v->glo &&
-         v->ghi;
 }
 
 static rc_err result_alloc(rc_phases_solution *out, int nph, int nlink,
@@ -198,7 +144,7 @@ static rc_err result_alloc(rc_phases_solution *out, int nph, int nlink,
 
 /* Solution of every phase, starts, durations, objectives and the linkage
  * rows at the point v->x with its multipliers (already unscaled). */
-static rc_err fill_result(rc_pnlp *p, const rc_options *opt, vecs *v,
+static rc_err fill_result(rc_pnlp *p, const rc_options *opt, rc_nlp_vectors *v,
                           rc_phases_solution *out, rc_error *err) {
   rc_err rc = RC_OK;
   double S = p->pb[0].t0;
@@ -266,7 +212,7 @@ rc_err rc_phases_solve(const rc_phases *ph, const rc_mesh *meshes,
   rc_problem *pb = calloc((size_t)nph, sizeof *pb);
   rc_mesh *mesh = calloc((size_t)nph, sizeof *mesh);
   rc_pnlp *p = NULL;
-  vecs v;
+  rc_nlp_vectors v;
   memset(&v, 0, sizeof v);
   if (!pb || !mesh) {
     rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory");
@@ -277,7 +223,7 @@ rc_err rc_phases_solve(const rc_phases *ph, const rc_mesh *meshes,
     goto done;
   const size_t nv = (size_t)p->nvar, nc = (size_t)p->ncon;
   const double S = phases_scale(ph);
-  if (!vecs_alloc(&v, nv, nc)) {
+  if (!rc_nlp_vectors_alloc(&v, nv, nc)) {
     rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory for %zu NLP variables",
                       nv);
     goto done;
@@ -291,7 +237,7 @@ rc_err rc_phases_solve(const rc_phases *ph, const rc_mesh *meshes,
   if ((rc = rc_pnlp_guess(p, guesses, v.x, o.warm_start ? v.lam : NULL, v.zl,
                           v.zu, err)) != RC_OK)
     goto done;
-  scale_duals(S, nv, nc, v.lam, v.zl, v.zu);
+  rc_nlp_scale_duals(S, nv, nc, v.lam, v.zl, v.zu);
   rc_pnlp_bounds(p, v.lo, v.hi, v.glo, v.ghi);
   for (size_t i = 0; i < nv; ++i) /* as rc_nlp_from_solution does */
     v.x[i] = fmin(fmax(v.x[i], v.lo[i]), v.hi[i]);
@@ -342,14 +288,15 @@ rc_err rc_phases_solve(const rc_phases *ph, const rc_mesh *meshes,
   stats->iterations = res.iterations;
   stats->objective = res.objective / S;
   stats->objective_scale = S;
-  scale_duals(1.0 / S, nv, nc, v.lam, v.zl, v.zu);
+  rc_nlp_scale_duals(1.0 / S, nv, nc, v.lam, v.zl, v.zu);
   stats->eval_s = res.eval_s;
   stats->ipopt_s = res.solve_s - res.eval_s;
   memcpy(stats->message, res.message, sizeof stats->message);
-  stats->constraint_violation = rc_pnlp_constraints(p, v.x, v.g) != 0
-                                    ? INFINITY
-                                    : fmax(max_violation(v.g, v.glo, v.ghi, nc),
-                                           max_violation(v.x, v.lo, v.hi, nv));
+  stats->constraint_violation =
+      rc_pnlp_constraints(p, v.x, v.g) != 0
+          ? INFINITY
+          : fmax(rc_nlp_max_violation(v.g, v.glo, v.ghi, nc),
+                 rc_nlp_max_violation(v.x, v.lo, v.hi, nv));
   stats->dual_infeasibility = res.dual_infeasibility;
   snprintf(stats->solver, sizeof stats->solver, "ipopt");
   if ((rc = result_alloc(out, nph, p->nlrow, err)) != RC_OK)
@@ -362,7 +309,7 @@ rc_err rc_phases_solve(const rc_phases *ph, const rc_mesh *meshes,
 done:
   if (rc != RC_OK)
     rc_phases_solution_free(out);
-  vecs_free(&v);
+  rc_nlp_vectors_free(&v);
   rc_pnlp_free(&p);
   for (int k = 0; mesh && k < nph; ++k)
     rc_mesh_free(&mesh[k]);
