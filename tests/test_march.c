@@ -38,26 +38,8 @@
 #include "radcol/march.h"
 #include "radcol/march_refine.h"
 #include "radcol/params.h"
+#include "test_models.h"
 #include "test_util.h"
-
-static rc_problem *make(const char *model_name, const char *formulation,
-                        const char *set, rc_param_values *pv) {
-  rc_error err = {RC_OK, ""};
-  const rc_model *model = rc_find_model(model_name);
-  EXPECT(model, "model %s registered", model_name);
-  if (!model)
-    return NULL;
-  const int f = rc_model_find_formulation(model, formulation);
-  EXPECT(f >= 0, "%s has formulation %s", model_name, formulation);
-  rc_problem *pb = NULL;
-  if (f < 0 || rc_params_init_defaults(model, pv, &err) != RC_OK ||
-      (set && rc_params_set(model, pv, set, &err) != RC_OK) ||
-      model->create(model, f, pv, &pb, &err) != RC_OK) {
-    EXPECT(0, "%s/%s: create failed: %s", model_name, formulation, err.message);
-    return NULL;
-  }
-  return pb;
-}
 
 static void transform_tables(void) {
   for (int s = 1; s <= 13; ++s) {
