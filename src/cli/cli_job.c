@@ -995,23 +995,6 @@ static int job_load(job *j, const char *cmd, const char *path) {
 
 typedef rc_cli_job_args solve_args;
 
-typedef struct progress_state {
-  double last_t;
-  int printed;
-} progress_state;
-
-static void progress(void *ctx, int iter, double objective, double inf_pr,
-                     double inf_du) {
-  progress_state *p = ctx;
-  const double now = rc_cli_now();
-  if (p->printed && iter % 10 != 0 && now - p->last_t < 0.5)
-    return;
-  fprintf(stderr, "  iter %5d  objective %+.10e  inf_pr %.2e  inf_du %.2e\n",
-          iter, objective, inf_pr, inf_du);
-  p->last_t = now;
-  p->printed = 1;
-}
-
 static void refine_progress(void *ctx, const rc_refine_row *r,
                             const char *note) {
   (void)ctx, (void)note;
@@ -1222,9 +1205,9 @@ static int solve_phases(job *j, const solve_args *a) {
     kv[nkv++] = a->ipopt.v[i];
   opt.nipopt = nkv;
   opt.ipopt_kv = kv;
-  progress_state ps = {0, 0};
+  rc_cli_progress ps = {0, 0};
   if (!a->quiet) {
-    opt.progress = progress;
+    opt.progress = rc_cli_ipopt_progress;
     opt.progress_ctx = &ps;
   }
   if (rc_options_validate(&opt, &err) != RC_OK) {

@@ -234,25 +234,6 @@ typedef struct solve_args {
   int binding;
 } solve_args;
 
-typedef struct progress_state {
-  double last_t;
-  int printed;
-} progress_state;
-
-/* One stderr line per printed Ipopt iteration: every 10th, or when 0.5 s
- * passed since the last line. */
-static void progress(void *ctx, int iter, double objective, double inf_pr,
-                     double inf_du) {
-  progress_state *p = ctx;
-  double now = rc_cli_now();
-  if (p->printed && iter % 10 != 0 && now - p->last_t < 0.5)
-    return;
-  fprintf(stderr, "  iter %5d  objective %+.10e  inf_pr %.2e  inf_du %.2e\n",
-          iter, objective, inf_pr, inf_du);
-  p->last_t = now;
-  p->printed = 1;
-}
-
 /* One stderr line per refinement iteration (--refine). */
 static void refine_progress(void *ctx, const rc_refine_row *r,
                             const char *note) {
@@ -616,7 +597,7 @@ typedef struct solve_job {
   rc_solution guess, sol;
   int have_guess, have_sol;
   rc_options opt;
-  progress_state ps;
+  rc_cli_progress ps;
   rc_refine_options ro;
   rc_refine_row *refine_rows; /* one per solve of --refine */
   int nrefine;
@@ -817,7 +798,7 @@ static int make_options(solve_job *j) {
   opt->nipopt = a->ipopt.n;
   opt->ipopt_kv = a->ipopt.v;
   if (!a->quiet) {
-    opt->progress = progress;
+    opt->progress = rc_cli_ipopt_progress;
     opt->progress_ctx = &j->ps;
   }
   int status = march_tolerances(j);

@@ -346,3 +346,15 @@ int rc_cli_write(const char *cmd, const char *path, rc_result_record *rec) {
   free(cmdline);
   return status;
 }
+
+void rc_cli_ipopt_progress(void *ctx, int iter, double objective, double inf_pr,
+                           double inf_du) {
+  rc_cli_progress *p = ctx;
+  const double now = rc_cli_now();
+  if (p->printed && iter % 10 != 0 && now - p->last_t < 0.5)
+    return;
+  fprintf(stderr, "  iter %5d  objective %+.10e  inf_pr %.2e  inf_du %.2e\n",
+          iter, objective, inf_pr, inf_du);
+  p->last_t = now;
+  p->printed = 1;
+}

@@ -117,4 +117,14 @@ rc_result_record rc_cli_record(const char *kind, const rc_model *model,
  * after printing why (2, 3 or 4: nothing written). */
 int rc_cli_write(const char *cmd, const char *path, rc_result_record *rec);
 
+/* Ipopt's progress on stderr (rc_options.progress, ctx a rc_cli_progress
+ * zeroed before the solve): every 10th iteration, or when 0.5 s passed since
+ * the last line. */
+typedef struct rc_cli_progress {
+  double last_t;
+  int printed;
+} rc_cli_progress;
+void rc_cli_ipopt_progress(void *ctx, int iter, double objective, double inf_pr,
+                           double inf_du);
+
 #endif
