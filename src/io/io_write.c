@@ -998,7 +998,7 @@ static size_t image_estimate(const rc_result_record *rec) {
       files += (size_t)st.st_size < RC_FILE_PARAM_MAX ? (size_t)st.st_size
                                                       : RC_FILE_PARAM_MAX;
   }
-  return 8 * doubles + files + (1u << 20);
+  return 8 * doubles + files + (1u << 16);
 }
 
 /* libhdf5 builds the file in memory (the core driver without a backing
