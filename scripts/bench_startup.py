@@ -14,7 +14,8 @@ sys of the child, getrusage).  Then, for the radcol under test:
     i.e. the durable, atomic write of the result file.
 
 Commands: `--version`, `list`, `solve pendulum -f accel` (the adaptive
-march with the default estimate) and with `--estimate off`, a fixed-mesh
+march with the default estimate) and with `--estimate local` (the march
+alone), a fixed-mesh
 Newton solve, and with --plugin-akzo LIB the Akzo Nobel march at rtol 1e-3
 and 1e-7 (the benchmark's plugin, built by scripts/bench_dae.py).
 
@@ -54,8 +55,8 @@ def commands(work, akzo):
         ("list", ["list"]),
         ("march, default estimate", ["solve", "pendulum", "-f", "accel", "--quiet",
                                      "-o", out]),
-        ("march, --estimate off", ["solve", "pendulum", "-f", "accel", "--quiet",
-                                   "--estimate", "off", "-o", out]),
+        ("march, --estimate local", ["solve", "pendulum", "-f", "accel", "--quiet",
+                                   "--estimate", "local", "-o", out]),
         ("fixed mesh Newton -n 40 -s 3", ["solve", "pendulum", "-f", "accel", "-n",
                                           "40", "-s", "3", "--quiet", "-o", out]),
     ]
