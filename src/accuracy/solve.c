@@ -247,10 +247,23 @@ static rc_err adaptive_square(const rc_problem *pb, const rc_mesh *initial,
     rc_error_estimate scratch;
     rc = rc_solve_estimated(pb, initial, &o1, guess, sol, stats,
                             est ? est : &scratch, NULL, err);
-    if (rc == RC_OK && !est)
-      rc_error_estimate_free(&scratch);
-    if (rc == RC_OK)
+    if (rc == RC_OK) {
+      /* as in the adaptive loop: a global estimate that fell back to the
+       * local one verifies nothing (refine.c, candidate_verdict) */
+      const rc_error_estimate *e = est ? est : &scratch;
+      const int verifies = opt->estimate != RC_ESTIMATE_GLOBAL ||
+                           e->kind == RC_ESTIMATE_GLOBAL;
+      rc_dense_violation dv; /* the verdict reads only its worst */
+      memset(&dv, 0, sizeof dv);
+      dv.worst_relative = stats->accuracy.dense_worst;
       stats->accuracy.mode = RC_MODE_ADAPTIVE;
+      stats->status = rc_accuracy_verdict(
+          stats->accuracy.solver_status, pb->sampled_reference != 0,
+          verifies ? e : NULL, isnan(dv.worst_relative) ? NULL : &dv,
+          opt->rtol, 1, &stats->accuracy);
+      if (!est)
+        rc_error_estimate_free(&scratch);
+    }
     then = "index > 3 is beyond the march and the refinement loop: one solve "
            "on the suggested mesh";
   } else {
