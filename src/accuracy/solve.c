@@ -140,7 +140,7 @@ static rc_err adaptive_refine(const rc_problem *pb, const rc_mesh *initial,
  * 0.3..1: an index-3 multiplier's error measured 0.4..0.7), aiming at half
  * the tolerance, one step between 2x and 1000x tighter.  Without a measured
  * rate, or when the last attempt did not lower w (the estimate of an
- * index-3 multiplier is not monotone in f: pendulum T 1.8e-6 at 1e-7, 2.1e-6
+ * index-3 multiplier is not monotone in f: measured 1.8e-6 at 1e-7, 2.1e-6
  * at 8e-9, 4e-8 at 1e-10), p = 0.5 and at least 10x tighter. */
 static double next_factor(double f, double w, double f_prev, double w_prev,
                           double tol) {
@@ -168,7 +168,8 @@ static double verdict_measure(const rc_accuracy *a) {
  * says so; a formulation above index 3 (beyond the march's index weights,
  * and whose highest-index unknowns the estimate does not see converge)
  * gets one solve on the initial mesh instead of the loop, the verdict
- * binding (crane/servo: the loop ran over a minute into Ipopt failures). */
+ * binding (an index-5 path constraint transcribed directly: the loop ran
+ * over a minute into Ipopt failures). */
 static rc_err adaptive_square(const rc_problem *pb, const rc_mesh *initial,
                               const rc_solution *guess, const rc_options *opt,
                               const rc_refine_options *ro, rc_solution *sol,
@@ -263,16 +264,16 @@ static rc_err adaptive_square(const rc_problem *pb, const rc_mesh *initial,
       /* as in the adaptive loop: a global estimate that fell back to the
        * local one verifies nothing (refine.c, candidate_verdict) */
       const rc_error_estimate *e = est ? est : &scratch;
-      const int verifies = opt->estimate != RC_ESTIMATE_GLOBAL ||
-                           e->kind == RC_ESTIMATE_GLOBAL;
+      const int verifies =
+          opt->estimate != RC_ESTIMATE_GLOBAL || e->kind == RC_ESTIMATE_GLOBAL;
       rc_dense_violation dv; /* the verdict reads only its worst */
       memset(&dv, 0, sizeof dv);
       dv.worst_relative = stats->accuracy.dense_worst;
       stats->accuracy.mode = RC_MODE_ADAPTIVE;
       stats->status = rc_accuracy_verdict(
           stats->accuracy.solver_status, pb->sampled_reference != 0,
-          verifies ? e : NULL, isnan(dv.worst_relative) ? NULL : &dv,
-          opt->rtol, 1, &stats->accuracy);
+          verifies ? e : NULL, isnan(dv.worst_relative) ? NULL : &dv, opt->rtol,
+          1, &stats->accuracy);
       if (!est)
         rc_error_estimate_free(&scratch);
     }
@@ -287,8 +288,8 @@ static rc_err adaptive_square(const rc_problem *pb, const rc_mesh *initial,
   }
   if (rc == RC_OK) { /* the march's failure first, the outcome after */
     char m[RC_MESSAGE_MAX];
-    snprintf(m, sizeof m, "the adaptive march failed (%.200s); %s: %.180s",
-             why, then, stats->message);
+    snprintf(m, sizeof m, "the adaptive march failed (%.200s); %s: %.180s", why,
+             then, stats->message);
     memcpy(stats->message, m, sizeof m);
   }
   return rc;
