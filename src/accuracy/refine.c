@@ -590,9 +590,9 @@ static rc_err switches_first(refine_run *r, int it, int *nsw, rc_error *err) {
   if (!r->ro->switching || r->switch_off || it >= r->ro->max_refinements ||
       !r->pb->autonomous)
     return RC_OK;
-  const int sw = rc_switching_next_mesh(r->pb, &r->cur.sol, NULL, &r->nresolve,
-                                        &r->nplan, &r->next, r->swnote,
-                                        sizeof r->swnote, err);
+  const int sw =
+      rc_switching_next_mesh(r->pb, &r->cur.sol, NULL, &r->nresolve, &r->nplan,
+                             &r->next, r->swnote, sizeof r->swnote, err);
   if (sw < 0)
     return err ? err->code : RC_ERR_INTERNAL;
   *nsw = sw > 0;
