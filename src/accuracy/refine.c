@@ -584,11 +584,12 @@ static rc_err next_mesh(refine_run *r, int *nr, int *ns, int *nm, int *nsw,
  * continuity pin lets the control jump there in both the solve and the
  * enriched one (bryson-denham, adaptive default: estimate 7.2e-7, true
  * error 1.7e-5 in u; with the pins 1.2e-9).  Problems without switches,
- * or not autonomous, get nothing: smooth problems are unchanged. */
+ * or with no free breakpoints possible (rc_problem_segments_ok), get
+ * nothing: smooth problems are unchanged. */
 static rc_err switches_first(refine_run *r, int it, int *nsw, rc_error *err) {
   *nsw = 0;
   if (!r->ro->switching || r->switch_off || it >= r->ro->max_refinements ||
-      !r->pb->autonomous)
+      !rc_problem_segments_ok(r->pb))
     return RC_OK;
   const int sw =
       rc_switching_next_mesh(r->pb, &r->cur.sol, NULL, &r->nresolve, &r->nplan,

@@ -113,7 +113,7 @@ int rc_switching_plan(const rc_problem *pb, const rc_solution *sol,
     o = *opt;
   else
     rc_switching_options_default(&o);
-  if (!pb->autonomous) /* free breakpoints need F independent of t */
+  if (!rc_problem_segments_ok(pb)) /* F depends on t, no dF/dt given */
     return 0;
   const double t0 = sol->t0, tf = sol->tf, T = tf - t0;
   const int ns = st->nswitch;
@@ -375,9 +375,10 @@ int rc_switching_next_mesh(const rc_problem *pb, const rc_solution *sol,
     rc_switching_options_default(&o);
   if (note && len > 0)
     note[0] = '\0';
-  /* a problem whose functions depend on t cannot have free breakpoints
-   * (the node times move with the durations): the hp steps only */
-  if (!pb->autonomous)
+  /* a problem whose functions depend on t without its time derivatives
+   * cannot have free breakpoints (the node times move with the
+   * durations): the hp steps only */
+  if (!rc_problem_segments_ok(pb))
     return 0;
   rc_structure st;
   if (rc_structure_detect(pb, sol, &o.detect, &st, err) != RC_OK)
