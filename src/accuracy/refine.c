@@ -582,7 +582,7 @@ static rc_err next_mesh(refine_run *r, int *nr, int *ns, int *nm, int *nsw,
  * estimate cannot see these: a jump or kink inside an element is compared
  * at the mesh's resolution, and a free breakpoint at a kink without its
  * continuity pin lets the control jump there in both the solve and the
- * enriched one (bryson-denham, adaptive default: estimate 7.2e-7, true
+ * enriched one (docs/switching.md, section 3: an estimate of 7.2e-7, true
  * error 1.7e-5 in u; with the pins 1.2e-9).  Problems without switches,
  * or with no free breakpoints possible (rc_problem_segments_ok), get
  * nothing: smooth problems are unchanged. */
