@@ -4,7 +4,7 @@
 # switch times to 1e-8; and Bryson-Denham on uniform meshes as the contrast.
 if(RADCOL_PYTHON)
   foreach(case bd_ninth bd_tenth bd_uniform di_rest di_moving di_mirror
-               bd_default di_default)
+               bd_default di_default pt_refine)
     add_test(NAME switching.${case}
              COMMAND ${RADCOL_PYTHON} ${RADCOL_TEST_DIR}/test_switching.py
                      $<TARGET_FILE:radcol_cli> ${case})

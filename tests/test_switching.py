@@ -24,6 +24,12 @@ listed within 1e-8 of the closed form's):
                v_s = -sqrt(umax x0 + v0^2/2), t1 = (v0 - v_s) / umax,
                tf* = (v0 - 2 v_s) / umax
   di_mirror    x0 = -1, v0 = 0.5, umax = 1 (below the curve: the mirror)
+  pt_refine    `radcol solve crane -f pathtime` (the issue-19 limits, the
+               straight line) `--refine 1e-8` from the default mesh and from
+               -n 40: both converged, exit 0, tf agreeing to 1e-9 relative,
+               the three u1 switches at free breakpoints (before: a
+               continuity pin of sigma4 where u1 jumps made the plan
+               infeasible, and the run stopped at the refinement cap)
   bd_default   `radcol solve bryson-denham` with no option (the adaptive
                default to 1e-6): converged, exit 0, free breakpoints at the
                junctions, and u (the dense output, `radcol export`) within
@@ -153,6 +159,29 @@ def main():
             check(worst / scale <= 1e-6, "u %.2e off the closed form "
                   "(relative %.2e), expected <= 1e-6" % (worst,
                                                          worst / scale))
+        elif case == "pt_refine":
+            lim = ["u1max=10", "u2max=3", "taumin=0", "thetamax=0.2",
+                   "rmin=0.5"]
+            tfs = []
+            for extra in ([], ["-n", "40"]):
+                d = solve(radcol, tmp, "crane", lim, "-f", "pathtime",
+                          "--refine", "1e-8", *extra)
+                ts = [s["t"] for s in d.get("structure", {}).get(
+                    "switches", []) if s.get("boundary", -1) >= 0]
+                tfs.append(d.get("tf", float("nan")))
+                print("pathtime --refine 1e-8 %s: status %s, %s solves, "
+                      "%.2f s, tf %.15g, switches at free breakpoints %s" %
+                      (" ".join(extra) or "(default mesh)", d.get("status"),
+                       d.get("solves"), d.get("wall_s", -1), tfs[-1],
+                       ["%.12f" % t for t in ts]))
+                check(d.get("status") == "converged", "pathtime %s: status "
+                      "%s, expected converged" % (extra, d.get("status")))
+                check(len(ts) == 3, "pathtime %s: %d switches at free "
+                      "breakpoints, expected 3" % (extra, len(ts)))
+            rel = abs(tfs[0] - tfs[1]) / tfs[1]
+            print("tf from the two meshes: relative difference %.2e" % rel)
+            check(rel <= 1e-9, "tf %.15g and %.15g: relative difference "
+                  "%.2e, expected <= 1e-9" % (tfs[0], tfs[1], rel))
         elif case == "di_default":
             d = solve(radcol, tmp, "double-integrator", [])
             tf, ts = d.get("tf", float("nan")), switch_times(d)

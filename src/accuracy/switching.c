@@ -237,6 +237,23 @@ int rc_switching_plan(const rc_problem *pb, const rc_solution *sol,
    * jumps, by the pins) */
   for (int q = 1; q < nseg; ++q) {
     const int s = sw_of[q];
+    /* where any algebraic variable or control jumps (by the structure,
+     * or pinned to opposite bounds on the two sides), none is held
+     * continuous: the variables a jumping control drives jump with it
+     * (a minimum time along a path: a force jumps from one bound to the
+     * other and the path's fourth derivative with it; a continuity pin of
+     * the latter made the plan infeasible), and the jump estimated for a
+     * variable that moves with another is less sure than the bound seen */
+    int any_jump = 0;
+    for (int j = 0; s >= 0 && j < st->nyu; ++j)
+      any_jump |= st->jumps[(size_t)s * st->nyu + j] != 0;
+    for (int j = 0; j < pb->ny + pb->nu; ++j) { /* pinned to both bounds */
+      const int a = pinned_side(&L, q - 1, pb->nx + j),
+                b = pinned_side(&L, q, pb->nx + j);
+      any_jump |= a >= 0 && b >= 0 && a != b;
+    }
+    if (any_jump)
+      continue;
     for (int j = 0; j < pb->nu; ++j) {
       const int i = pb->nx + pb->ny + j;
       if (s < 0 || st->switches[s].boundary < 0 ||
