@@ -256,7 +256,15 @@ int rc_switching_plan(const rc_problem *pb, const rc_solution *sol,
       continue;
     for (int j = 0; j < pb->nu; ++j) {
       const int i = pb->nx + pb->ny + j;
-      if (s < 0 || st->switches[s].boundary < 0 ||
+      /* another algebraic variable or control whose arc begins or ends
+       * here (its pin changes): this one moves with it, held continuous
+       * it can make the plan infeasible (a cable going slack, tension 0,
+       * where the winch torque then jumps) */
+      int other = 0;
+      for (int m = pb->nx; m < pb->nx + pb->ny + pb->nu; ++m)
+        other |= m != i &&
+                 pinned_side(&L, q - 1, m) != pinned_side(&L, q, m);
+      if (other || s < 0 || st->switches[s].boundary < 0 ||
           st->jumps[(size_t)s * st->nyu + pb->ny + j] ||
           (pinned_side(&L, q - 1, i) >= 0 && pinned_side(&L, q, i) >= 0))
         continue;
