@@ -262,8 +262,7 @@ int rc_switching_plan(const rc_problem *pb, const rc_solution *sol,
        * where the winch torque then jumps) */
       int other = 0;
       for (int m = pb->nx; m < pb->nx + pb->ny + pb->nu; ++m)
-        other |= m != i &&
-                 pinned_side(&L, q - 1, m) != pinned_side(&L, q, m);
+        other |= m != i && pinned_side(&L, q - 1, m) != pinned_side(&L, q, m);
       if (other || s < 0 || st->switches[s].boundary < 0 ||
           st->jumps[(size_t)s * st->nyu + pb->ny + j] ||
           (pinned_side(&L, q - 1, i) >= 0 && pinned_side(&L, q, i) >= 0))
