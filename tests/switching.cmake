@@ -3,7 +3,8 @@
 # (bang-bang) solved by --refine with free breakpoints: J to 1e-9 relative,
 # switch times to 1e-8; and Bryson-Denham on uniform meshes as the contrast.
 if(RADCOL_PYTHON)
-  foreach(case bd_ninth bd_tenth bd_uniform di_rest di_moving di_mirror)
+  foreach(case bd_ninth bd_tenth bd_uniform di_rest di_moving di_mirror
+               bd_default di_default pt_refine)
     add_test(NAME switching.${case}
              COMMAND ${RADCOL_PYTHON} ${RADCOL_TEST_DIR}/test_switching.py
                      $<TARGET_FILE:radcol_cli> ${case})

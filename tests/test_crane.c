@@ -225,6 +225,111 @@ static void check_accelerations(const char *form) {
   rc_problem_free(&pb);
 }
 
+/* The flat controls' time derivatives (rc_crane_flat_u_derivs) against
+ * central differences of rc_crane_flat_eval in t, relative; and track's
+ * time derivatives (rc_problem.time_derivs, free breakpoints) against
+ * differences of its L in t, relative (the NLP check of `radcol check`
+ * compares absolutely below 1, where the eps-weighted flat term is too
+ * small to show). */
+static double frand(unsigned *s);
+
+static double flat_u(const rc_crane_params *par, const rc_crane_path *path,
+                     double t, int which) {
+  rc_crane_flat f;
+  rc_crane_flat_eval(par, path, t, &f);
+  return which ? f.u2 : f.u1;
+}
+
+static void test_time_derivs(int nset, const char *const *sets) {
+  rc_crane_params par = {10, 2, 2, 0.01, 1, 0.005, 0.1, 9.81};
+  rc_crane_path path;
+  rc_error err;
+  rc_crane_path_default(&path, 6.0, 0, 2, 4, 1, &err);
+  double worst = 0.0;
+  const double h = 1e-3;
+  for (int k = 1; k < 60; ++k) {
+    const double t = 6.0 * k / 60.0 + 0.013;
+    double u[2][3];
+    EXPECT(rc_crane_flat_u_derivs(&par, &path, t, u[0], u[1]) == 0,
+           "flat u derivatives at %g", t);
+    for (int c = 0; c < 2; ++c) {
+      double v[5];
+      for (int m = -2; m <= 2; ++m)
+        v[m + 2] = flat_u(&par, &path, t + m * h, c);
+      /* fourth-order central differences */
+      const double d1 = (v[0] - 8 * v[1] + 8 * v[3] - v[4]) / (12 * h);
+      const double d2 =
+          (-v[0] + 16 * v[1] - 30 * v[2] + 16 * v[3] - v[4]) / (12 * h * h);
+      const double sc = 1.0 + fabs(u[c][0]);
+      worst = fmax(worst, fabs(u[c][0] - v[2]) / sc);
+      worst = fmax(worst, fabs(u[c][1] - d1) / (sc + fabs(d1)));
+      worst = fmax(worst, fabs(u[c][2] - d2) / (sc + fabs(d2)));
+    }
+  }
+  printf("flat u1, u2 and their t-derivatives against differences: worst "
+         "relative %.2e\n",
+         worst);
+  EXPECT(worst < 1e-6, "flat u derivatives: worst relative %.3e", worst);
+  rc_crane_path_free(&path);
+
+  rc_problem *pb = NULL;
+  if (make("track", nset, sets, &pb, &err) != RC_OK) {
+    EXPECT(0, "create track: %s", err.message);
+    return;
+  }
+  EXPECT(pb->time_derivs != NULL && pb->n_time_rows == 1 &&
+             pb->time_rows[0] == rc_problem_nF(pb) - 1,
+         "track: time derivatives of L expected");
+  unsigned seed = 7;
+  const int nF = rc_problem_nF(pb);
+  double F4[5][16], mu[16] = {0}, Ft[1], Ftw[8], Ftt, g4[5][1];
+  /* per quantity (L_t, L_tt, L_tw): max |error| and max |value| */
+  double err3[3] = {0, 0, 0}, mag3[3] = {0, 0, 0};
+  mu[nF - 1] = 1.0;
+  for (int k = 1; k < 20; ++k) {
+    const double t = pb->t0 + (pb->tf - pb->t0) * (k + 0.37) / 21.0;
+    double ref[NWM + 4], w[NWM];
+    pb->reference(pb, 1, &t, ref);
+    for (int i = 0; i < rc_problem_nw(pb); ++i)
+      w[i] = ref[i] * (1.0 + 0.05 * frand(&seed)) + 0.01 * frand(&seed);
+    pb->time_derivs(pb, t, w, mu, Ft, Ftw, &Ftt);
+    for (int m = -2; m <= 2; ++m) {
+      pb->point.eval(pb, t + m * h, w, F4[m + 2]);
+      pb->time_derivs(pb, t + m * h, w, NULL, g4[m + 2], NULL, NULL);
+    }
+    const int L = nF - 1;
+    const double dL =
+        (F4[0][L] - 8 * F4[1][L] + 8 * F4[3][L] - F4[4][L]) / (12 * h);
+    const double dd =
+        (g4[0][0] - 8 * g4[1][0] + 8 * g4[3][0] - g4[4][0]) / (12 * h);
+    err3[0] = fmax(err3[0], fabs(Ft[0] - dL));
+    mag3[0] = fmax(mag3[0], fabs(dL));
+    err3[1] = fmax(err3[1], fabs(Ftt - dd));
+    mag3[1] = fmax(mag3[1], fabs(dd));
+    for (int c = 0; c < pb->n_time_cols; ++c) {
+      const int j = pb->time_cols[c];
+      const double wj = w[j], hj = 1e-4 * (1.0 + fabs(wj));
+      double ga[1], gb[1];
+      w[j] = wj + hj;
+      pb->time_derivs(pb, t, w, NULL, ga, NULL, NULL);
+      w[j] = wj - hj;
+      pb->time_derivs(pb, t, w, NULL, gb, NULL, NULL);
+      w[j] = wj;
+      const double dw = (ga[0] - gb[0]) / (2 * hj);
+      err3[2] = fmax(err3[2],
+                     fabs(Ftw[c] - dw) / (fabs(dw) + 1e-3 * mag3[0] + 1e-300));
+    }
+  }
+  const double worst_t =
+      fmax(fmax(err3[0] / mag3[0], err3[1] / mag3[1]), err3[2]);
+  printf("track%s%s: L_t, L_tt, L_tw against differences: worst relative "
+         "%.2e\n",
+         nset ? " " : "", nset ? sets[0] : "", worst_t);
+  EXPECT(worst_t < 1e-7, "track time derivatives: worst relative %.3e",
+         worst_t);
+  rc_problem_free(&pb);
+}
+
 /* ---- 3. finite differences ---------------------------------------------- */
 static double frand(unsigned *s) {
   *s = *s * 1103515245u + 12345u;
@@ -1173,6 +1278,12 @@ int main(void) {
     test_fd(forms[i], NULL, NULL);
   }
   test_fd("track", "uref=flat", NULL); /* the control term about the flat u */
+  /* eps = 1: the control term as large as the tracking term, so that
+   * the flat controls' derivatives show */
+  const char *flat1[] = {"eps=1"}, *zero1[] = {"uref=zero", "eps=1"};
+  test_time_derivs(0, NULL);
+  test_time_derivs(1, flat1);
+  test_time_derivs(2, zero1);
   test_fd("reduced", "project=0", NULL);
   char curve[512];
   snprintf(curve, sizeof curve, "curve=%s/crane_curve_bow.csv",

@@ -12,6 +12,13 @@
  * row) — what a transcription that writes a duration term into the wrong
  * slot, or forgets it, amounts to — and the check must fail naming the
  * duration (or the row); restored, it passes again.
+ *
+ * Free breakpoints on a problem that depends on t (rc_problem.time_derivs):
+ * bryson-denham with each output scaled by g_i(t) = 1 + c_i sin(w_i t),
+ * F_i(t, w) = g_i(t) F_i^BD(w) (same patterns, not autonomous), and its
+ * exact time derivatives.  The check passes on the segmented mesh; with a
+ * planted error in dF/dt, in d2F/(dt dw) or in d2F/dt2 (each a factor 1.01
+ * on one term) it fails naming a duration T[q].
  */
 #include <math.h>
 #include <stdio.h>
@@ -74,6 +81,119 @@ static void tamper_jac(rc_nlp *nlp, const double *x, const double *lam, int e,
     nlp->jac_row[e] = row;
   run(nlp, x, lam, rep);
   nlp->jac_row[e] = r0, nlp->jac_col[e] = c0;
+}
+
+/* ---- bryson-denham made time-dependent --------------------------------- */
+
+static const rc_problem *bd; /* the original */
+static int plant;            /* 0 none, 1 Ft, 2 Ftw, 3 Ftt: 1.01 on one term */
+static const double gc[3] = {0.3, -0.2, 0.25}, gw[3] = {2.0, 3.0, 1.5};
+
+static double g_of(int i, double t, int d) { /* g_i and its derivatives */
+  const double a = gc[i % 3], b = gw[i % 3];
+  return d == 0   ? 1.0 + a * sin(b * t)
+         : d == 1 ? a * b * cos(b * t)
+                  : -a * b * b * sin(b * t);
+}
+
+static int td_eval(const rc_problem *pb, double t, const double *w,
+                   double *out) {
+  (void)pb;
+  const int st = bd->point.eval(bd, t, w, out);
+  for (int i = 0; st == 0 && i < rc_problem_nF(bd); ++i)
+    out[i] *= g_of(i, t, 0);
+  return st;
+}
+
+static int td_jac(const rc_problem *pb, double t, const double *w,
+                  double *vals) {
+  (void)pb;
+  const int st = bd->point.jacobian(bd, t, w, vals);
+  for (int e = 0; st == 0 && e < bd->point.jac.nnz; ++e)
+    vals[e] *= g_of(bd->point.jac.row[e], t, 0);
+  return st;
+}
+
+static int td_hes(const rc_problem *pb, double t, const double *w,
+                  const double *mu, double *vals) {
+  (void)pb;
+  double m[8];
+  for (int i = 0; i < rc_problem_nF(bd); ++i)
+    m[i] = mu[i] * g_of(i, t, 0);
+  return bd->point.hessian(bd, t, w, m, vals);
+}
+
+static int td_time(const rc_problem *pb, double t, const double *w,
+                   const double *mu, double *Ft, double *Ftw, double *Ftt) {
+  (void)pb;
+  double F[8], J[64];
+  int st = bd->point.eval(bd, t, w, F);
+  if (st == 0)
+    st = bd->point.jacobian(bd, t, w, J);
+  if (st)
+    return st;
+  const int nF = rc_problem_nF(bd), nw = rc_problem_nw(bd);
+  for (int i = 0; i < nF; ++i)
+    Ft[i] = g_of(i, t, 1) * F[i] * (plant == 1 && i == 1 ? 1.01 : 1.0);
+  if (!mu)
+    return 0;
+  for (int c = 0; c < nw; ++c)
+    Ftw[c] = 0.0;
+  *Ftt = 0.0;
+  for (int e = 0; e < bd->point.jac.nnz; ++e) {
+    const int i = bd->point.jac.row[e];
+    Ftw[bd->point.jac.col[e]] +=
+        mu[i] * g_of(i, t, 1) * J[e] * (plant == 2 && e == 0 ? 1.01 : 1.0);
+  }
+  for (int i = 0; i < nF; ++i)
+    *Ftt += mu[i] * g_of(i, t, 2) * F[i] * (plant == 3 && i == 2 ? 1.01 : 1.0);
+  return 0;
+}
+
+static void time_dependent(rc_problem *bdp) {
+  bd = bdp;
+  static int rows[8], cols[8];
+  static rc_problem tp;
+  tp = *bdp;
+  tp.autonomous = 0;
+  tp.point.eval = td_eval;
+  tp.point.jacobian = td_jac;
+  tp.point.hessian = td_hes;
+  tp.n_time_rows = rc_problem_nF(bdp);
+  tp.n_time_cols = rc_problem_nw(bdp);
+  for (int i = 0; i < tp.n_time_rows; ++i)
+    rows[i] = i;
+  for (int c = 0; c < tp.n_time_cols; ++c)
+    cols[c] = c;
+  tp.time_rows = rows;
+  tp.time_cols = cols;
+  tp.time_derivs = td_time;
+  rc_error err;
+  EXPECT(rc_problem_validate(&tp, &err) == RC_OK, "time-dependent: %s",
+         err.message);
+  rc_check_report rep;
+  rc_nlp_check_info info;
+  static const char *what[] = {"exact", "dF/dt", "d2F/(dt dw)", "d2F/dt2"};
+  for (plant = 0; plant <= 3; ++plant) {
+    EXPECT(rc_check_nlp(&tp, NULL, &rep, &info, &err) == RC_OK, "check: %s",
+           err.message);
+    printf("time-dependent bryson-denham, %s: %d segments, %d pins, %d "
+           "entries, %d failures%s%s%s\n",
+           what[plant], info.nseg, info.npin, rep.nentries, rep.nfailures,
+           rep.nfailures ? " (first: " : "",
+           rep.nfailures ? rep.failures[0].col_name : "",
+           rep.nfailures ? ")" : "");
+    EXPECT(info.nseg == 3, "%s: %d segments, expected 3", what[plant],
+           info.nseg);
+    if (plant == 0)
+      EXPECT(rep.nfailures == 0, "exact time derivatives: %d failures",
+             rep.nfailures);
+    else
+      EXPECT(rep.nfailures > 0 && mentions(&rep, "T["),
+             "planted error in %s: %d failures, naming a duration %d",
+             what[plant], rep.nfailures, mentions(&rep, "T["));
+  }
+  plant = 0;
 }
 
 int main(void) {
@@ -186,6 +306,7 @@ int main(void) {
          rep.nfailures);
   rc_nlp_free(&nlp);
   rc_mesh_free(&mesh);
+  time_dependent(pb);
   rc_problem_free(&pb);
   return RC_TEST_EXIT();
 }

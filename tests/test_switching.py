@@ -24,6 +24,21 @@ listed within 1e-8 of the closed form's):
                v_s = -sqrt(umax x0 + v0^2/2), t1 = (v0 - v_s) / umax,
                tf* = (v0 - 2 v_s) / umax
   di_mirror    x0 = -1, v0 = 0.5, umax = 1 (below the curve: the mirror)
+  pt_refine    `radcol solve crane -f pathtime` (the issue-19 limits, the
+               straight line) `--refine 1e-8` from the default mesh and from
+               -n 40: both converged, exit 0, tf agreeing to 1e-9 relative,
+               the three u1 switches at free breakpoints (before: a
+               continuity pin of sigma4 where u1 jumps made the plan
+               infeasible, and the run stopped at the refinement cap)
+  bd_default   `radcol solve bryson-denham` with no option (the adaptive
+               default to 1e-6): converged, exit 0, free breakpoints at the
+               junctions, and u (the dense output, `radcol export`) within
+               1e-6 of the closed form u = -2/(3l) (1 - t/(3l)) on [0, 3l],
+               0 on the arc, mirrored on [1 - 3l, 1] (before: the loop
+               stopped on an estimate of 7.2e-7 with u 1.7e-5 off at the
+               kinks)
+  di_default   `radcol solve double-integrator` with no option: converged,
+               tf within 1e-9 of 2, one switch at 1 within 1e-8
 """
 import json
 import math
@@ -109,6 +124,75 @@ def main():
             check(e < 1e-3 * min(errs), "free breakpoints: J error %.2e, "
                   "expected below 1e-3 x the best uniform mesh's %.2e" %
                   (e, min(errs)))
+        elif case == "bd_default":
+            l = 1.0 / 9.0
+            out = os.path.join(tmp, "s.h5")
+            p = run(radcol, "solve", "bryson-denham", "-o", out, "--quiet",
+                    "--json")
+            d = json.loads(p.stdout) if p.stdout.strip() else {}
+            check(p.returncode == 0, "exit %d, expected 0" % p.returncode)
+            check(d.get("status") == "converged",
+                  "status %s, expected converged" % d.get("status"))
+            check(d.get("structure", {}).get("segments", 0) == 3,
+                  "%s segments, expected free breakpoints at the 2 "
+                  "junctions" % d.get("structure", {}).get("segments"))
+            csv = os.path.join(tmp, "u.csv")
+            run(radcol, "export", out, "--vars", "u", "--step", "0.001",
+                "-o", csv)
+            worst, at = 0.0, 0.0
+            with open(csv) as f:
+                next(f)
+                for line in f:
+                    t, u = (float(v) for v in line.split(","))
+                    tau = min(t, 1.0 - t)
+                    ref = -2 / (3 * l) * (1 - tau / (3 * l)) \
+                        if tau < 3 * l else 0.0
+                    if abs(u - ref) > worst:
+                        worst, at = abs(u - ref), t
+            scale = 2 / (3 * l)
+            print("bd_default: status %s, %s solves, %.2f s, %s elements, "
+                  "J %.15g, max |u - closed form| %.2e at t = %.3f (scale "
+                  "%g: %.2e relative)" %
+                  (d.get("status"), d.get("solves"), d.get("wall_s", -1),
+                   d.get("elements"), d.get("objective", float("nan")),
+                   worst, at, scale, worst / scale))
+            check(worst / scale <= 1e-6, "u %.2e off the closed form "
+                  "(relative %.2e), expected <= 1e-6" % (worst,
+                                                         worst / scale))
+        elif case == "pt_refine":
+            lim = ["u1max=10", "u2max=3", "taumin=0", "thetamax=0.2",
+                   "rmin=0.5"]
+            tfs = []
+            for extra in ([], ["-n", "40"]):
+                d = solve(radcol, tmp, "crane", lim, "-f", "pathtime",
+                          "--refine", "1e-8", *extra)
+                ts = [s["t"] for s in d.get("structure", {}).get(
+                    "switches", []) if s.get("boundary", -1) >= 0]
+                tfs.append(d.get("tf", float("nan")))
+                print("pathtime --refine 1e-8 %s: status %s, %s solves, "
+                      "%.2f s, tf %.15g, switches at free breakpoints %s" %
+                      (" ".join(extra) or "(default mesh)", d.get("status"),
+                       d.get("solves"), d.get("wall_s", -1), tfs[-1],
+                       ["%.12f" % t for t in ts]))
+                check(d.get("status") == "converged", "pathtime %s: status "
+                      "%s, expected converged" % (extra, d.get("status")))
+                check(len(ts) == 3, "pathtime %s: %d switches at free "
+                      "breakpoints, expected 3" % (extra, len(ts)))
+            rel = abs(tfs[0] - tfs[1]) / tfs[1]
+            print("tf from the two meshes: relative difference %.2e" % rel)
+            check(rel <= 1e-9, "tf %.15g and %.15g: relative difference "
+                  "%.2e, expected <= 1e-9" % (tfs[0], tfs[1], rel))
+        elif case == "di_default":
+            d = solve(radcol, tmp, "double-integrator", [])
+            tf, ts = d.get("tf", float("nan")), switch_times(d)
+            print("di_default: status %s, %s solves, tf %.15g, switches %s" %
+                  (d.get("status"), d.get("solves"), tf, ts))
+            check(d.get("status") == "converged",
+                  "status %s, expected converged" % d.get("status"))
+            check(abs(tf - 2.0) <= 2e-9, "tf %.15g, expected 2 within 1e-9 "
+                  "relative" % tf)
+            check(len(ts) == 1 and abs(ts[0] - 1.0) <= 1e-8,
+                  "switches %s, expected one at 1 within 1e-8" % ts)
         elif case.startswith("di_"):
             x0, v0, umax = {"di_rest": (1.0, 0.0, 1.0),
                             "di_moving": (1.0, 1.0, 2.0),

@@ -199,7 +199,32 @@ struct rc_problem {
    * this is NULL. */
   rc_err (*restart)(const rc_problem *pb, const double *x0, rc_problem **out,
                     rc_error *err);
+
+  /* Optional (ABI 3): the explicit time dependence of the point block
+   * F(t, w), for free breakpoints on a problem that is not autonomous: the
+   * node times t = t0 + T_0 + ... + T_q a move with the segment durations,
+   * and the NLP's derivatives need dF/dt (docs/switching.md).
+   * time_rows: the n_time_rows outputs i (ascending) whose dF_i/dt can be
+   * nonzero; time_cols: the n_time_cols entries j of w (ascending) where
+   * some d2F_i/(dt dw_j) can be nonzero.  time_derivs writes
+   *   Ft[r]  = dF_{time_rows[r]}/dt                      r < n_time_rows,
+   * and, when mu (nF weights) is not NULL, also
+   *   Ftw[c] = sum_i mu_i d2F_i/(dt dw_{time_cols[c]})   c < n_time_cols,
+   *   *Ftt   = sum_i mu_i d2F_i/dt2.
+   * Return convention of the blocks; no allocation.  `radcol check` checks
+   * them in the assembled NLP (radcol/nlp_check.h).  NULL: none, and a
+   * problem that is not autonomous gets no free breakpoints. */
+  int n_time_rows, n_time_cols;
+  const int *time_rows, *time_cols;
+  int (*time_derivs)(const rc_problem *pb, double t, const double *w,
+                     const double *mu, double *Ft, double *Ftw, double *Ftt);
 };
+
+/* Can pb have free breakpoints?  Autonomous, or its time derivatives
+ * supplied (rc_problem.time_derivs). */
+static inline int rc_problem_segments_ok(const rc_problem *pb) {
+  return pb->autonomous || pb->time_derivs != NULL;
+}
 
 /* ---- the catalogue ------------------------------------------------------ */
 

@@ -119,8 +119,13 @@ static int find_segment(const rc_crane_path *path, double t) {
 
 void rc_crane_path_eval(const rc_crane_path *path, double t, double p1[5],
                         double p2[5]) {
+  rc_crane_path_eval_n(path, t, 5, p1, p2);
+}
+
+void rc_crane_path_eval_n(const rc_crane_path *path, double t, int nd,
+                          double *p1, double *p2) {
   const int n = path->n;
-  for (int j = 1; j < 5; ++j)
+  for (int j = 1; j < nd; ++j)
     p1[j] = p2[j] = 0.0;
   if (!(t > path->t[0])) {
     p1[0] = path->x[0];
@@ -137,7 +142,7 @@ void rc_crane_path_eval(const rc_crane_path *path, double t, double p1[5],
   const double a = (t - path->t[lo]) / h;
   double hj = 1.0;
   if (path->mode == RC_CRANE_PATH_SMOOTH) {
-    for (int j = 0; j < 5; ++j) {
+    for (int j = 0; j < nd; ++j) {
       p1[j] = poly_deriv(path->cx + 10 * lo, j, a) / hj;
       p2[j] = poly_deriv(path->cz + 10 * lo, j, a) / hj;
       hj *= h;
@@ -146,7 +151,7 @@ void rc_crane_path_eval(const rc_crane_path *path, double t, double p1[5],
   }
   const double dx = path->x[hi] - path->x[lo];
   const double dz = path->z[hi] - path->z[lo];
-  for (int j = 0; j < 5; ++j) {
+  for (int j = 0; j < nd; ++j) {
     double sj = rc_crane_smooth_step(j, a) / hj;
     p1[j] = (j == 0 ? path->x[lo] : 0.0) + dx * sj;
     p2[j] = (j == 0 ? path->z[lo] : 0.0) + dz * sj;
@@ -363,6 +368,121 @@ int rc_crane_flat_eval(const rc_crane_params *par, const rc_crane_path *path,
   out->u2 = (par->C3 * par->C3 * tau - par->C2 * r.d - par->J * r.dd) / par->C3;
   return 0;
 }
+
+/* ---- the flat controls' time derivatives ----------------------------------
+ * Truncated Taylor series of order TN (c[k] = f^(k)(t) / k!): the flat
+ * inverse above once more, each quantity a series, so that u1, u2 come out
+ * with their first two derivatives exactly.  u'' needs d'''' and r'''',
+ * hence a, b (p'') to order 4 and the path to order 6. */
+#define TN 5
+
+static void ts_mul(const double *u, const double *w, double *r) {
+  double o[TN];
+  for (int k = 0; k < TN; ++k) {
+    o[k] = 0.0;
+    for (int i = 0; i <= k; ++i)
+      o[k] += u[i] * w[k - i];
+  }
+  memcpy(r, o, sizeof o);
+}
+
+static void ts_div(const double *u, const double *w, double *r) {
+  double o[TN];
+  for (int k = 0; k < TN; ++k) {
+    double v = u[k];
+    for (int i = 1; i <= k; ++i)
+      v -= w[i] * o[k - i];
+    o[k] = v / w[0];
+  }
+  memcpy(r, o, sizeof o);
+}
+
+/* the series of f' (one order less; the last coefficient 0) */
+static void ts_deriv(const double *u, double *r) {
+  for (int k = 0; k + 1 < TN; ++k)
+    r[k] = (k + 1) * u[k + 1];
+  r[TN - 1] = 0.0;
+}
+
+int rc_crane_flat_u_derivs(const rc_crane_params *par,
+                           const rc_crane_path *path, double t, double u1[3],
+                           double u2[3]) {
+  double p1[TN + 2], p2[TN + 2];
+  rc_crane_path_eval_n(path, t, TN + 2, p1, p2);
+  const double M2 = par->M2;
+  double P1[TN], P2[TN], a[TN], b[TN], fact = 1.0;
+  for (int k = 0; k < TN; ++k) { /* Taylor coefficients; a = -M2 p1'' */
+    P1[k] = p1[k] / fact;
+    P2[k] = p2[k] / fact;
+    a[k] = -M2 * p1[k + 2] / fact;
+    b[k] = -M2 * p2[k + 2] / fact;
+    fact *= k + 1;
+  }
+  b[0] += par->m * par->g;
+  if (!(b[0] > 0.0) || !(P2[0] > 0.0))
+    return 1;
+  /* theta = atan2(a, b): theta' = (a' b - a b') / (a^2 + b^2) */
+  double ad[TN], bd[TN], q[TN], n1[TN], n2[TN], g[TN], th[TN];
+  ts_deriv(a, ad);
+  ts_deriv(b, bd);
+  ts_mul(a, a, q);
+  ts_mul(b, b, n1);
+  for (int k = 0; k < TN; ++k)
+    q[k] += n1[k];
+  ts_mul(ad, b, n1);
+  ts_mul(a, bd, n2);
+  for (int k = 0; k < TN; ++k)
+    n1[k] -= n2[k];
+  ts_div(n1, q, g);
+  th[0] = atan2(a[0], b[0]);
+  for (int k = 1; k < TN; ++k)
+    th[k] = g[k - 1] / k;
+  double sn[TN], cs[TN];
+  sn[0] = sin(th[0]);
+  cs[0] = cos(th[0]);
+  for (int k = 1; k < TN; ++k) {
+    double vs = 0.0, vc = 0.0;
+    for (int j = 1; j <= k; ++j) {
+      vs += j * th[j] * cs[k - j];
+      vc -= j * th[j] * sn[k - j];
+    }
+    sn[k] = vs / k;
+    cs[k] = vc / k;
+  }
+  /* tau = sqrt(q) */
+  double tau[TN];
+  tau[0] = sqrt(q[0]);
+  for (int k = 1; k < TN; ++k) {
+    double v = q[k];
+    for (int i = 1; i < k; ++i)
+      v -= tau[i] * tau[k - i];
+    tau[k] = v / (2.0 * tau[0]);
+  }
+  /* d = p1 - p2 a / b, r = p2 / cos theta */
+  double ab[TN], d[TN], r[TN];
+  ts_div(a, b, ab);
+  ts_mul(P2, ab, ab);
+  for (int k = 0; k < TN; ++k)
+    d[k] = P1[k] - ab[k];
+  ts_div(P2, cs, r);
+  /* u1 = M1 d'' + C1 d' - tau sin theta,
+   * u2 = (C3^2 tau - C2 r' - J r'') / C3, to order 2 */
+  double d1[TN], d2[TN], r1[TN], r2[TN], ts[TN];
+  ts_deriv(d, d1);
+  ts_deriv(d1, d2);
+  ts_deriv(r, r1);
+  ts_deriv(r1, r2);
+  ts_mul(tau, sn, ts);
+  for (int k = 0; k < 3; ++k) {
+    const double f = k == 2 ? 2.0 : 1.0; /* k! */
+    u1[k] = f * (par->M1 * d2[k] + par->C1 * d1[k] - ts[k]);
+    u2[k] = f *
+            (par->C3 * par->C3 * tau[k] - par->C2 * r1[k] - par->J * r2[k]) /
+            par->C3;
+  }
+  return 0;
+}
+#undef TN
 
 /* ---- geometric curves (crane -f pathtime) -------------------------------- */
 

@@ -126,6 +126,9 @@ void rc_crane_path_overshoot(const rc_crane_path *path,
 /* p1[j], p2[j] = j-th derivative of the path at t, j = 0..4. */
 void rc_crane_path_eval(const rc_crane_path *path, double t, double p1[5],
                         double p2[5]);
+/* The same for j = 0..n-1 (1 <= n <= 10; the path pieces are of degree 9). */
+void rc_crane_path_eval_n(const rc_crane_path *path, double t, int n,
+                          double *p1, double *p2);
 
 /* Flatness conditions for every t in [t_0, t_{n-1}]: p2 > 0 and
  * b = m g - M2 p2'' > 0.  stop: p2 at the waypoints (p2 is monotone between
@@ -141,6 +144,13 @@ rc_err rc_crane_path_check_flat(const rc_crane_path *path,
 /* The exact flat inverse at t.  Returns 0, or 1 when b <= 0 or p2 <= 0 at t. */
 int rc_crane_flat_eval(const rc_crane_params *par, const rc_crane_path *path,
                        double t, rc_crane_flat *out);
+/* The flat inverse's controls and their first two time derivatives at t:
+ * u1[j], u2[j] = d^j u / dt^j, j = 0..2, exact (Taylor arithmetic on the
+ * path's derivatives up to order 6).  Returns 0, or 1 where
+ * rc_crane_flat_eval fails. */
+int rc_crane_flat_u_derivs(const rc_crane_params *par,
+                           const rc_crane_path *path, double t, double u1[3],
+                           double u2[3]);
 
 /* ---- geometric curves (crane -f pathtime) --------------------------------
  * A curve P(sigma), sigma in [0, 1], through rows (x_k, z_k) of a CSV file

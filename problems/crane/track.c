@@ -71,6 +71,47 @@ static int track_point(const rc_problem *pb, double t, const double *w,
   return rc ? rc : row_track(k, 7, ct, t, w, &X);
 }
 
+/* track: only L depends on t, through p(t) in ex = r s + d - p1(t),
+ * ez = r c - p2(t) and, with uref=flat, through du = u - u_flat(t)
+ * (rc_problem.time_derivs, for free breakpoints):
+ *   L_t  = -2 wq (ex p1' + ez p2') - 2 wu1 du1 u1f' - 2 wu2 du2 u2f',
+ *   L_tw = -2 wq (p1' dex/dw + p2' dez/dw)   (w = d, r, theta),
+ *          -2 wu1 u1f', -2 wu2 u2f'          (w = u1, u2),
+ *   L_tt = 2 wq (p1'^2 + p2'^2 - ex p1'' - ez p2'')
+ *          + 2 wu_i (u_if'^2 - du_i u_if'')  (i = 1, 2). */
+static const int track_time_rows[1] = {7},
+                 track_time_cols[5] = {ID, IR, ITH, IU1, IU2};
+
+static int track_time(const rc_problem *pb, double t, const double *w,
+                      const double *mu, double *Ft, double *Ftw, double *Ftt) {
+  const crane_track *ct = crane_track_of(pb);
+  double p1[5], p2[5];
+  rc_crane_path_eval(&ct->base.path, t, p1, p2);
+  const double q = ct->wq, r = w[IR], s = sin(w[ITH]), c = cos(w[ITH]);
+  const double ex = r * s + w[ID] - p1[0], ez = r * c - p2[0];
+  double f1[3] = {0.0, 0.0, 0.0}, f2[3] = {0.0, 0.0, 0.0};
+  if (ct->uref_flat &&
+      rc_crane_flat_u_derivs(&ct->base.par, &ct->base.path, t, f1, f2))
+    return -1; /* excluded by the flatness check at create */
+  const double a1 = ct->wu1, a2 = ct->wu2;
+  const double du1 = w[IU1] - f1[0], du2 = w[IU2] - f2[0];
+  Ft[0] = -2.0 * q * (ex * p1[1] + ez * p2[1]) - 2.0 * a1 * du1 * f1[1] -
+          2.0 * a2 * du2 * f2[1];
+  if (!mu)
+    return 0;
+  const double m = mu[7];
+  Ftw[0] = m * (-2.0 * q * p1[1]);
+  Ftw[1] = m * (-2.0 * q * (p1[1] * s + p2[1] * c));
+  Ftw[2] = m * (-2.0 * q * r * (p1[1] * c - p2[1] * s));
+  Ftw[3] = m * (-2.0 * a1 * f1[1]);
+  Ftw[4] = m * (-2.0 * a2 * f2[1]);
+  *Ftt =
+      m * 2.0 *
+      (q * (p1[1] * p1[1] + p2[1] * p2[1] - ex * p1[2] - ez * p2[2]) +
+       a1 * (f1[1] * f1[1] - du1 * f1[2]) + a2 * (f2[1] * f2[1] - du2 * f2[2]));
+  return 0;
+}
+
 static void note_add(crane_model *cm, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -372,5 +413,10 @@ rc_err rc_crane_track_setup(crane_model *cm, const rc_param_values *pv,
     pb->note = cm->note;
   crane_blocks(pb, ks, track_point, rc_crane_tension_path_inv,
                rc_crane_inv_tension_path, 3);
+  pb->n_time_rows = 1;
+  pb->time_rows = track_time_rows;
+  pb->n_time_cols = 5;
+  pb->time_cols = track_time_cols;
+  pb->time_derivs = track_time;
   return RC_OK;
 }

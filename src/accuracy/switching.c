@@ -113,7 +113,7 @@ int rc_switching_plan(const rc_problem *pb, const rc_solution *sol,
     o = *opt;
   else
     rc_switching_options_default(&o);
-  if (!pb->autonomous) /* free breakpoints need F independent of t */
+  if (!rc_problem_segments_ok(pb)) /* F depends on t, no dF/dt given */
     return 0;
   const double t0 = sol->t0, tf = sol->tf, T = tf - t0;
   const int ns = st->nswitch;
@@ -237,9 +237,33 @@ int rc_switching_plan(const rc_problem *pb, const rc_solution *sol,
    * jumps, by the pins) */
   for (int q = 1; q < nseg; ++q) {
     const int s = sw_of[q];
+    /* where any algebraic variable or control jumps (by the structure,
+     * or pinned to opposite bounds on the two sides), none is held
+     * continuous: the variables a jumping control drives jump with it
+     * (a minimum time along a path: a force jumps from one bound to the
+     * other and the path's fourth derivative with it; a continuity pin of
+     * the latter made the plan infeasible), and the jump estimated for a
+     * variable that moves with another is less sure than the bound seen */
+    int any_jump = 0;
+    for (int j = 0; s >= 0 && j < st->nyu; ++j)
+      any_jump |= st->jumps[(size_t)s * st->nyu + j] != 0;
+    for (int j = 0; j < pb->ny + pb->nu; ++j) { /* pinned to both bounds */
+      const int a = pinned_side(&L, q - 1, pb->nx + j),
+                b = pinned_side(&L, q, pb->nx + j);
+      any_jump |= a >= 0 && b >= 0 && a != b;
+    }
+    if (any_jump)
+      continue;
     for (int j = 0; j < pb->nu; ++j) {
       const int i = pb->nx + pb->ny + j;
-      if (s < 0 || st->switches[s].boundary < 0 ||
+      /* another algebraic variable or control whose arc begins or ends
+       * here (its pin changes): this one moves with it, held continuous
+       * it can make the plan infeasible (a cable going slack, tension 0,
+       * where the winch torque then jumps) */
+      int other = 0;
+      for (int m = pb->nx; m < pb->nx + pb->ny + pb->nu; ++m)
+        other |= m != i && pinned_side(&L, q - 1, m) != pinned_side(&L, q, m);
+      if (other || s < 0 || st->switches[s].boundary < 0 ||
           st->jumps[(size_t)s * st->nyu + pb->ny + j] ||
           (pinned_side(&L, q - 1, i) >= 0 && pinned_side(&L, q, i) >= 0))
         continue;
@@ -375,9 +399,10 @@ int rc_switching_next_mesh(const rc_problem *pb, const rc_solution *sol,
     rc_switching_options_default(&o);
   if (note && len > 0)
     note[0] = '\0';
-  /* a problem whose functions depend on t cannot have free breakpoints
-   * (the node times move with the durations): the hp steps only */
-  if (!pb->autonomous)
+  /* a problem whose functions depend on t without its time derivatives
+   * cannot have free breakpoints (the node times move with the
+   * durations): the hp steps only */
+  if (!rc_problem_segments_ok(pb))
     return 0;
   rc_structure st;
   if (rc_structure_detect(pb, sol, &o.detect, &st, err) != RC_OK)

@@ -270,6 +270,29 @@ rc_err rc_problem_validate(const rc_problem *pb, rc_error *err) {
                           pb->model, pb->formulation, e2.message);
     rc_mesh_free(&m);
   }
+  if (pb->time_derivs) { /* ascending indices in range (ABI 3) */
+    const int nF = rc_problem_nF(pb);
+    for (int r = 0; r < pb->n_time_rows; ++r)
+      if (!pb->time_rows || pb->time_rows[r] < 0 || pb->time_rows[r] >= nF ||
+          (r > 0 && pb->time_rows[r] <= pb->time_rows[r - 1]))
+        return rc_error_set(err, RC_ERR_INPUT,
+                            "%s/%s: time_rows[%d]: expected ascending "
+                            "outputs of F in 0..%d",
+                            pb->model, pb->formulation, r, nF - 1);
+    for (int c = 0; c < pb->n_time_cols; ++c)
+      if (!pb->time_cols || pb->time_cols[c] < 0 || pb->time_cols[c] >= nw ||
+          (c > 0 && pb->time_cols[c] <= pb->time_cols[c - 1]))
+        return rc_error_set(err, RC_ERR_INPUT,
+                            "%s/%s: time_cols[%d]: expected ascending "
+                            "entries of w in 0..%d",
+                            pb->model, pb->formulation, c, nw - 1);
+    if (pb->n_time_rows < 0 || pb->n_time_cols < 0)
+      return rc_error_set(err, RC_ERR_INPUT,
+                          "%s/%s: n_time_rows %d, n_time_cols %d: expected "
+                          ">= 0",
+                          pb->model, pb->formulation, pb->n_time_rows,
+                          pb->n_time_cols);
+  }
   return RC_OK;
 }
 

@@ -399,7 +399,7 @@ rc_err rc_check_nlp_default_mesh(const rc_problem *pb, rc_mesh *mesh,
   static const int first[] = {0, 2, 4, 6};
   *segmented = 0;
   rc_err rc = rc_mesh_from_arrays(6, frac, stages, mesh, err);
-  if (rc != RC_OK || !pb->autonomous)
+  if (rc != RC_OK || !rc_problem_segments_ok(pb))
     return rc;
   if ((rc = rc_mesh_set_segments(mesh, 3, first, 0.05, err)) != RC_OK) {
     rc_mesh_free(mesh);

@@ -136,6 +136,17 @@ static inline double eval_time(const rc_nlp *nlp, int n, const double *x,
                        : rc_nlp_node_time(nlp, n, tf);
 }
 
+/* Free breakpoints on a problem that depends on t: node n (n >= 1) lies in
+ * segment q at t_n = t0 + T_0 + ... + T_{q-1} + a T_q, so dt_n/dT_r is 1
+ * for r < q and a for r = q.  Returns q, a in *a. */
+static inline int node_tseg(const rc_nlp *nlp, int n, double *a) {
+  const int k = nlp->node_elem[n], j = nlp->node_stage[n];
+  const int s = nlp->mesh->stages[k];
+  *a = j == s ? elem_end(nlp, k)
+              : nlp->elem_alpha[k] + nlp->radau[s].c[j - 1] * nlp->elem_phi[k];
+  return nlp->elem_seg[k];
+}
+
 double rc_nlp_node_time(const rc_nlp *nlp, int n, double tf) {
   const double t0 = nlp->pb->t0;
   if (n == 0)
@@ -270,6 +281,15 @@ static int node_J(rc_nlp *nlp, int n, const double *x, double tf,
   return st;
 }
 
+/* The problem's time derivatives at node n (rc_problem.time_derivs) into
+ * nlp->Ft, and with weights mu into nlp->Ftw, nlp->Ftt. */
+static int node_time(rc_nlp *nlp, int n, const double *x, double tf,
+                     const double *mu) {
+  gather_w(nlp, n, x, nlp->w);
+  return nlp->pb->time_derivs(nlp->pb, eval_time(nlp, n, x, tf), nlp->w, mu,
+                              nlp->Ft, nlp->Ftw, &nlp->Ftt);
+}
+
 void rc_nlp_set_caching(rc_nlp *nlp, int on) {
   nlp->caching = on && nlp->F_cache && nlp->J_cache;
   rc_nlp_new_point(nlp);
@@ -343,6 +363,24 @@ static int jac_walk(rc_nlp *nlp, const double *x, walk_sink *sk) {
     if (hv >= 0)
       for (int i = 0; i < nx; ++i)
         sink_add(sk, row0 + i, hv, values ? -dh * Fv[i] : 0.0);
+    if (nlp->timed && n > 0) { /* d/dT_r through t_n: dF/dt dt_n/dT_r */
+      double a = 0.0;
+      const int q = nlp->elem_seg[k];
+      if (values) {
+        node_tseg(nlp, n, &a);
+        if ((st = node_time(nlp, n, x, tf, NULL)) != 0)
+          return st;
+      }
+      for (int r = 0; r <= q; ++r)
+        for (int e = 0; e < pb->n_time_rows; ++e) {
+          const int i = pb->time_rows[e];
+          if (i >= nx + ny + nc)
+            continue; /* the Lagrange row goes to the gradient */
+          const double d = r < q ? 1.0 : a;
+          sink_add(sk, row0 + i, nlp->dur_off + r,
+                   values ? (i < nx ? -h : 1.0) * nlp->Ft[e] * d : 0.0);
+        }
+    }
   }
   for (int k = 0; k < nlp->mesh->n && nlp->nbnd > 0; ++k) {
     const int s = nlp->mesh->stages[k];
@@ -387,6 +425,18 @@ static int jac_walk(rc_nlp *nlp, const double *x, walk_sink *sk) {
       if (P->row[e] == i)
         sink_add(sk, nlp->tan_off + r, var_of(nlp, n, P->col[e]),
                  values ? jv[e] : 0.0);
+    if (nlp->timed && nlp->trow_of[i] >= 0) {
+      double a = 0.0;
+      const int q = nlp->elem_seg[nlp->node_elem[n]];
+      if (values) {
+        node_tseg(nlp, n, &a);
+        if ((st = node_time(nlp, n, x, tf, NULL)) != 0)
+          return st;
+      }
+      for (int rr = 0; rr <= q; ++rr)
+        sink_add(sk, nlp->tan_off + r, nlp->dur_off + rr,
+                 values ? nlp->Ft[nlp->trow_of[i]] * (rr < q ? 1.0 : a) : 0.0);
+    }
   }
   for (int r = 0; r < nlp->ncont; ++r) { /* continuity rows (linear) */
     int var[RC_MAX_STAGES + 1];
@@ -403,6 +453,31 @@ static inline void hes_add(walk_sink *sk, int a, int b, double v) {
     sink_add(sk, a, b, v);
   else
     sink_add(sk, b, a, v);
+}
+
+/* The Hessian terms of mu . F(t_n, W_n) through the node time t_n of
+ * segment q (dt_n/dT_r = d_r: 1 for r < q, a for r = q), with nlp->Ftw,
+ * nlp->Ftt from node_time at the weights mu and mFt = sum_i (dmu_i/dT_q)
+ * dF_i/dt (mu_f = -h lambda and mu_L = obj_factor h b_j are linear in T_q):
+ *   d2/(dT_r dw_j)  = d_r sum_i mu_i d2F_i/(dt dw_j),
+ *   d2/(dT_r dT_s)  = d_r d_s sum_i mu_i d2F_i/dt2
+ *                     + [s = q] d_r mFt + [r = q] d_s mFt.
+ * (The terms of dmu/dT_q times dF/dw are the classic cross terms.) */
+static void time_hessian(rc_nlp *nlp, walk_sink *sk, int n, int q, double a,
+                         double mFt, int values) {
+  const rc_problem *pb = nlp->pb;
+  for (int r = 0; r <= q; ++r) {
+    const double dr = r < q ? 1.0 : a;
+    for (int c = 0; c < pb->n_time_cols; ++c)
+      hes_add(sk, nlp->dur_off + r, var_of(nlp, n, pb->time_cols[c]),
+              values ? nlp->Ftw[c] * dr : 0.0);
+    for (int s = 0; s <= r; ++s) {
+      const double ds = s < q ? 1.0 : a;
+      const double v = nlp->Ftt * dr * ds + (s == q ? dr * mFt : 0.0) +
+                       (r == q ? ds * mFt : 0.0);
+      hes_add(sk, nlp->dur_off + r, nlp->dur_off + s, values ? v : 0.0);
+    }
+  }
 }
 
 static int hes_walk(rc_nlp *nlp, const double *x, double obj_factor,
@@ -462,6 +537,23 @@ static int hes_walk(rc_nlp *nlp, const double *x, double obj_factor,
           hes_add(sk, hv, V, values ? coef * jv[e] : 0.0);
       }
     }
+    if (nlp->timed && n > 0) {   /* through t_n (docs/switching.md) */
+      double a = 0.0, mFt = 0.0; /* mFt = sum_i (dmu_i/dT_q) dF_i/dt */
+      const int q = nlp->elem_seg[k];
+      if (values) {
+        node_tseg(nlp, n, &a);
+        if ((st = node_time(nlp, n, x, tf, nlp->mu)) != 0)
+          return st;
+        for (int e = 0; e < pb->n_time_rows; ++e) {
+          const int i = pb->time_rows[e];
+          if (i < nx)
+            mFt += -dh * lambda[row0 + i] * nlp->Ft[e];
+          else if (pb->has_lagrange && i == nF - 1)
+            mFt += obj_factor * dh * bj * nlp->Ft[e];
+        }
+      }
+      time_hessian(nlp, sk, n, q, a, mFt, values);
+    }
   }
   if (nlp->nB > 0) {
     const rc_pattern *Q = &pb->boundary.hes;
@@ -494,6 +586,16 @@ static int hes_walk(rc_nlp *nlp, const double *x, double obj_factor,
     for (int e = 0; e < H->nnz; ++e) /* every input is a variable at n */
       hes_add(sk, var_of(nlp, n, H->row[e]), var_of(nlp, n, H->col[e]),
               values ? nlp->hF[e] : 0.0);
+    if (nlp->timed && nlp->trow_of[i] >= 0) {
+      double a = 0.0;
+      if (values) {
+        node_tseg(nlp, n, &a);
+        if ((st = node_time(nlp, n, x, tf, nlp->mu)) != 0)
+          return st;
+      }
+      time_hessian(nlp, sk, n, nlp->elem_seg[nlp->node_elem[n]], a, 0.0,
+                   values);
+    }
   }
   return 0;
 }
@@ -646,6 +748,9 @@ void rc_nlp_free(rc_nlp **pnlp) {
   free(nlp->jB);
   free(nlp->hB);
   free(nlp->mu);
+  free(nlp->trow_of);
+  free(nlp->Ft);
+  free(nlp->Ftw);
   free(nlp->F_gen);
   free(nlp->J_gen);
   free(nlp->F_cache);
@@ -704,6 +809,14 @@ static int tangent_pin(const rc_problem *pb, const rc_mesh *mesh, int p) {
   return 1;
 }
 
+/* Is output i of F one of the problem's time_rows? */
+static int time_row(const rc_problem *pb, int i) {
+  for (int e = 0; e < pb->n_time_rows; ++e)
+    if (pb->time_rows[e] == i)
+      return 1;
+  return 0;
+}
+
 void rc_nlp_count(const rc_problem *pb, const rc_mesh *mesh, int dense_bounds,
                   rc_nlp_counts *size) {
   const long nx = pb->nx, nyu = pb->ny + pb->nu, nF = rc_problem_nF(pb);
@@ -758,6 +871,24 @@ void rc_nlp_count(const rc_problem *pb, const rc_mesh *mesh, int dense_bounds,
       size->nnz_jac += rows_in(P, i, i + 1);
       size->nnz_hes += H->nnz;
     }
+  if (nseg > 0 && !pb->autonomous && pb->time_derivs) { /* through t_n */
+    long ntr = 0;
+    for (int e = 0; e < pb->n_time_rows; ++e)
+      ntr += pb->time_rows[e] < nrow;
+    const long nc = pb->n_time_cols;
+    for (int q = 0; q < mesh->nseg; ++q)
+      for (int k = mesh->seg_first[q]; k < mesh->seg_first[q + 1]; ++k) {
+        const long s = mesh->stages[k];
+        size->nnz_jac += s * (q + 1) * ntr;
+        size->nnz_hes += s * ((q + 1) * nc + (long)(q + 1) * (q + 2) / 2);
+      }
+    for (int p = 0; p < mesh->npin; ++p) /* the node ends segment seg - 1 */
+      if (tangent_pin(pb, mesh, p) && time_row(pb, mesh->pins[p].index)) {
+        const long q1 = mesh->pins[p].seg;
+        size->nnz_jac += q1;
+        size->nnz_hes += q1 * nc + q1 * (q1 + 1) / 2;
+      }
+  }
   for (int p = 0; nseg > 0 && p < mesh->npin; ++p)
     if (mesh->pins[p].kind == RC_PIN_CONTINUOUS) { /* 1 + s entries */
       size->ncons += 1;
@@ -979,12 +1110,27 @@ static rc_err segment_setup(rc_nlp *nlp, rc_error *err) {
   nlp->nseg = mesh->nseg > 0 ? mesh->nseg : 0;
   if (nlp->nseg == 0)
     return RC_OK;
-  if (!pb->autonomous)
+  if (!rc_problem_segments_ok(pb))
     return rc_error_set(err, RC_ERR_INPUT,
                         "%s/%s: free breakpoints (%d segments) need an "
-                        "autonomous problem: its functions depend on t and "
-                        "every node's time moves with the segment durations",
+                        "autonomous problem or its time derivatives "
+                        "(rc_problem.time_derivs): its functions depend on t "
+                        "and every node's time moves with the segment "
+                        "durations",
                         pb->model, pb->formulation, nlp->nseg);
+  nlp->timed = !pb->autonomous;
+  if (nlp->timed) {
+    nlp->trow_of = xcalloc((size_t)nlp->nF, sizeof(int));
+    nlp->Ft = xcalloc((size_t)pb->n_time_rows + 1, sizeof(double));
+    nlp->Ftw = xcalloc((size_t)pb->n_time_cols + 1, sizeof(double));
+    if (!nlp->trow_of || !nlp->Ft || !nlp->Ftw)
+      return rc_error_set(err, RC_ERR_NOMEM,
+                          "out of memory for the time derivatives");
+    for (int i = 0; i < nlp->nF; ++i)
+      nlp->trow_of[i] = -1;
+    for (int e = 0; e < pb->n_time_rows; ++e)
+      nlp->trow_of[pb->time_rows[e]] = e;
+  }
   const size_t n = (size_t)mesh->n;
   nlp->elem_seg = xcalloc(n, sizeof(int));
   nlp->elem_phi = xcalloc(n, sizeof(double));
@@ -1304,6 +1450,15 @@ int rc_nlp_gradient(rc_nlp *nlp, const double *x, double *grad) {
         if ((st = node_F(nlp, n, x, tf, &F)) != 0)
           return st;
         grad[hv] += dh * bj * F[rL];
+      }
+      if (nlp->timed && nlp->trow_of[rL] >= 0) { /* through t_n */
+        double a;
+        const int q = node_tseg(nlp, n, &a);
+        if ((st = node_time(nlp, n, x, tf, NULL)) != 0)
+          return st;
+        for (int r = 0; r <= q; ++r)
+          grad[nlp->dur_off + r] +=
+              w * nlp->Ft[nlp->trow_of[rL]] * (r < q ? 1.0 : a);
       }
     }
   }

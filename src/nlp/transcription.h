@@ -109,6 +109,13 @@ typedef struct rc_nlp {
   double *elem_phi;   /* mesh->n: h_k / T_q */
   double *elem_alpha; /* mesh->n + 1: start of element k in its segment, as a
                          fraction of T_q (1 at the end of the segment) */
+  /* free breakpoints on a problem that depends on t (rc_problem.time_derivs):
+   * node n's time moves with T_0..T_q */
+  int timed;
+  int *trow_of; /* nF: index into pb->time_rows of output i, or -1 */
+  double *Ft;   /* n_time_rows */
+  double *Ftw;  /* n_time_cols */
+  double Ftt;
   /* tangency rows of pinned state arcs (below) */
   int ntan;      /* rows */
   int tan_off;   /* first row (-1: none) */
