@@ -290,5 +290,7 @@ void rc_phases_solution_free(rc_phases_solution *s) {
   free(s->link_lo);
   free(s->link_hi);
   free(s->link_dual);
+  free(s->path_backoff);
+  free(s->path_violation);
   memset(s, 0, sizeof *s);
 }

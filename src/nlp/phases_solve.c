@@ -19,6 +19,7 @@
 #include "nlp/ipopt_adapter.h"
 #include "nlp/nlp_solve.h"
 #include "nlp/phases_nlp.h"
+#include "radcol/dense_check.h"
 #include "radcol/phases.h"
 
 static const char *phase_name(const rc_phases *ph, int k) {
@@ -26,13 +27,20 @@ static const char *phase_name(const rc_phases *ph, int k) {
   return n && n[0] ? n : "?";
 }
 
-/* The local problems and the meshes with breakpoints at the data times. */
+/* The local problems and the meshes with breakpoints at the data times;
+ * c_lo, c_hi: NULL, or per phase the path bounds to solve with (the
+ * back-off). */
 static rc_err prepare(const rc_phases *ph, const rc_mesh *meshes,
-                      rc_problem *pb, rc_mesh *mesh, rc_error *err) {
+                      double *const *c_lo, double *const *c_hi, rc_problem *pb,
+                      rc_mesh *mesh, rc_error *err) {
   rc_err rc = RC_OK;
   for (int k = 0; k < ph->nphases && rc == RC_OK; ++k) {
     if ((rc = rc_phases_local_problem(ph, k, &pb[k], NULL, err)) != RC_OK)
       break;
+    if (c_lo && pb[k].nc > 0) {
+      pb[k].c_lo = c_lo[k];
+      pb[k].c_hi = c_hi[k];
+    }
     if ((rc = rc_mesh_validate(&meshes[k], err)) != RC_OK) {
       char m[RC_MESSAGE_MAX];
       snprintf(m, sizeof m, "%s", err ? err->message : "");
@@ -56,7 +64,7 @@ rc_err rc_phases_count(const rc_phases *ph, const rc_mesh *meshes,
   rc_mesh *mesh = calloc(n, sizeof *mesh);
   if (!pb || !mesh)
     rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory");
-  else if ((rc = prepare(ph, meshes, pb, mesh, err)) == RC_OK)
+  else if ((rc = prepare(ph, meshes, NULL, NULL, pb, mesh, err)) == RC_OK)
     rc = rc_pnlp_count(ph, pb, mesh, dense_bounds, c, err);
   for (size_t k = 0; mesh && k < n; ++k)
     rc_mesh_free(&mesh[k]);
@@ -191,10 +199,13 @@ static const char *first_infeasible(const rc_phases *ph, int *k) {
   return NULL;
 }
 
-rc_err rc_phases_solve(const rc_phases *ph, const rc_mesh *meshes,
-                       const rc_options *opt, const rc_solution *guesses,
-                       rc_phases_solution *out, rc_solve_stats *stats,
-                       rc_error *err) {
+/* One solve of the phases with path bounds c_lo, c_hi (NULL: the
+ * problems' own); the result reports the problems' own bounds. */
+static rc_err solve_once(const rc_phases *ph, const rc_mesh *meshes,
+                         const rc_options *opt, const rc_solution *guesses,
+                         double *const *c_lo, double *const *c_hi,
+                         rc_phases_solution *out, rc_solve_stats *stats,
+                         rc_error *err) {
   const double wall0 = rc_now_s();
   memset(out, 0, sizeof *out);
   memset(stats, 0, sizeof *stats);
@@ -218,7 +229,7 @@ rc_err rc_phases_solve(const rc_phases *ph, const rc_mesh *meshes,
     rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory");
     goto done;
   }
-  if ((rc = prepare(ph, meshes, pb, mesh, err)) != RC_OK ||
+  if ((rc = prepare(ph, meshes, c_lo, c_hi, pb, mesh, err)) != RC_OK ||
       (rc = rc_pnlp_create(ph, pb, mesh, opt->dense_bounds, &p, err)) != RC_OK)
     goto done;
   const size_t nv = (size_t)p->nvar, nc = (size_t)p->ncon;
@@ -301,8 +312,11 @@ rc_err rc_phases_solve(const rc_phases *ph, const rc_mesh *meshes,
   snprintf(stats->solver, sizeof stats->solver, "ipopt");
   if ((rc = result_alloc(out, nph, p->nlrow, err)) != RC_OK)
     goto done;
-  for (int k = 0; k < nph; ++k)
+  for (int k = 0; k < nph; ++k) {
     out->pb[k] = pb[k];
+    out->pb[k].c_lo = ph->phase[k].pb->c_lo; /* not the back-off's */
+    out->pb[k].c_hi = ph->phase[k].pb->c_hi;
+  }
   if ((rc = fill_result(p, opt, &v, out, err)) != RC_OK)
     goto done;
   stats->wall_s = rc_now_s() - wall0;
@@ -315,6 +329,208 @@ done:
     rc_mesh_free(&mesh[k]);
   free(mesh);
   free(pb);
+  return rc;
+}
+
+/* ---- the back-off of path constraints (rc_phases.path_tol) ----------------
+ *
+ * Collocation imposes a path constraint c_lo <= c(t, w) <= c_hi at the
+ * collocation points; between them the dense output can cross the bound
+ * (the crane's stack by 4.7 mm).  The back-off solves with tightened bounds
+ * c_hi - b_hi, c_lo + b_lo, b >= 0, chosen so that the dense output holds
+ * the problem's own bounds: after each converged solve the excess v of
+ * every bound on a grid of RC_PATH_BACKOFF_DENSE points per element is
+ * measured, and a bound with v > path_tol gets b += v + path_tol / 2, until
+ * every v <= path_tol (or RC_PATH_BACKOFF_MAX solves more; or a bound would
+ * cross its partner).  Each re-solve starts warm from the last.  Exact in the
+ * sense that the reported excess is of the problem's own bounds on that
+ * grid; conservative at the nodes by b. */
+
+/* Largest excess of each path bound on the dense grid of sol: ex_lo[i] =
+ * max(c_lo - c), ex_hi[i] = max(c - c_hi), 0 when held. */
+static rc_err path_excess(const rc_problem *pb, const rc_solution *sol,
+                          double *ex_lo, double *ex_hi, rc_error *err) {
+  const int nw = rc_problem_nw(pb), nF = rc_problem_nF(pb);
+  const int off = pb->nx + pb->ny,
+            nd = rc_dense_grid_size(sol, RC_PATH_BACKOFF_DENSE);
+  double *t = malloc((size_t)nd * sizeof *t);
+  double *w = malloc((size_t)nw * sizeof *w);
+  double *F = malloc((size_t)nF * sizeof *F);
+  rc_err rc = RC_OK;
+  if (!t || !w || !F)
+    rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory");
+  for (int i = 0; i < pb->nc; ++i)
+    ex_lo[i] = ex_hi[i] = 0.0;
+  if (rc == RC_OK)
+    rc_dense_grid(sol, RC_PATH_BACKOFF_DENSE, t, NULL);
+  for (int q = 0; q < nd && rc == RC_OK; ++q) {
+    if ((rc = rc_solution_eval(sol, t[q], w, err)) != RC_OK)
+      break;
+    const int bad = pb->point.eval(pb, t[q], w, F) != 0;
+    for (int i = 0; i < pb->nc; ++i) {
+      const double c = bad ? NAN : F[off + i];
+      if (isfinite(pb->c_lo[i]))
+        ex_lo[i] = isnan(c) ? INFINITY : fmax(ex_lo[i], pb->c_lo[i] - c);
+      if (isfinite(pb->c_hi[i])) {
+        ex_hi[i] = isnan(c) ? INFINITY : fmax(ex_hi[i], c - pb->c_hi[i]);
+      }
+    }
+  }
+  free(t);
+  free(w);
+  free(F);
+  return rc;
+}
+
+static int solved(const rc_solve_stats *st) {
+  return st->status == RC_STATUS_CONVERGED ||
+         st->status == RC_STATUS_ACCEPTABLE;
+}
+
+/* The next back-off of one bound from b with excess v > tol: a secant step
+ * on v(b) through the last pair (b_prev, v_prev) when its slope is sensible
+ * (v falls by about 0.9 of what b adds on the crane), else b + v; then
+ * tol / 2 more, to land inside. */
+static double next_backoff(double b, double v, double *hist, double tol) {
+  double slope = 1.0;
+  if (isfinite(hist[1]) && b != hist[0]) {
+    const double s = (hist[1] - v) / (b - hist[0]);
+    if (s > 0.1 && s < 10.0)
+      slope = s;
+  }
+  hist[0] = b;
+  hist[1] = v;
+  return b + v / slope + 0.5 * tol;
+}
+
+/* Measures the excess of every phase's path bounds in out (its largest per
+ * phase into out->path_violation) and tightens lo, hi (the bounds solved
+ * with) where it exceeds tol; hist: per phase and bound the last (back-off,
+ * excess) pair, lo side then hi side.  Returns 1 when a bound was
+ * tightened, 0 when none needs it or none can be (an equality, or bounds
+ * that would cross). */
+static int tighten(const rc_phases *ph, double tol, rc_phases_solution *out,
+                   double *const *lo, double *const *hi, double *const *hist,
+                   double *ex, rc_err *rc, rc_error *err) {
+  int more = 0;
+  for (int k = 0; k < ph->nphases && *rc == RC_OK; ++k) {
+    const rc_problem *pb = ph->phase[k].pb;
+    const int nc = pb->nc;
+    out->path_violation[k] = 0.0;
+    if (nc == 0)
+      continue;
+    if ((*rc = path_excess(&out->pb[k], &out->sol[k], ex, ex + nc, err)) !=
+        RC_OK)
+      break;
+    for (int i = 0; i < nc; ++i) {
+      out->path_violation[k] =
+          fmax(out->path_violation[k], fmax(ex[i], ex[nc + i]));
+      if (pb->c_lo[i] == pb->c_hi[i])
+        continue; /* an equality: nothing to back off */
+      double *h = hist[k] + 4 * i;
+      const double nlo =
+          ex[i] > tol ? pb->c_lo[i] +
+                            next_backoff(lo[k][i] - pb->c_lo[i], ex[i], h, tol)
+                      : lo[k][i];
+      const double nhi =
+          ex[nc + i] > tol ? pb->c_hi[i] - next_backoff(pb->c_hi[i] - hi[k][i],
+                                                        ex[nc + i], h + 2, tol)
+                           : hi[k][i];
+      if (!(nlo < nhi) || (nlo == lo[k][i] && nhi == hi[k][i]))
+        continue;
+      lo[k][i] = nlo;
+      hi[k][i] = nhi;
+      more = 1;
+    }
+  }
+  return more;
+}
+
+rc_err rc_phases_solve(const rc_phases *ph, const rc_mesh *meshes,
+                       const rc_options *opt, const rc_solution *guesses,
+                       rc_phases_solution *out, rc_solve_stats *stats,
+                       rc_error *err) {
+  if (!(ph && ph->path_tol > 0.0 && ph->nphases > 0 && ph->phase))
+    return solve_once(ph, meshes, opt, guesses, NULL, NULL, out, stats, err);
+  const int nph = ph->nphases;
+  const size_t n = (size_t)(nph > 0 ? nph : 1);
+  int ncmax = 0;
+  for (int k = 0; k < nph; ++k)
+    if (ph->phase[k].pb && ph->phase[k].pb->nc > ncmax)
+      ncmax = ph->phase[k].pb->nc;
+  double **lo = calloc(n, sizeof *lo);
+  double **hi = calloc(n, sizeof *hi);
+  double **hist = calloc(n, sizeof *hist);
+  double *ex = malloc((size_t)(2 * ncmax + 1) * sizeof *ex);
+  rc_err rc = RC_OK;
+  if (!lo || !hi || !hist || !ex)
+    rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory");
+  for (int k = 0; k < nph && rc == RC_OK; ++k) {
+    const rc_problem *pb = ph->phase[k].pb;
+    if (!pb) {
+      rc = rc_phases_validate(ph, err); /* words the missing problem */
+      break;
+    }
+    lo[k] = malloc((size_t)(pb->nc + 1) * sizeof **lo);
+    hi[k] = malloc((size_t)(pb->nc + 1) * sizeof **hi);
+    hist[k] = malloc((size_t)(4 * pb->nc + 1) * sizeof **hist);
+    if (!lo[k] || !hi[k] || !hist[k])
+      rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory");
+    for (int i = 0; rc == RC_OK && i < 4 * pb->nc; ++i)
+      hist[k][i] = NAN;
+    for (int i = 0; rc == RC_OK && i < pb->nc; ++i) {
+      lo[k][i] = pb->c_lo[i];
+      hi[k][i] = pb->c_hi[i];
+    }
+  }
+  if (rc == RC_OK)
+    rc = solve_once(ph, meshes, opt, guesses, lo, hi, out, stats, err);
+  int solves = 0, iterations = stats->iterations;
+  double wall = stats->wall_s;
+  while (rc == RC_OK && solved(stats)) {
+    out->path_backoff = calloc(n, sizeof(double));
+    out->path_violation = calloc(n, sizeof(double));
+    if (!out->path_backoff || !out->path_violation) {
+      rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory");
+      break;
+    }
+    for (int k = 0; k < nph; ++k)
+      for (int i = 0; i < ph->phase[k].pb->nc; ++i)
+        out->path_backoff[k] = fmax(out->path_backoff[k],
+                                    fmax(ph->phase[k].pb->c_hi[i] - hi[k][i],
+                                         lo[k][i] - ph->phase[k].pb->c_lo[i]));
+    out->backoff_solves = solves;
+    if (!tighten(ph, ph->path_tol, out, lo, hi, hist, ex, &rc, err) ||
+        rc != RC_OK || solves == RC_PATH_BACKOFF_MAX)
+      break;
+    rc_options o = *opt;
+    o.warm_start = 0;
+    rc_phases_solution next;
+    rc = solve_once(ph, meshes, &o, out->sol, lo, hi, &next, stats, err);
+    if (rc != RC_OK)
+      break;
+    rc_phases_solution_free(out);
+    *out = next;
+    ++solves;
+    iterations += stats->iterations;
+    wall += stats->wall_s;
+  }
+  stats->iterations = iterations;
+  stats->wall_s = wall;
+  if (rc != RC_OK)
+    rc_phases_solution_free(out);
+  for (int k = 0; k < nph; ++k) {
+    if (lo)
+      free(lo[k]);
+    if (hi)
+      free(hi[k]);
+    if (hist)
+      free(hist[k]);
+  }
+  free(lo);
+  free(hi);
+  free(hist);
+  free(ex);
   return rc;
 }
 
