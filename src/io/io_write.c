@@ -1191,7 +1191,7 @@ static void fill_phases(wctx *c, hid_t file, const void *ctx) {
     attr_str(c, h, gpath, "name", rec->ph->phase[k].name);
     attr_str(c, h, gpath, "problem", pr->pb->model);
     attr_str(c, h, gpath, "formulation", pr->pb->formulation);
-    attr_str(c, h, gpath, "kind", "solve");
+    attr_str(c, h, gpath, "kind", pr->kind ? pr->kind : "solve");
     attr_str(c, h, gpath, "status", rc_status_name(st));
     attr_real(c, h, gpath, "start", res->start[k]);
     attr_real(c, h, gpath, "duration", res->duration[k]);
