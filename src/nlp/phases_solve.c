@@ -346,39 +346,99 @@ done:
  * sense that the reported excess is of the problem's own bounds on that
  * grid; conservative at the nodes by b. */
 
-/* Largest excess of each path bound on the dense grid of sol: ex_lo[i] =
- * max(c_lo - c), ex_hi[i] = max(c - c_hi), 0 when held. */
+/* Work space of path_excess: the point vector and the point block. */
+typedef struct path_eval {
+  const rc_problem *pb;
+  const rc_solution *sol;
+  double *w, *F;
+} path_eval;
+
+/* sign * (c_i(t) - bound): the excess of one bound at t (+inf where the
+ * functions fail). */
+static double excess_at(const path_eval *e, int i, double sign, double bound,
+                        double t) {
+  if (rc_solution_eval(e->sol, t, e->w, NULL) != RC_OK ||
+      e->pb->point.eval(e->pb, t, e->w, e->F) != 0)
+    return INFINITY;
+  const double c = e->F[e->pb->nx + e->pb->ny + i];
+  return isnan(c) ? INFINITY : sign * (c - bound);
+}
+
+/* The largest excess on [a, b] around a sampled local maximum: golden-
+ * section search (60 steps: the bracket shrinks by 0.618^60 ~ 3e-13). */
+static double excess_peak(const path_eval *e, int i, double sign, double bound,
+                          double a, double b, double best) {
+  const double g = 0.5 * (sqrt(5.0) - 1.0);
+  double x1 = b - g * (b - a), x2 = a + g * (b - a);
+  double f1 = excess_at(e, i, sign, bound, x1);
+  double f2 = excess_at(e, i, sign, bound, x2);
+  for (int it = 0; it < 60 && isfinite(f1) && isfinite(f2); ++it) {
+    if (f1 >= f2) {
+      b = x2, x2 = x1, f2 = f1;
+      x1 = b - g * (b - a);
+      f1 = excess_at(e, i, sign, bound, x1);
+    } else {
+      a = x1, x1 = x2, f1 = f2;
+      x2 = a + g * (b - a);
+      f2 = excess_at(e, i, sign, bound, x2);
+    }
+  }
+  return fmax(best, fmax(f1, f2));
+}
+
+/* Largest excess of each path bound on the dense output of sol: ex_lo[i] =
+ * max(c_lo - c), ex_hi[i] = max(c - c_hi), 0 when held.  Sampled at
+ * RC_PATH_BACKOFF_DENSE points per element, then every sampled local
+ * maximum within RC_PATH_BACKOFF_BAND of the bound (in the constraint's
+ * units) is refined by a golden-section search between its neighbours, so
+ * a peak narrower than the grid is measured at its top. */
 static rc_err path_excess(const rc_problem *pb, const rc_solution *sol,
                           double *ex_lo, double *ex_hi, rc_error *err) {
-  const int nw = rc_problem_nw(pb), nF = rc_problem_nF(pb);
-  const int off = pb->nx + pb->ny,
-            nd = rc_dense_grid_size(sol, RC_PATH_BACKOFF_DENSE);
+  const int nw = rc_problem_nw(pb), nF = rc_problem_nF(pb), nc = pb->nc;
+  const int nd = rc_dense_grid_size(sol, RC_PATH_BACKOFF_DENSE);
   double *t = malloc((size_t)nd * sizeof *t);
-  double *w = malloc((size_t)nw * sizeof *w);
-  double *F = malloc((size_t)nF * sizeof *F);
+  double *v = malloc((size_t)nd * (size_t)nc * 2 * sizeof *v);
+  path_eval e = {pb, sol, malloc((size_t)nw * sizeof(double)),
+                 malloc((size_t)nF * sizeof(double))};
   rc_err rc = RC_OK;
-  if (!t || !w || !F)
+  if (!t || !v || !e.w || !e.F)
     rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory");
-  for (int i = 0; i < pb->nc; ++i)
+  for (int i = 0; i < nc; ++i)
     ex_lo[i] = ex_hi[i] = 0.0;
   if (rc == RC_OK)
     rc_dense_grid(sol, RC_PATH_BACKOFF_DENSE, t, NULL);
   for (int q = 0; q < nd && rc == RC_OK; ++q) {
-    if ((rc = rc_solution_eval(sol, t[q], w, err)) != RC_OK)
-      break;
-    const int bad = pb->point.eval(pb, t[q], w, F) != 0;
-    for (int i = 0; i < pb->nc; ++i) {
-      const double c = bad ? NAN : F[off + i];
-      if (isfinite(pb->c_lo[i]))
-        ex_lo[i] = isnan(c) ? INFINITY : fmax(ex_lo[i], pb->c_lo[i] - c);
-      if (isfinite(pb->c_hi[i])) {
-        ex_hi[i] = isnan(c) ? INFINITY : fmax(ex_hi[i], c - pb->c_hi[i]);
-      }
+    double *vq = v + (size_t)q * 2 * (size_t)nc; /* lo side, then hi */
+    for (int i = 0; i < nc; ++i) {
+      vq[i] = isfinite(pb->c_lo[i]) ? excess_at(&e, i, -1.0, pb->c_lo[i], t[q])
+                                    : -INFINITY;
+      vq[nc + i] = isfinite(pb->c_hi[i])
+                       ? excess_at(&e, i, 1.0, pb->c_hi[i], t[q])
+                       : -INFINITY;
     }
   }
+  for (int j = 0; j < 2 * nc && rc == RC_OK; ++j) {
+    const int i = j % nc, hi = j >= nc;
+    const double sign = hi ? 1.0 : -1.0, bound = hi ? pb->c_hi[i] : pb->c_lo[i];
+    double best = 0.0;
+    for (int q = 0; q < nd; ++q) {
+      const double f = v[(size_t)q * 2 * (size_t)nc + (size_t)j];
+      best = fmax(best, f);
+      const double fl =
+          q > 0 ? v[(size_t)(q - 1) * 2 * (size_t)nc + (size_t)j] : -INFINITY;
+      const double fr = q + 1 < nd
+                            ? v[(size_t)(q + 1) * 2 * (size_t)nc + (size_t)j]
+                            : -INFINITY;
+      if (isfinite(f) && f > -RC_PATH_BACKOFF_BAND && f >= fl && f >= fr)
+        best = excess_peak(&e, i, sign, bound, t[q > 0 ? q - 1 : q],
+                           t[q + 1 < nd ? q + 1 : q], best);
+    }
+    (hi ? ex_hi : ex_lo)[i] = best;
+  }
   free(t);
-  free(w);
-  free(F);
+  free(v);
+  free(e.w);
+  free(e.F);
   return rc;
 }
 
