@@ -24,6 +24,9 @@
  *     has a breakpoint at its switch (fraction (vp - v1) / (2 vp - v1)), so
  *     the piecewise-quadratic states are exact for 3-stage collocation and
  *     the NLP must reproduce tau, T2 and T to 1e-9 relative.
+ *     The same as a maximisation (every phase maximises -T_k, maximize =
+ *     1): the same durations, objective -(2 sqrt(5) - 1), to 1e-9; a phase
+ *     that maximises next to one that minimises is refused naming both.
  *  4. Data at interior times: the data mesh has the breakpoints; a fit of
  *     x' = -k x (one parameter k) to exact data exp(-k t) recovers k; bad
  *     data are refused with the value named.
@@ -537,7 +540,8 @@ static void test_derivatives(void) {
   EXPECT(rc_phases_local_problem(&ph2, 1, &local, &S, &err) == RC_OK &&
              local.t0 == 1.2 && local.tf == 2.2 && S == 1.2,
          "absolute frame: t0 %g tf %g S %g", local.t0, local.tf, S);
-  /* a maximising phase is refused (the phases minimise their sum) */
+  /* a maximising phase next to minimising ones is refused (one sense for
+   * the sum) */
   A->maximize = 1;
   EXPECT(rc_phases_validate(&ph2, &err) == RC_ERR_INPUT &&
              strstr(err.message, "free") && strstr(err.message, "maximi"),
@@ -552,17 +556,20 @@ static void test_derivatives(void) {
 
 /* ---- 3. the closed-form two-phase optimum -------------------------------- */
 
-static void test_closed_form(void) {
+static void test_closed_form(int maximize) {
   rc_error err;
   /* light phase: m1 = 1 from rest at 0 to x = a (v free); heavy phase:
    * m2 = 2 on to rest at L; |u| <= F = 1; minimise T1 + T2. */
   const double m1 = 1.0, m2 = 2.0, F = 1.0, a = 0.5, L = 2.0;
   const double v1 = sqrt(2 * F / m1 * a), A2 = F / m2;
   const double vp = sqrt((v1 * v1 + 2 * A2 * (L - a)) / 2);
-  const double T1 = v1 * m1 / F, T2 = (2 * vp - v1) / A2, J = T1 + T2;
+  const double T1 = v1 * m1 / F, T2 = (2 * vp - v1) / A2;
   const double x0[] = {0, 0}, xa[] = {a, 0}, xf[] = {L, 0};
-  rc_problem *P1 = toy_make(V_MT, m1, 1.0, "11", x0, "10", xa, 1, 1.5);
-  rc_problem *P2 = toy_make(V_MT, m2, 1.0, NULL, NULL, "11", xf, 1, 2.0);
+  /* maximize: the same optimum as the maximum of -(T1 + T2) */
+  const double c = maximize ? -1.0 : 1.0, J = c * (T1 + T2);
+  rc_problem *P1 = toy_make(V_MT, m1, c, "11", x0, "10", xa, 1, 1.5);
+  rc_problem *P2 = toy_make(V_MT, m2, c, NULL, NULL, "11", xf, 1, 2.0);
+  P1->maximize = P2->maximize = maximize;
   const rc_phase phase[2] = {{.name = "light", .pb = P1},
                              {.name = "heavy", .pb = P2}};
   const rc_phases ph = {.name = "two-mass", .nphases = 2, .phase = phase};
@@ -595,12 +602,14 @@ static void test_closed_form(void) {
   if (st.status == RC_STATUS_CONVERGED) {
     const double e_T1 = fabs(s.duration[0] - T1) / T1,
                  e_T2 = fabs(s.duration[1] - T2) / T2,
-                 e_J = fabs(st.objective - J) / J;
-    printf("two-mass: switch %.15g (exact %.15g, rel %.1e), T2 %.15g (exact "
-           "%.15g, rel %.1e), T %.15g (exact 2 sqrt(5) - 1 = %.15g, rel "
-           "%.1e), %d iterations\n",
-           s.duration[0], T1, e_T1, s.duration[1], T2, e_T2, st.objective, J,
-           e_J, st.iterations);
+                 e_J = fabs(st.objective - J) / fabs(J);
+    printf(
+        "two-mass%s: switch %.15g (exact %.15g, rel %.1e), T2 %.15g (exact "
+        "%.15g, rel %.1e), objective %.15g (exact +-(2 sqrt(5) - 1) = %.15g, "
+        "rel "
+        "%.1e), %d iterations\n",
+        maximize ? " (maximise -T)" : "", s.duration[0], T1, e_T1,
+        s.duration[1], T2, e_T2, st.objective, J, e_J, st.iterations);
     EXPECT(e_T1 < 1e-9 && e_T2 < 1e-9 && e_J < 1e-9,
            "closed form missed: %.2e %.2e %.2e", e_T1, e_T2, e_J);
     /* the velocity carried across the switch: v(tau) = v1 on both sides */
@@ -617,6 +626,26 @@ static void test_closed_form(void) {
   rc_phases_solution_free(&s);
   rc_mesh_free(&mesh[0]);
   rc_mesh_free(&mesh[1]);
+  rc_problem_free(&P1);
+  rc_problem_free(&P2);
+}
+
+/* A phase that maximises next to one that minimises is refused, naming
+ * both. */
+static void test_mixed_senses(void) {
+  rc_error err = {RC_OK, ""};
+  const double x0[] = {0, 0}, xf[] = {1, 0};
+  rc_problem *P1 = toy_make(V_MT, 1.0, -1.0, "11", x0, NULL, NULL, 1, 1.5);
+  rc_problem *P2 = toy_make(V_MT, 1.0, 1.0, NULL, NULL, "11", xf, 1, 2.0);
+  P1->maximize = 1;
+  const rc_phase phase[2] = {{.name = "up", .pb = P1},
+                             {.name = "down", .pb = P2}};
+  const rc_phases ph = {.name = "mixed", .nphases = 2, .phase = phase};
+  EXPECT(rc_phases_validate(&ph, &err) == RC_ERR_INPUT &&
+             strstr(err.message, "phase down") &&
+             strstr(err.message, "phase up maximises"),
+         "mixed senses refused naming both phases: %s", err.message);
+  printf("refused: %s\n", err.message);
   rc_problem_free(&P1);
   rc_problem_free(&P2);
 }
@@ -775,7 +804,9 @@ static void test_backoff(void) {
 int main(void) {
   test_one_phase();
   test_derivatives();
-  test_closed_form();
+  test_closed_form(0);
+  test_closed_form(1);
+  test_mixed_senses();
   test_data();
   test_backoff();
   return RC_TEST_EXIT();

@@ -3,12 +3,13 @@
  * composed NLP (phases_nlp.c) through Ipopt, mapped back to one solution per
  * phase.
  *
- * It follows rc_solve (solve.c) step for step: the objective scale S
- * multiplies the objective Ipopt sees and divides every reported objective
- * and multiplier; a warm start's multipliers are multiplied by S; a phase
- * proved infeasible before solving ends the whole solve infeasible at the
- * starting point.  Each phase's mesh gets a breakpoint at its data times
- * (rc_data_mesh); the solutions carry those meshes.
+ * It follows rc_solve (solve.c) step for step: the objective factor S (the
+ * objective scale, negated when the phases maximise) multiplies the
+ * objective Ipopt sees and divides every reported objective and multiplier; a
+ * warm start's multipliers are multiplied by S; a phase proved infeasible
+ * before solving ends the whole solve infeasible at the starting point.  Each
+ * phase's mesh gets a breakpoint at its data times (rc_data_mesh); the
+ * solutions carry those meshes.
  */
 #include <math.h>
 #include <stdio.h>
@@ -78,7 +79,7 @@ rc_err rc_phases_count(const rc_phases *ph, const rc_mesh *meshes,
 
 typedef struct solve_ctx {
   rc_pnlp *p;
-  double S; /* objective scale */
+  double S; /* objective factor: the scale, negative for a maximisation */
 } solve_ctx;
 
 static int cb_objective(void *c, const double *x, double *f) {
@@ -233,7 +234,10 @@ static rc_err solve_once(const rc_phases *ph, const rc_mesh *meshes,
       (rc = rc_pnlp_create(ph, pb, mesh, opt->dense_bounds, &p, err)) != RC_OK)
     goto done;
   const size_t nv = (size_t)p->nvar, nc = (size_t)p->ncon;
-  const double S = phases_scale(ph);
+  /* Ipopt minimises S * objective; S = -scale when the phases maximise
+   * (every phase does, rc_phases_validate), as rc_solve does for one */
+  const double S =
+      ph->phase[0].pb->maximize ? -phases_scale(ph) : phases_scale(ph);
   if (!rc_nlp_vectors_alloc(&v, nv, nc)) {
     rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory for %zu NLP variables",
                       nv);
@@ -298,7 +302,7 @@ static rc_err solve_once(const rc_phases *ph, const rc_mesh *meshes,
   stats->solver_status = res.app_status;
   stats->iterations = res.iterations;
   stats->objective = res.objective / S;
-  stats->objective_scale = S;
+  stats->objective_scale = fabs(S);
   rc_nlp_scale_duals(1.0 / S, nv, nc, v.lam, v.zl, v.zu);
   stats->eval_s = res.eval_s;
   stats->ipopt_s = res.solve_s - res.eval_s;
