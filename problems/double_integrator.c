@@ -31,6 +31,8 @@
 #include "radcol/kit.h"
 #include "radcol/problem.h"
 
+#include "origin.h"
+
 enum { DI_MINTIME, DI_NFORM };
 enum { IX, IV, IU, NW };
 
@@ -41,6 +43,7 @@ typedef struct di_problem {
   double lo[NW], hi[NW];
   int fix0[2], fixf[2];
   double xf[2];
+  rc_model_origin origin; /* for restart */
 } di_problem;
 
 static const char *const di_names[NW] = {"x", "v", "u"};
@@ -114,7 +117,15 @@ static int di_guess(const rc_problem *pb, double t, double *w) {
 static void di_destroy(rc_problem *pb) {
   di_problem *d = pb->user;
   rc_kit_release(&d->kit);
+  rc_origin_free(&d->origin);
   free(d);
+}
+
+/* The problem from another start (rc_problem.restart, problems/origin.h). */
+static rc_err di_restart(const rc_problem *pb, const double *x0,
+                         rc_problem **out, rc_error *err) {
+  const di_problem *d = pb->user;
+  return rc_origin_restart(&d->origin, pb, x0, out, err);
 }
 
 static const rc_formulation_def di_forms[DI_NFORM] = {
@@ -186,9 +197,12 @@ static rc_err di_create(const rc_model *model, int form,
                        .guess = di_guess,
                        .reference = di_reference,
                        .user = d,
-                       .destroy = di_destroy};
+                       .destroy = di_destroy,
+                       .restart = di_restart};
   const rc_kit_spec ks = {.point = di_point, .boundary = di_boundary};
   rc_err rc = rc_kit_attach(&d->pb, &d->kit, &ks, err);
+  if (rc == RC_OK)
+    rc = rc_origin_record(&d->origin, model, form, pv, err);
   if (rc != RC_OK) {
     di_destroy(&d->pb);
     return rc;

@@ -69,6 +69,8 @@
 #include "radcol/ode_reference.h"
 #include "radcol/problem.h"
 
+#include "origin.h"
+
 #define RC_DP_GRID 2001
 #define RC_DP_REF_TOL 1e-13
 #define RC_DP_MAXW 10
@@ -90,8 +92,9 @@ typedef struct dp_data {
   /* guess: the angle solution on a uniform grid */
   int ngrid;
   double grid_h;
-  double *grid_y;  /* ngrid x 4 */
-  double *grid_dy; /* ngrid x 4 */
+  double *grid_y;         /* ngrid x 4 */
+  double *grid_dy;        /* ngrid x 4 */
+  rc_model_origin origin; /* for restart */
 } dp_data;
 
 static const dp_data *dp_of(const rc_problem *pb) {
@@ -538,8 +541,16 @@ static void dp_destroy(rc_problem *pb) {
     return;
   dp_data *d = (dp_data *)pb->user;
   rc_kit_release(&d->kit);
+  rc_origin_free(&d->origin);
   free(d->grid_y), free(d->grid_dy);
   free(d);
+}
+
+/* The problem from another start (rc_problem.restart, problems/origin.h). */
+static rc_err dp_restart(const rc_problem *pb, const double *x0,
+                         rc_problem **out, rc_error *err) {
+  const dp_data *d = pb->user;
+  return rc_origin_restart(&d->origin, pb, x0, out, err);
 }
 
 static const char *const dp_names_cart[] = {"x1", "y1", "x2", "y2", "u1",
@@ -716,6 +727,7 @@ static rc_err dp_create(const rc_model *model, int formulation,
   rc_problem *pb = &d->pb;
   pb->user = d;
   pb->destroy = dp_destroy;
+  pb->restart = dp_restart;
   d->form = formulation;
   dp_set_data(d, model, pv);
   dp_fill_problem(d, model, pv->real[rc_model_param_index(model, "tf")]);
@@ -725,6 +737,8 @@ static rc_err dp_create(const rc_model *model, int formulation,
   rc = rc_kit_attach(pb, &d->kit, &ks, err);
   if (rc == RC_OK)
     rc = dp_guess_grid(d, err);
+  if (rc == RC_OK)
+    rc = rc_origin_record(&d->origin, model, formulation, pv, err);
   if (rc == RC_OK)
     rc = rc_problem_validate(pb, err);
   if (rc != RC_OK) {

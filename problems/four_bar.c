@@ -78,6 +78,8 @@
 #include "radcol/ode_reference.h"
 #include "radcol/problem.h"
 
+#include "origin.h"
+
 #define FB_MAXW 36
 #define FB_NQ 9
 #define FB_NX 18
@@ -113,6 +115,7 @@ typedef struct fb_data {
   int ngrid;
   double grid_h;
   double *grid_y, *grid_dy; /* ngrid x 18 */
+  rc_model_origin origin;   /* for restart */
 } fb_data;
 
 static const fb_data *fb_of(const rc_problem *pb) {
@@ -621,8 +624,16 @@ static void fb_destroy(rc_problem *pb) {
     return;
   fb_data *d = (fb_data *)pb->user;
   rc_kit_release(&d->kit);
+  rc_origin_free(&d->origin);
   free(d->grid_y), free(d->grid_dy);
   free(d);
+}
+
+/* The problem from another start (rc_problem.restart, problems/origin.h). */
+static rc_err fb_restart(const rc_problem *pb, const double *x0,
+                         rc_problem **out, rc_error *err) {
+  const fb_data *d = pb->user;
+  return rc_origin_restart(&d->origin, pb, x0, out, err);
 }
 
 static const char *const fb_state_names[FB_NX] = {
@@ -894,6 +905,7 @@ static rc_err fb_create(const rc_model *model, int formulation,
   rc_problem *pb = &d->pb;
   pb->user = d;
   pb->destroy = fb_destroy;
+  pb->restart = fb_restart;
   d->form = formulation;
   d->speed = strcmp(drv, "speed") == 0;
   d->nl = d->speed ? 9 : 8;
@@ -908,6 +920,8 @@ static rc_err fb_create(const rc_model *model, int formulation,
   }
   if (rc == RC_OK && !d->speed)
     rc = fb_torque_grid(d, err);
+  if (rc == RC_OK)
+    rc = rc_origin_record(&d->origin, model, formulation, pv, err);
   if (rc == RC_OK)
     rc = rc_problem_validate(pb, err);
   if (rc != RC_OK) {

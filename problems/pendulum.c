@@ -84,6 +84,8 @@
 #include "radcol/ode_reference.h"
 #include "radcol/problem.h"
 
+#include "origin.h"
+
 #define REF_TOL 1e-14
 #define PEND_PI 3.14159265358979323846
 
@@ -135,6 +137,7 @@ typedef struct pendulum {
   double x0[5];
   int fix_x0[5];
   double w_lo[6], w_hi[6];
+  rc_model_origin origin; /* for restart */
 } pendulum;
 
 static const pendulum *P(const rc_problem *pb) {
@@ -616,7 +619,15 @@ static const form_spec specs[F_COUNT] = {
 static void destroy(rc_problem *pb) {
   pendulum *p = pb->user;
   rc_kit_release(&p->kit);
+  rc_origin_free(&p->origin);
   free(p);
+}
+
+/* The problem from another start (rc_problem.restart, problems/origin.h). */
+static rc_err restart(const rc_problem *pb, const double *x0, rc_problem **out,
+                      rc_error *err) {
+  const pendulum *d = pb->user;
+  return rc_origin_restart(&d->origin, pb, x0, out, err);
 }
 
 /* The formulation and the parameter values checked: v the values, set which
@@ -773,6 +784,7 @@ static void fill_problem(pendulum *p, double tf) {
   pb->reference = reference;
   pb->user = p;
   pb->destroy = destroy;
+  pb->restart = restart;
 }
 
 static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
@@ -809,6 +821,8 @@ static rc_err create(const rc_model *model, int form, const rc_param_values *pv,
   const rc_kit_spec ks = {
       .point = specs[form].point, .invariants = inv_fn, .w_record = w_rec};
   rc = rc_kit_attach(pb, &p->kit, &ks, err);
+  if (rc == RC_OK)
+    rc = rc_origin_record(&p->origin, model, form, pv, err);
   if (rc == RC_OK)
     rc = rc_problem_validate(pb, err);
   if (rc != RC_OK) {

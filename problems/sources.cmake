@@ -21,5 +21,6 @@ set(RADCOL_PROBLEM_SOURCES
   problems/double_integrator.c
   problems/double_pendulum.c
   problems/four_bar.c
+  problems/origin.c
   problems/pendulum.c
 )

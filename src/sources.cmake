@@ -15,6 +15,7 @@ set(RADCOL_CORE_SOURCES
   src/core/result.c
   src/core/guess_map.c
   src/core/params.c
+  src/core/start.c
   src/core/plugin_loader.c
   src/core/dense_lu.c
   src/core/data.c

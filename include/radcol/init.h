@@ -52,6 +52,9 @@ typedef struct rc_init_options {
   int max_iter;            /* Ipopt iterations; default 500 */
   int find_conflicts;      /* release fixed values in turn when inconsistent;
                               default 1 */
+  const double *x0;        /* NULL: the problem's start; else nx values:
+                              rc_make_consistent starts from them (the problem
+                              restarted there, radcol/start.h).  Borrowed. */
 } rc_init_options;
 
 void rc_init_options_default(rc_init_options *opt);
@@ -113,15 +116,13 @@ rc_err rc_make_consistent(const rc_problem *pb, const rc_init_options *opt,
 
 /* ---- consistent initial data for a solve (as IDACalcIC beside IDASolve) --
  *
- * rc_init_check_start states the facts; rc_init_apply_start makes the
- * problem start from the consistent point; the caller words the facts (the
- * library prints nothing).  Together they are what `radcol solve` does
- * before solving: the problem is re-created by its model with the moved
- * values as the start parameters NAME0 (every model exposes initial values
- * as parameters named after the state with a 0 suffix), so that everything
- * the model derives from its initial values at create (its reference, its
- * guess) starts from the consistent point too - an x0 swapped under a
- * finished problem would leave the reference starting elsewhere. */
+ * rc_init_check_start states the facts; rc_problem_restart (radcol/start.h)
+ * starts the problem from the consistent point st->x0; the caller words the
+ * facts (the library prints nothing).  Together they are what `radcol
+ * solve` does before solving.  The restart lets the model derive what it
+ * derived from its initial values at create (its reference, its guess) from
+ * the consistent point too - an x0 swapped under a finished problem would
+ * leave the reference starting elsewhere. */
 typedef struct rc_init_start {
   int checked;     /* 1: the check ran (0: nothing to check - no fixed x0
                       entry, or a sampled-reference formulation) */
@@ -148,7 +149,9 @@ rc_err rc_init_check_start(const rc_problem *pb, double feas_tol,
                            rc_init_start *st, rc_error *err);
 void rc_init_start_free(rc_init_start *st);
 
-/* Start *pb from st's consistent point: when st->changed, sets the start
+/* The route before rc_problem_restart, kept for callers of 0.1 (radcol no
+ * longer uses it): it needs the model's start parameters by name.
+ * Start *pb from st's consistent point: when st->changed, sets the start
  * parameter NAME0 of every moved state in pv (rc_params_set_real) and
  * re-creates formulation `formulation` of model (rc_model_create; a model
  * without a tf parameter keeps the old problem's horizon), replacing *pb

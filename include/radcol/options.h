@@ -86,6 +86,14 @@ typedef struct rc_options {
    * small correction with no active inequality takes a value near the
    * tolerance (the enriched solve of the error estimate, estimate.h). */
   double warm_start_mu;
+  /* A different start: NULL (the default) solves from the problem's own
+   * initial state; else nx values, and the solve runs on the problem
+   * restarted there (rc_problem_restart, radcol/start.h: the model derives
+   * its reference and guess from it again, or a view without the reference).
+   * Borrowed for the call.  Read by rc_solve, rc_solve_estimated,
+   * rc_solve_adaptive, rc_solve_refined(_estimated), rc_march_solve and
+   * rc_march_refined. */
+  const double *x0;
 } rc_options;
 
 /* "auto", "ipopt", "newton"; NULL for a value outside the enum. */

@@ -72,6 +72,11 @@ rc_err rc_model_create(const rc_model *model, int formulation,
                        const rc_param_values *pv, double tf, rc_problem **pb,
                        rc_error *err);
 
+/* A deep copy of src (values, set flags, text and file bytes) for model into
+ * *dst (free with rc_params_free).  On failure *dst is zeroed. */
+rc_err rc_params_copy(const rc_model *model, const rc_param_values *src,
+                      rc_param_values *dst, rc_error *err);
+
 /* Free what rc_params_init_defaults allocated; zeroes pv (safe on zeroed). */
 void rc_params_free(rc_param_values *pv);
 

@@ -190,6 +190,15 @@ struct rc_problem {
    * terms of the objective at given times; the mesh gets a breakpoint at
    * each.  Borrowed, owned by the problem.  NULL: none. */
   const struct rc_data_fit *data;
+
+  /* Optional (ABI 3): the same problem started from the initial state x0
+   * (nx values), with everything the model derived from its start at create
+   * (its reference, its guess) derived again; a new problem into *out, pb
+   * unchanged, the two independent.  Call it through rc_problem_restart
+   * (radcol/start.h), which falls back to a view without the reference when
+   * this is NULL. */
+  rc_err (*restart)(const rc_problem *pb, const double *x0, rc_problem **out,
+                    rc_error *err);
 };
 
 /* ---- the catalogue ------------------------------------------------------ */

@@ -32,6 +32,7 @@
 #include "radcol/result.h"
 #include "radcol/simulate.h"
 #include "radcol/solve.h"
+#include "radcol/start.h"
 #include "radcol/structure.h"
 #include "radcol/switching.h"
 #include "radcol/version.h"

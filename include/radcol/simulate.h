@@ -66,10 +66,11 @@ rc_err rc_simulate_step(const rc_problem *pb, rc_sim_method m, double t,
                         double h, const double *w, double *wnext, double *work,
                         rc_error *err);
 
-/* Integrates pb from t0 (state pb->x0) to tf with step h.  On RC_OK *sol is
- * allocated (mesh: one 1-stage element per step) and, if stats is not NULL,
- * stats is filled (status RC_STATUS_NOT_RUN: no NLP; iterations 0; message
- * "rk4: N steps of h = ..."; eval_s the integration time).  On failure
+/* Integrates pb from t0 (state pb->x0; from another state: simulate the
+ * problem rc_problem_restart returns, radcol/start.h) to tf with step h.  On
+ * RC_OK *sol is allocated (mesh: one 1-stage element per step) and, if stats is
+ * not NULL, stats is filled (status RC_STATUS_NOT_RUN: no NLP; iterations 0;
+ * message "rk4: N steps of h = ..."; eval_s the integration time).  On failure
  * nothing is allocated and err says where it failed. */
 rc_err rc_simulate(const rc_problem *pb, rc_sim_method m, double h,
                    rc_solution *sol, rc_solve_stats *stats, rc_error *err);

@@ -47,6 +47,7 @@
 
 #include <stddef.h>
 
+#include "origin.h"
 #include "path.h"
 #include "radcol/kit.h"
 #include "radcol/problem.h"
@@ -146,8 +147,9 @@ typedef struct crane_model {
   double x0[NX], xf[NX];
   int fix_x0[NX], fix_xf[NX];
   double tau0;
-  char note[2048];   /* track's checks, a smooth path's overshoot */
-  double *mesh_frac; /* suggested mesh breakpoints (owned) */
+  char note[2048];        /* track's checks, a smooth path's overshoot */
+  double *mesh_frac;      /* suggested mesh breakpoints (owned) */
+  rc_model_origin origin; /* for restart (problems/origin.h) */
 } crane_model;
 
 /* track (track.c): the objective's weights and scales, the proof text. */

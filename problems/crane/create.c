@@ -432,6 +432,13 @@ static rc_err crane_build(crane_model *cm, const rc_model *model,
   return rc_problem_validate(pb, err);
 }
 
+/* The problem from another start (rc_problem.restart, problems/origin.h). */
+static rc_err crane_restart(const rc_problem *pb, const double *x0,
+                            rc_problem **out, rc_error *err) {
+  const crane_model *cm = pb->user;
+  return rc_origin_restart(&cm->origin, pb, x0, out, err);
+}
+
 static rc_err crane_create(const rc_model *model, int formulation,
                            const rc_param_values *pv, rc_problem **out,
                            rc_error *err) {
@@ -478,6 +485,9 @@ static rc_err crane_create(const rc_model *model, int formulation,
     rc = initial_state(cm, pv, err);
   if (rc == RC_OK)
     rc = crane_build(cm, model, formulation, pv, &ch, tf, err);
+  if (rc == RC_OK)
+    rc = rc_origin_record(&cm->origin, model, formulation, pv, err);
+  cm->pb.restart = crane_restart;
   if (rc != RC_OK) {
     rc_crane_destroy(&cm->pb);
     return rc;

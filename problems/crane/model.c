@@ -294,5 +294,6 @@ void rc_crane_destroy(rc_problem *pb) {
   rc_kit_release(&cm->kit);
   rc_crane_path_free(&cm->path);
   free(cm->mesh_frac);
+  rc_origin_free(&cm->origin);
   free(cm);
 }

@@ -20,6 +20,7 @@
 
 #include "core/timing.h"
 #include "radcol/march_refine.h"
+#include "radcol/start.h"
 
 /* opt with its tolerances times f (named atols into the caller's array). */
 static rc_options scaled(const rc_options *opt, double f, double *atol_v) {
@@ -73,6 +74,17 @@ rc_err rc_march_refined(const rc_problem *pb, const rc_options *opt,
                         rc_solve_stats *stats, rc_march_info *info,
                         rc_refine_row **rows, int *nrows,
                         rc_error_estimate *est, rc_error *err) {
+  if (opt && opt->x0) { /* a different start: the problem restarted there */
+    rc_options o = *opt;
+    o.x0 = NULL;
+    rc_problem *moved = NULL;
+    rc_err rs = rc_problem_restart(pb, opt->x0, &moved, err);
+    if (rs == RC_OK)
+      rs = rc_march_refined(moved, &o, guess, max_marches, kind, sol, stats,
+                            info, rows, nrows, est, err);
+    rc_problem_free(&moved);
+    return rs;
+  }
   memset(sol, 0, sizeof *sol);
   memset(stats, 0, sizeof *stats);
   if (est)

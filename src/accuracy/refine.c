@@ -32,6 +32,7 @@
 #include "radcol/diagnose.h"
 #include "radcol/estimate.h"
 #include "radcol/refine.h"
+#include "radcol/start.h"
 #include "radcol/switching.h"
 
 void rc_refine_options_default(rc_refine_options *ro) {
@@ -768,6 +769,17 @@ rc_err rc_solve_refined_estimated(const rc_problem *pb, const rc_mesh *initial,
   memset(stats, 0, sizeof *stats);
   *rows = NULL;
   *nrows = 0;
+  if (opt && opt->x0) { /* a different start: the problem restarted there */
+    rc_options o = *opt;
+    o.x0 = NULL;
+    rc_problem *moved = NULL;
+    rc_err rs = rc_problem_restart(pb, opt->x0, &moved, err);
+    if (rs == RC_OK)
+      rs = rc_solve_refined_estimated(moved, initial, guess, &o, ro, sol, stats,
+                                      rows, nrows, final_estimate, err);
+    rc_problem_free(&moved);
+    return rs;
+  }
   rc_err rc;
   if ((rc = rc_refine_options_validate(ro, err)) != RC_OK ||
       (rc = rc_mesh_validate(initial, err)) != RC_OK ||

@@ -25,6 +25,7 @@
 #include "radcol/march_refine.h"
 #include "radcol/refine.h"
 #include "radcol/solve.h"
+#include "radcol/start.h"
 
 int rc_square_system(const rc_problem *pb, char *why, size_t len) {
   return rc_nlp_square_system(pb, why, len);
@@ -52,6 +53,17 @@ rc_err rc_solve_estimated(const rc_problem *pb, const rc_mesh *mesh,
     memset(est, 0, sizeof *est);
   if (dense)
     memset(dense, 0, sizeof *dense);
+  if (opt && opt->x0) { /* a different start: the problem restarted there */
+    rc_options o = *opt;
+    o.x0 = NULL;
+    rc_problem *moved = NULL;
+    rc_err rs = rc_problem_restart(pb, opt->x0, &moved, err);
+    if (rs == RC_OK)
+      rs = rc_solve_estimated(moved, mesh, &o, guess, sol, stats, est, dense,
+                              err);
+    rc_problem_free(&moved);
+    return rs;
+  }
   rc_err rc = rc_nlp_solve(pb, mesh, opt, guess, sol, stats, err);
   if (rc != RC_OK)
     return rc;
@@ -207,6 +219,17 @@ rc_err rc_solve_adaptive(const rc_problem *pb, const rc_mesh *initial,
     return rc_error_set(err, RC_ERR_INPUT,
                         "rc_solve_adaptive: expected a problem, a mesh, "
                         "options, refinement options and outputs");
+  if (opt && opt->x0) { /* a different start: the problem restarted there */
+    rc_options o = *opt;
+    o.x0 = NULL;
+    rc_problem *moved = NULL;
+    rc_err rs = rc_problem_restart(pb, opt->x0, &moved, err);
+    if (rs == RC_OK)
+      rs = rc_solve_adaptive(moved, initial, guess, &o, ro, sol, stats, rows,
+                             nrows, final_estimate, err);
+    rc_problem_free(&moved);
+    return rs;
+  }
   if (opt->solver != RC_SOLVER_IPOPT && rc_nlp_square_system(pb, NULL, 0))
     return adaptive_square(pb, initial, guess, opt, ro, sol, stats, rows, nrows,
                            final_estimate, err);

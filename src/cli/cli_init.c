@@ -31,6 +31,7 @@
 #include "radcol/mesh.h"
 #include "radcol/result.h"
 #include "radcol/solve.h"
+#include "radcol/start.h"
 
 static const char usage[] =
     "usage: radcol init PROBLEM [-f FORMULATION] [--set NAME=VALUE]...\n"
@@ -395,10 +396,10 @@ done:
   return status;
 }
 
-int rc_cli_init_for_solve(const char *cmd, const rc_model *model,
-                          int formulation, rc_param_values *pv, rc_problem **pb,
+int rc_cli_init_for_solve(const char *cmd, rc_problem **pb, rc_problem **given,
                           int quiet) {
   const rc_problem *p = *pb;
+  *given = NULL;
   rc_init_start st;
   rc_error err = {RC_OK, ""};
   (void)quiet; /* a changed start is always reported */
@@ -422,45 +423,42 @@ int rc_cli_init_for_solve(const char *cmd, const rc_model *model,
     rc_init_start_free(&st);
     return RC_CLI_OK;
   }
-  /* The facts, worded before the problem is replaced. */
   char viol[RC_MESSAGE_MAX] = "", moved[RC_MESSAGE_MAX] = "";
-  char model_name[64], form_name[64];
-  snprintf(model_name, sizeof model_name, "%s", p->model);
-  snprintf(form_name, sizeof form_name, "%s", p->formulation);
   for (int k = 0; k < st.ncon; ++k)
     if (!(fabs(st.given_residual[k]) <= st.feas_tol)) {
       const size_t used = strlen(viol);
       snprintf(viol + used, sizeof viol - used, "%s%s residual %.3g",
                used ? ", " : "", st.con_names[k], st.given_residual[k]);
     }
+  /* The start: the moved values, the others exactly as given. */
   for (int i = 0; i < st.nx; ++i)
     if (st.moved[i]) {
       const size_t used = strlen(moved);
       snprintf(moved + used, sizeof moved - used, "%s%s %.10g -> %.10g",
                used ? ", " : "", p->var_names[i], p->x0[i], st.x0[i]);
+    } else {
+      st.x0[i] = p->x0[i];
     }
-  int applied = 0, status = RC_CLI_OK;
-  char why[RC_MESSAGE_MAX];
-  rc_err rc = rc_init_apply_start(model, formulation, pv, &st, pb, &applied,
-                                  why, sizeof why, &err);
-  if (rc == RC_OK && !applied) {
-    fprintf(stderr,
-            "warning: radcol %s: %s/%s: the initial values are "
-            "inconsistent, but %s to start from the consistent point; "
-            "solving from the given values\n",
-            cmd, model_name, form_name, why);
+  fprintf(stderr,
+          "warning: radcol %s: %s/%s: the initial values are not "
+          "consistent (%s; expected |residual| <= 1e-10): starting from "
+          "the nearest consistent point (radcol init): %s\n",
+          cmd, p->model, p->formulation, viol[0] ? viol : "see radcol init",
+          moved);
+  rc_problem *fresh = NULL;
+  int status = RC_CLI_OK;
+  if (rc_problem_restart(p, st.x0, &fresh, &err) != RC_OK) {
+    status = rc_cli_fail(cmd, &err);
+    rc_problem_free(pb);
   } else {
-    fprintf(stderr,
-            "warning: radcol %s: %s/%s: the initial values are not "
-            "consistent (%s; expected |residual| <= 1e-10): starting from "
-            "the nearest consistent point (radcol init): %s\n",
-            cmd, model_name, form_name, viol[0] ? viol : "see radcol init",
-            moved);
-    if (rc != RC_OK) {
-      status = rc_cli_fail(cmd, &err);
-      rc_problem_free(pb);
-      rc_params_free(pv);
-    }
+    if (p->reference && !fresh->reference)
+      fprintf(stderr,
+              "warning: radcol %s: %s/%s: the model's reference belongs to "
+              "the given start: no reference errors from the consistent "
+              "one\n",
+              cmd, p->model, p->formulation);
+    *given = *pb; /* a restart may borrow from it: kept until the end */
+    *pb = fresh;
   }
   rc_init_start_free(&st);
   return status;

@@ -591,6 +591,7 @@ typedef struct solve_job {
   int f;
   rc_param_values pv;
   rc_problem *pb;
+  rc_problem *pb_given;  /* the problem as given, when pb is its restart */
   rc_mesh mesh;          /* the starting mesh */
   const char *mesh_from; /* where it came from: --mesh, -n, -s, default */
   rc_mesh_check mcheck;  /* the reference interpolated on it */
@@ -633,6 +634,7 @@ static void free_job(solve_job *j) {
     rc_solution_free(&j->guess);
   rc_mesh_free(&j->mesh);
   rc_problem_free(&j->pb);
+  rc_problem_free(&j->pb_given);
   rc_params_free(&j->pv);
   free(j->output);
   free(j->refine_rows);
@@ -1230,8 +1232,8 @@ static int solve_steps(solve_job *j, int argc, char **argv) {
     return status;
   /* Inconsistent initial values: start from the nearest consistent point
    * (radcol init's machinery), with a warning naming what moved. */
-  if ((status = rc_cli_init_for_solve(j->cmd, j->model, j->f, &j->pv, &j->pb,
-                                      a->quiet)) ||
+  if ((status =
+           rc_cli_init_for_solve(j->cmd, &j->pb, &j->pb_given, a->quiet)) ||
       (status = make_mesh(j)))
     return status;
   check_mesh(j);

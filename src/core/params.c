@@ -113,6 +113,33 @@ rc_err rc_params_init_defaults(const rc_model *model, rc_param_values *pv,
   return RC_OK;
 }
 
+rc_err rc_params_copy(const rc_model *model, const rc_param_values *src,
+                      rc_param_values *dst, rc_error *err) {
+  memset(dst, 0, sizeof *dst);
+  if (!src || !model || src->n != model->nparams)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "rc_params_copy: expected values of the model's %d "
+                        "parameters",
+                        model ? model->nparams : 0);
+  rc_err rc = rc_params_init_defaults(model, dst, err);
+  for (int i = 0; rc == RC_OK && i < src->n; ++i) {
+    real_of(dst)[i] = src->real[i];
+    set_of(dst)[i] = src->is_set[i];
+    if (src->text && src->text[i]) {
+      free(text_of(dst)[i]);
+      if (!(text_of(dst)[i] = dup_text(src->text[i])))
+        rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory for parameter %s",
+                          model->params[i].name);
+    }
+    if (rc == RC_OK && src->file_data && src->file_data[i])
+      rc = rc_params_set_file_data(model, dst, i, src->file_data[i],
+                                   src->file_size[i], err);
+  }
+  if (rc != RC_OK)
+    rc_params_free(dst);
+  return rc;
+}
+
 rc_err rc_params_set(const rc_model *model, rc_param_values *pv,
                      const char *assignment, rc_error *err) {
   if (!assignment)

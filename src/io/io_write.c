@@ -415,6 +415,10 @@ static void write_problem(wctx *c, hid_t file, const rc_result_record *rec) {
   int ninv = pb->ninv > 0 && pb->inv_names ? pb->ninv : 0;
   ds_strs(c, g, gp, "output_names", nout, pb->out_names);
   ds_strs(c, g, gp, "invariant_names", ninv, pb->inv_names);
+  /* the start the run fixed: differs from the start parameters after a
+   * restart (the consistent start of `radcol solve`, rc_options.x0) */
+  if (pb->x0)
+    ds_real(c, g, gp, "start", pb->nx, pb->x0);
   gclose(g);
 }
 

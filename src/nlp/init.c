@@ -42,6 +42,7 @@
 #include "nlp/ipopt_adapter.h"
 #include "radcol/init.h"
 #include "radcol/params.h"
+#include "radcol/start.h"
 
 #define RC_INIT_RANK_TOL 1e-7
 
@@ -52,6 +53,7 @@ void rc_init_options_default(rc_init_options *opt) {
   opt->move_tol = 1e-9;
   opt->max_iter = 500;
   opt->find_conflicts = 1;
+  opt->x0 = NULL;
 }
 
 void rc_init_report_free(rc_init_report *rep) {
@@ -812,6 +814,16 @@ rc_err rc_make_consistent(const rc_problem *pb, const rc_init_options *opt,
     return rc_error_set(err, RC_ERR_INPUT,
                         "rc_make_consistent: NULL %s: expected a pointer",
                         pb ? "x0_out" : "problem");
+  if (opt && opt->x0) { /* a different start: the problem restarted there */
+    rc_init_options o = *opt;
+    o.x0 = NULL;
+    rc_problem *moved = NULL;
+    rc_err rs = rc_problem_restart(pb, opt->x0, &moved, err);
+    if (rs == RC_OK)
+      rs = rc_make_consistent(moved, &o, x0_out, changed, rep, err);
+    rc_problem_free(&moved);
+    return rs;
+  }
   rc_init_options o;
   if (opt)
     o = *opt;

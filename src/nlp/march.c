@@ -54,6 +54,7 @@
 #include <string.h>
 
 #include "radcol/march.h"
+#include "radcol/start.h"
 
 #include "collocation/radau.h"
 #include "core/dense_lu.h"
@@ -881,6 +882,16 @@ rc_err rc_march_solve(const rc_problem *pb, const rc_options *opt,
                       const rc_solution *guess, rc_solution *sol,
                       rc_solve_stats *stats, rc_march_info *info,
                       rc_error *err) {
+  if (opt && opt->x0) { /* a different start: the problem restarted there */
+    rc_options o = *opt;
+    o.x0 = NULL;
+    rc_problem *moved = NULL;
+    rc_err rs = rc_problem_restart(pb, opt->x0, &moved, err);
+    if (rs == RC_OK)
+      rs = rc_march_solve(moved, &o, guess, sol, stats, info, err);
+    rc_problem_free(&moved);
+    return rs;
+  }
   const double wall0 = rc_now_s();
   memset(sol, 0, sizeof *sol);
   memset(stats, 0, sizeof *stats);
