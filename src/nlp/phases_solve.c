@@ -340,9 +340,9 @@ done:
  *
  * Collocation imposes a path constraint c_lo <= c(t, w) <= c_hi at the
  * collocation points; between them the dense output can cross the bound
- * (the crane's stack by 4.7 mm).  The back-off solves with tightened bounds
- * c_hi - b_hi, c_lo + b_lo, b >= 0, chosen so that the dense output holds
- * the problem's own bounds: after each converged solve the excess v of
+ * (a container stack by millimetres).  The back-off solves with tightened
+ * bounds c_hi - b_hi, c_lo + b_lo, b >= 0, chosen so that the dense output
+ * holds the problem's own bounds: after each converged solve the excess v of
  * every bound on a grid of RC_PATH_BACKOFF_DENSE points per element is
  * measured, and a bound with v > path_tol gets b += v + path_tol / 2, until
  * every v <= path_tol (or RC_PATH_BACKOFF_MAX solves more; or a bound would
@@ -453,7 +453,7 @@ static int solved(const rc_solve_stats *st) {
 
 /* The next back-off of one bound from b with excess v > tol: a secant step
  * on v(b) through the last pair (b_prev, v_prev) when its slope is sensible
- * (v falls by about 0.9 of what b adds on the crane), else b + v; then
+ * (v falls by most of what b adds), else b + v; then
  * tol / 2 more, to land inside. */
 static double next_backoff(double b, double v, double *hist, double tol) {
   double slope = 1.0;
