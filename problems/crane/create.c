@@ -469,6 +469,15 @@ static rc_err crane_create(const rc_model *model, int formulation,
                       "no curve (only pathtime follows a curve; for a "
                       "waypoint path see path)",
                       curve, model->formulations[formulation].name);
+  /* the cycle's own parameters elsewhere would be silently ignored */
+  static const int cycle_only[] = {P_SPREADER, P_CONTAINER, P_STACKEMPTY};
+  for (size_t i = 0; rc == RC_OK && i < 3; ++i)
+    if (pv->is_set && pv->is_set[cycle_only[i]])
+      rc = rc_error_set(err, RC_ERR_INPUT,
+                        "crane: %s is set with formulation %s: expected it "
+                        "unset (only cycle reads it)",
+                        rc_crane_param_defs[cycle_only[i]].name,
+                        model->formulations[formulation].name);
   if (rc != RC_OK)
     return rc;
   /* the formulation's struct, its common model first (crane.h) */

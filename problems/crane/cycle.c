@@ -101,8 +101,13 @@ static void phase_values(crane_cycle *cy, int k, const rc_param_values *pv) {
     v[P_XE] = xs, v[P_ZE] = zs;
     text[P_STACK] = text[P_STACKEMPTY];
   }
-  text[P_STACKEMPTY] = NULL; /* read here only */
-  cy->pv[k] = *pv;           /* file parameters as given */
+  /* read here only: the phase is a plain mintime problem (its recorded
+   * parameters rebuild it, e.g. for a replay) */
+  text[P_STACKEMPTY] = NULL, set[P_STACKEMPTY] = 0;
+  v[P_SPREADER] = rc_crane_param_defs[P_SPREADER].default_real;
+  v[P_CONTAINER] = rc_crane_param_defs[P_CONTAINER].default_real;
+  set[P_SPREADER] = set[P_CONTAINER] = 0;
+  cy->pv[k] = *pv; /* file parameters as given */
   cy->pv[k].real = v;
   cy->pv[k].is_set = set;
   cy->pv[k].text = text;
