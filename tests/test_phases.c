@@ -53,6 +53,7 @@
 #include "radcol/params.h"
 #include "radcol/phases.h"
 #include "radcol/phases_check.h"
+#include "radcol/phases_refine.h"
 #include "radcol/solve.h"
 #include "test_util.h"
 
@@ -770,6 +771,26 @@ static void test_backoff(void) {
     }
     if (run) {
       EXPECT(s.path_backoff && s.backoff_solves >= 1, "back-off ran");
+      /* the global estimate's enriched solve solves the tightened bounds
+       * (s.path_lo, s.path_hi), without a back-off of its own */
+      EXPECT(s.path_hi && s.path_hi[0][0] < -0.1 && s.path_hi[1][0] < -0.1,
+             "the bounds solved with are kept");
+      rc_error_estimate est[2];
+      EXPECT(rc_phases_estimate(ph, &s, &opt, RC_ESTIMATE_GLOBAL, est, &err) ==
+                 RC_OK,
+             "%s", err.message);
+      /* (it ends max_iter at 100 iterations here, as the crane cycle's
+       * enriched solve does without a back-off: the estimate falls back
+       * to the local one; not asserted) */
+      EXPECT(est[0].kind == RC_ESTIMATE_LOCAL ||
+                 est[0].kind == RC_ESTIMATE_GLOBAL,
+             "an estimate");
+      printf("back-off: the enriched solve of the tightened bounds: %s, %d "
+             "iterations; estimates %.3g, %.3g\n",
+             rc_status_name((rc_status)est[0].enriched_status),
+             est[0].enriched_iterations, est[0].max, est[1].max);
+      rc_error_estimate_free(&est[0]);
+      rc_error_estimate_free(&est[1]);
       for (int k = 0; k < 2 && s.path_backoff; ++k) {
         EXPECT(s.path_backoff[k] > 0 && s.path_violation[k] <= 1e-6,
                "phase %d: backoff %g, violation %g", k, s.path_backoff[k],

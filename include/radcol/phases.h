@@ -177,9 +177,11 @@ typedef struct rc_phases_solution {
   double *link_value, *link_lo, *link_hi, *link_dual;
   double link_objective; /* sum of the link objective terms */
   /* path_tol > 0: the back-off (rc_phases.path_tol); NULL otherwise */
-  int backoff_solves;     /* solves after the first */
-  double *path_backoff;   /* nphases: the largest tightening of a bound */
-  double *path_violation; /* nphases: the largest dense-grid excess left */
+  int backoff_solves;          /* solves after the first */
+  double *path_backoff;        /* nphases: the largest tightening of a bound */
+  double *path_violation;      /* nphases: the largest dense-grid excess left */
+  double **path_lo, **path_hi; /* nphases arrays of nc: the path bounds the
+                                  solution solved (tightened) */
 } rc_phases_solution;
 
 void rc_phases_solution_free(rc_phases_solution *s);

@@ -306,5 +306,13 @@ void rc_phases_solution_free(rc_phases_solution *s) {
   free(s->link_dual);
   free(s->path_backoff);
   free(s->path_violation);
+  for (int k = 0; k < s->nphases; ++k) {
+    if (s->path_lo)
+      free(s->path_lo[k]);
+    if (s->path_hi)
+      free(s->path_hi[k]);
+  }
+  free(s->path_lo);
+  free(s->path_hi);
   memset(s, 0, sizeof *s);
 }

@@ -564,8 +564,10 @@ rc_err rc_phases_solve(const rc_phases *ph, const rc_mesh *meshes,
                                     fmax(ph->phase[k].pb->c_hi[i] - hi[k][i],
                                          lo[k][i] - ph->phase[k].pb->c_lo[i]));
     out->backoff_solves = solves;
-    if (!tighten(ph, ph->path_tol, out, lo, hi, hist, ex, &rc, err) ||
-        rc != RC_OK || solves == RC_PATH_BACKOFF_MAX)
+    /* the last allowed solve: measured, not tightened (lo, hi stay the
+     * bounds it was solved with) */
+    const double tol = solves == RC_PATH_BACKOFF_MAX ? INFINITY : ph->path_tol;
+    if (!tighten(ph, tol, out, lo, hi, hist, ex, &rc, err) || rc != RC_OK)
       break;
     rc_options o = *opt;
     o.warm_start = 0;
@@ -581,6 +583,10 @@ rc_err rc_phases_solve(const rc_phases *ph, const rc_mesh *meshes,
   }
   stats->iterations = iterations;
   stats->wall_s = wall;
+  if (rc == RC_OK && out->path_backoff) { /* the bounds solved with */
+    out->path_lo = lo, out->path_hi = hi;
+    lo = hi = NULL;
+  }
   if (rc != RC_OK)
     rc_phases_solution_free(out);
   for (int k = 0; k < nph; ++k) {
