@@ -23,6 +23,8 @@
 #include "radcol/dense_check.h"
 #include "radcol/phases.h"
 
+#define RC_PATH_BACKOFF_MU 1e-2 /* the re-solves' starting barrier */
+
 static const char *phase_name(const rc_phases *ph, int k) {
   const char *n = ph->phase[k].name;
   return n && n[0] ? n : "?";
@@ -346,7 +348,8 @@ done:
  * every bound on a grid of RC_PATH_BACKOFF_DENSE points per element is
  * measured, and a bound with v > path_tol gets b += v + path_tol / 2, until
  * every v <= path_tol (or RC_PATH_BACKOFF_MAX solves more; or a bound would
- * cross its partner).  Each re-solve starts warm from the last.  Exact in the
+ * cross its partner).  Each re-solve starts warm from the last (multipliers
+ * too, barrier parameter RC_PATH_BACKOFF_MU).  Exact in the
  * sense that the reported excess is of the problem's own bounds on that
  * grid; conservative at the nodes by b. */
 
@@ -569,8 +572,13 @@ rc_err rc_phases_solve(const rc_phases *ph, const rc_mesh *meshes,
     const double tol = solves == RC_PATH_BACKOFF_MAX ? INFINITY : ph->path_tol;
     if (!tighten(ph, tol, out, lo, hi, hist, ex, &rc, err) || rc != RC_OK)
       break;
+    /* warm from the last solve, at a barrier parameter of 1e-2 (unless the
+     * caller set one): the crane cycle's three re-solves take 217
+     * iterations in all against 303 cold and ~1000 at the default 1e-6 */
     rc_options o = *opt;
-    o.warm_start = 0;
+    o.warm_start = 1;
+    if (!(opt->warm_start_mu > 0.0))
+      o.warm_start_mu = RC_PATH_BACKOFF_MU;
     rc_phases_solution next;
     rc = solve_once(ph, meshes, &o, out->sol, lo, hi, &next, stats, err);
     if (rc != RC_OK)
