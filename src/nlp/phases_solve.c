@@ -573,7 +573,7 @@ rc_err rc_phases_solve(const rc_phases *ph, const rc_mesh *meshes,
     if (!tighten(ph, tol, out, lo, hi, hist, ex, &rc, err) || rc != RC_OK)
       break;
     /* warm from the last solve, at a barrier parameter of 1e-2 (unless the
-     * caller set one): the crane cycle's three re-solves take 217
+     * caller set one): a container cycle's three re-solves take 217
      * iterations in all against 303 cold and ~1000 at the default 1e-6 */
     rc_options o = *opt;
     o.warm_start = 1;
