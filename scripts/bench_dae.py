@@ -46,6 +46,7 @@ through `radcol solve --json` and `radcol export`.
 import argparse
 import concurrent.futures
 import datetime
+import glob
 import importlib.util
 import json
 import math
@@ -146,7 +147,11 @@ def build_plugin(p, workdir, cc="cc"):
                 raise SystemExit("radcol-gen %s: %s" % (model, r.stderr.strip()))
     else:
         src = os.path.join(p.dir, "plugin.c")
-    if not os.path.exists(lib) or os.path.getmtime(src) > os.path.getmtime(lib):
+    # a plugin is built against radcol's headers: a newer header (a new
+    # plugin ABI) makes a stale library
+    headers = glob.glob(os.path.join(ROOT, "include", "radcol", "*.h"))
+    if not os.path.exists(lib) or any(os.path.getmtime(d) > os.path.getmtime(lib)
+                                      for d in [src] + headers):
         r = subprocess.run([cc, "-std=c11", "-O2", "-Wall", "-Wextra", "-Werror",
                             "-shared", "-fPIC", "-fvisibility=hidden",
                             "-I" + os.path.join(ROOT, "include"), src, "-o", lib,

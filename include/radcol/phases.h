@@ -123,7 +123,7 @@ struct rc_phases {
   double objective_scale;
   void *user;
   void (*destroy)(rc_phases *ph); /* frees ph and what it owns, or NULL */
-  /* > 0: every path constraint held on the dense grid to within path_tol
+  /* ABI 4.  > 0: every path constraint held on the dense grid to within path_tol
    * (in its own units) by a back-off: after a converged solve each phase's
    * path constraints are evaluated on its dense output (RC_PATH_BACKOFF_DENSE
    * points per element, every sampled local maximum within

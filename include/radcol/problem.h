@@ -58,7 +58,7 @@ extern "C" {
 #endif
 
 /* Bump when rc_problem, rc_block or rc_model change layout (plugins check). */
-#define RC_PROBLEM_ABI_VERSION 3
+#define RC_PROBLEM_ABI_VERSION 4
 
 typedef struct rc_problem rc_problem;
 
@@ -191,7 +191,7 @@ struct rc_problem {
    * each.  Borrowed, owned by the problem.  NULL: none. */
   const struct rc_data_fit *data;
 
-  /* Optional (ABI 3): the same problem started from the initial state x0
+  /* Optional (ABI 4): the same problem started from the initial state x0
    * (nx values), with everything the model derived from its start at create
    * (its reference, its guess) derived again; a new problem into *out, pb
    * unchanged, the two independent.  Call it through rc_problem_restart
@@ -200,7 +200,7 @@ struct rc_problem {
   rc_err (*restart)(const rc_problem *pb, const double *x0, rc_problem **out,
                     rc_error *err);
 
-  /* Optional (ABI 3): the explicit time dependence of the point block
+  /* Optional (ABI 4): the explicit time dependence of the point block
    * F(t, w), for free breakpoints on a problem that is not autonomous: the
    * node times t = t0 + T_0 + ... + T_q a move with the segment durations,
    * and the NLP's derivatives need dF/dt (docs/switching.md).
