@@ -442,16 +442,20 @@ static rc_err global_from(const rc_problem *pb, const rc_solution *sol,
 }
 
 /* Singular arcs (docs/switching.md, section 7).  On an arc where control i
- * enters linearly and sits inside its bounds, the NLP fixes the states, and
- * through them each element's integral of u_i, to the discretisation's
- * accuracy; the shape of u_i inside an element is a flat direction (reduced
- * Hessian eigenvalues that shrink with h), resolved only to about the KKT
- * tolerance over that eigenvalue.  A pointwise comparison there measures the
- * solver, not the mesh.  So on every element wholly inside a singular arc
- * (t_a, t_b within [t_entry, t_exit]) E_ki of that control is the difference
- * of the element means, sum_j b_j u_kj (the element's Radau weights) against
- * the enriched element's, which has the same breakpoints.  The pointwise
- * difference it replaces is kept for the note (*ringing, the largest). */
+ * enters linearly and sits inside its bounds, the second-order optimality
+ * condition is coercive in the primitive v(t) = int_{t_entry}^t u_i (Goh's
+ * transformation), not in u_i: the NLP fixes the states, and through them
+ * v, to the discretisation's accuracy, while u_i's shape from node to node
+ * is a flat direction (reduced Hessian eigenvalues that shrink with h),
+ * resolved only to about the KKT tolerance over that eigenvalue.  A
+ * pointwise comparison there measures the solver, not the mesh.  So on
+ * every element wholly inside a singular arc (t_a, t_b within [t_entry,
+ * t_exit]) E_ki of that control is max(|V(t_a) - V'(t_a)|, |V(t_b) -
+ * V'(t_b)|) / (t_exit - t_entry), V the primitive by the elements' Radau
+ * quadrature (exact for the stage polynomial), V' the enriched solve's on
+ * the same elements: in units of u, the error of u's running mean over the
+ * arc.  The pointwise difference it replaces is kept for the note
+ * (*ringing, the largest). */
 /* Control i's E_ki of element k from its points after the start node: the
  * nodes j = 1..s and the dense grid without its left end (the other
  * variables keep theirs).  The value it replaces goes into *ringing. */
@@ -861,9 +865,10 @@ static rc_err global_estimate(const rc_problem *pb, const rc_solution *sol,
   if (nsing > 0) {
     const size_t l = strlen(est->note);
     snprintf(est->note + l, sizeof est->note - l,
-             "; on %d element(s) of singular arcs the control is compared by "
-             "its element means (pointwise difference up to %.3g: the flat "
-             "directions of the NLP)",
+             "; on %d element(s) of singular arcs the control is compared "
+             "through its primitive from the arc's entry, divided by the "
+             "arc's length (pointwise difference up to %.3g there: the NLP's "
+             "flat directions)",
              nsing, ringing);
   }
   return RC_OK;
