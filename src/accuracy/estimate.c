@@ -501,12 +501,26 @@ static rc_err singular_means(const rc_problem *pb, const rc_solution *sol,
   *ringing = 0.0;
   if (pb->nu < 1 || fine->mesh.n != sol->mesh.n)
     return RC_OK;
+  /* only a control without its (u_i, u_i) Hessian entry can be singular
+   * (radcol/structure.h): nothing to detect otherwise */
+  int linear = 0;
+  for (int j = 0, i0 = pb->nx + pb->ny; j < pb->nu && !linear; ++j) {
+    linear = 1;
+    for (int e = 0; e < pb->point.hes.nnz; ++e)
+      if (pb->point.hes.row[e] == i0 + j && pb->point.hes.col[e] == i0 + j)
+        linear = 0;
+  }
+  if (!linear)
+    return RC_OK;
   rc_structure_options so;
   rc_structure_options_default(&so);
   rc_structure st;
-  rc_err rc = rc_structure_detect(pb, sol, &so, &st, err);
+  rc_error derr = {RC_OK, ""};
+  rc_err rc = rc_structure_detect(pb, sol, &so, &st, &derr);
+  if (rc == RC_ERR_NOMEM)
+    return rc_error_set(err, rc, "%s", derr.message);
   if (rc != RC_OK)
-    return rc;
+    return RC_OK; /* no structure: the pointwise comparison stands */
   const int nw = rc_problem_nw(pb);
   for (int a = 0; a < st.narc && st.nsingular > 0; ++a) {
     const rc_arc *arc = &st.arcs[a];
