@@ -57,6 +57,12 @@
  * its other side: E_ki is the error of the smooth piece, and the switch
  * times' error is reported separately, |a_q - a'_q| for q = 1..nseg-1.
  *
+ * Singular arcs (docs/switching.md, section 7).  On an element wholly inside
+ * a singular arc of a control that enters linearly, that control is compared
+ * through its primitive from the arc's entry divided by the arc's length
+ * (singular_means below), not pointwise: the NLP determines the primitive,
+ * not the node-to-node shape.  The note says so.
+ *
  * Local estimate (Patterson, Hager and Rao 2015).  Element k = [t_a, t_b],
  * h = t_b - t_a, s stages, state polynomial X~ of degree s through the
  * element start and its s stages, y~ and u~ of degree s - 1 (the dense output
