@@ -10,6 +10,7 @@ set(RADCOL_PROBLEM_SOURCES
   problems/crane/limits.c
   problems/crane/mesh.c
   problems/crane/mintime.c
+  problems/crane/cycle.c
   problems/crane/model.c
   problems/crane/path.c
   problems/crane/path_csv.c

@@ -170,8 +170,8 @@ def fmt(x):
 
 def part1(a, cases, lines, log):
     lines += ["## 1. Estimate against the true error", "",
-              "Global estimate (enriched re-solve, every element split in "
-              "two) next to the true error, both max over x, y, u of the "
+              "Global estimate (enriched re-solve, one more stage per "
+              "element) next to the true error, both max over x, y, u of the "
               "error at the nodes and on the dense grid relative to "
               "max(1, max |v|). Target: ratio in [1/3, 10].", "",
               "| case | elements x stages | status | estimate | local "

@@ -29,6 +29,7 @@ set(RADCOL_MEASURE_SOURCES
 )
 set(RADCOL_NLP_SOURCES
   src/nlp/transcription.c
+  src/nlp/ipopt_load.c
   src/nlp/ipopt_adapter.c
   src/nlp/newton.c
   src/nlp/square.c

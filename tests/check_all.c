@@ -50,6 +50,8 @@
 #include "radcol/check.h"
 #include "radcol/nlp_check.h"
 #include "radcol/params.h"
+#include "radcol/phases.h"
+#include "radcol/phases_check.h"
 
 #define SKIP_CODE 77
 
@@ -112,12 +114,9 @@ static rc_problem *build(const rc_model *m, int f) {
   return pb;
 }
 
-/* Builds formulation f of model m with default parameters and checks it.
- * Returns 0 pass, 1 fail, 2 build or check error. */
-static int check_one(const rc_model *m, int f) {
-  rc_problem *pb = build(m, f);
-  if (!pb)
-    return 2;
+/* Checks the problem pb of formulation f of model m (its blocks and its
+ * transcription).  Returns 0 pass, 1 fail, 2 check error. */
+static int check_problem(const rc_model *m, int f, const rc_problem *pb) {
   rc_error err;
   rc_err rc;
   rc_check_options o;
@@ -183,6 +182,80 @@ static int check_one(const rc_model *m, int f) {
     if (r.nfailures && status == 0)
       status = 1;
   }
+  return status;
+}
+
+/* A multiphase formulation (rc_model.create_phases) with default
+ * parameters: every phase as one problem (check_problem), then the
+ * assembled NLP of all phases (radcol/phases_check.h: every entry, the
+ * linkage rows and the free durations included).  Returns -1 when f is a
+ * one-phase formulation, else 0 pass, 1 fail, 2 build or check error. */
+static int check_phases(const rc_model *m, int f) {
+  if (!m->create_phases)
+    return -1;
+  rc_param_values pv;
+  memset(&pv, 0, sizeof pv);
+  rc_error err;
+  rc_error_clear(&err);
+  rc_phases *ph = NULL;
+  rc_err rc = rc_params_init_defaults(m, &pv, &err);
+  if (rc == RC_OK)
+    rc = m->create_phases(m, f, &pv, &ph, &err);
+  if (rc != RC_OK || !ph) {
+    rc_params_free(&pv);
+    if (rc == RC_OK)
+      return -1;
+    printf("FAIL %s:%s: could not build the phases: %s (%s)\n", m->name,
+           m->formulations[f].name, err.message, rc_err_name(rc));
+    return 2;
+  }
+  int status = 0;
+  for (int k = 0; k < ph->nphases; ++k) {
+    printf("phase %s:\n", ph->phase[k].name);
+    const int s = check_problem(m, f, ph->phase[k].pb);
+    status = s > status ? s : status;
+  }
+  rc_check_options o;
+  rc_check_options_default(&o);
+  rc_phases_check_report rep;
+  rc = rc_phases_check(ph, NULL, &o, &rep, &err);
+  if (rc != RC_OK) {
+    printf("FAIL %s:%s: the phases' check did not run: %s (%s)\n", m->name,
+           m->formulations[f].name, err.message, rc_err_name(rc));
+    status = 2;
+  } else {
+    printf("%s %s:%s assembled NLP (%d phases, %d variables, %d linkage rows, "
+           "%d free durations): %d entries, %d failure(s), max relative error "
+           "%.2e\n",
+           rep.nfailures ? "FAIL" : "PASS", m->name, m->formulations[f].name,
+           ph->nphases, rep.nvars, rep.nlink_rows, rep.nfree_durations,
+           rep.nentries, rep.nfailures, rep.max_rel_err);
+    const int nk = rep.nfailures < RC_CHECK_MAX_FAILURES
+                       ? rep.nfailures
+                       : RC_CHECK_MAX_FAILURES;
+    for (int k = 0; k < nk; ++k)
+      printf("  %s: %s / %s: finite difference %.10g, assembled %.10g\n",
+             rep.failures[k].what, rep.failures[k].row_name,
+             rep.failures[k].col_name, rep.failures[k].expected,
+             rep.failures[k].got);
+    if (rep.nfailures && status == 0)
+      status = 1;
+  }
+  rc_phases_free(&ph);
+  rc_params_free(&pv); /* after the phases: they may record it */
+  return status;
+}
+
+/* Builds formulation f of model m with default parameters and checks it.
+ * Returns 0 pass, 1 fail, 2 build or check error. */
+static int check_one(const rc_model *m, int f) {
+  const int ps = check_phases(m, f);
+  if (ps >= 0)
+    return ps;
+  rc_problem *pb = build(m, f);
+  if (!pb)
+    return 2;
+  const int status = check_problem(m, f, pb);
   rc_problem_free(&pb);
   return status;
 }

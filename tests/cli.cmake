@@ -12,7 +12,7 @@ set(RADCOL_CLI_CASES
   mesh_not_hdf5 guess_missing guess_not_hdf5 fourbar_unassemblable info_missing
   info_not_hdf5
   hdf5_not_radcol output_dir_missing check_bad list_params_unknown
-  guess_mismatch solve_json solve_default_output solve_not_converged
+  guess_mismatch solve_json solve_default_output solve_not_converged ipopt_missing
 )
 foreach(case IN LISTS RADCOL_CLI_CASES)
   add_test(NAME cli.${case}

@@ -261,6 +261,19 @@ solve_not_converged)
   [ -f mi.h5 ] || fail "mi.h5 was not written for a non-converged solve"
   grep -q '"status": "max_iter"' out.txt || fail "status is not max_iter"
   ;;
+ipopt_missing)
+  # Ipopt is loaded only when an NLP is solved (src/nlp/ipopt_load.c): a
+  # square system marched by Newton runs without it; an NLP exits 5 with
+  # the library named, nothing written.
+  need_pendulum
+  RADCOL_IPOPT_LIBRARY=./libnosuch-ipopt.so
+  export RADCOL_IPOPT_LIBRARY
+  run 0 solve pendulum -f accel --quiet -o march.h5
+  [ -f march.h5 ] || fail "march.h5 was not written by the march without Ipopt"
+  bad 5 "libnosuch-ipopt.so" solve pendulum -f accel -n 6 -s 2 --solver ipopt -o out.h5
+  mentions "Ipopt cannot be loaded"
+  bad 5 "libnosuch-ipopt.so" solve crane -n 10 -o out.h5
+  ;;
 *)
   echo "unknown test case '$CASE'" >&2
   exit 1

@@ -195,7 +195,10 @@ grep -q " T rc_solve$" "$tmp/engine.nm" || fail "nm finds no rc_solve in libradc
 if grep -E " [TDR] rc_(model_(crane|pendulum|double_pendulum|four_bar)|builtin_models|find_model)$| U gsl_" "$tmp/engine.nm"; then
   fail "the engine library holds a built-in model or needs GSL (above)"
 fi
-echo "engine library: no built-in model, no GSL"
+if grep -E " U (CreateIpoptProblem|IpoptSolve)$" "$tmp/engine.nm"; then
+  fail "the engine library links Ipopt's functions (above): it should load Ipopt at run time"
+fi
+echo "engine library: no built-in model, no GSL, Ipopt loaded at run time"
 
 # 5. bad model files: exit 2, the item and the symbol named, nothing written
 bad() { # bad PATTERN: the model text on stdin

@@ -123,7 +123,24 @@ struct rc_phases {
   double objective_scale;
   void *user;
   void (*destroy)(rc_phases *ph); /* frees ph and what it owns, or NULL */
+  /* > 0: every path constraint held on the dense grid to within path_tol
+   * (in its own units) by a back-off: after a converged solve each phase's
+   * path constraints are evaluated on its dense output (RC_PATH_BACKOFF_DENSE
+   * points per element, every sampled local maximum within
+   * RC_PATH_BACKOFF_BAND of the bound refined to its top by golden-section
+   * search); a bound c_hi (c_lo) that the dense output exceeds by v >
+   * path_tol is tightened (by v, by a secant step after the first, plus
+   * path_tol / 2) and all phases are solved again from the last solution,
+   * up to RC_PATH_BACKOFF_MAX times.  The result
+   * reports the problems' own bounds; rc_phases_solution.path_backoff and
+   * path_violation what the back-off did and left.  0: none (the constraints
+   * hold at the collocation points only). */
+  double path_tol;
 };
+
+#define RC_PATH_BACKOFF_DENSE 100
+#define RC_PATH_BACKOFF_BAND 1e-3
+#define RC_PATH_BACKOFF_MAX 8
 
 /* Size of a link's event vector between problems a and b. */
 static inline int rc_link_ne(const rc_problem *a, const rc_problem *b) {
@@ -159,6 +176,12 @@ typedef struct rc_phases_solution {
   int *link_boundary;
   double *link_value, *link_lo, *link_hi, *link_dual;
   double link_objective; /* sum of the link objective terms */
+  /* path_tol > 0: the back-off (rc_phases.path_tol); NULL otherwise */
+  int backoff_solves;          /* solves after the first */
+  double *path_backoff;        /* nphases: the largest tightening of a bound */
+  double *path_violation;      /* nphases: the largest dense-grid excess left */
+  double **path_lo, **path_hi; /* nphases arrays of nc: the path bounds the
+                                  solution solved (tightened) */
 } rc_phases_solution;
 
 void rc_phases_solution_free(rc_phases_solution *s);

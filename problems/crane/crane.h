@@ -5,13 +5,15 @@
  * functions one file offers the others.
  *
  * The problem (SPEC 4.3, seeds/002): a planar crane with winch whose load
- * follows a prescribed path, in six formulations, each its own rc_problem:
+ * follows a prescribed path, in six formulations, each its own rc_problem,
+ * and a seventh of two of them (cycle):
  *   flat      the exact flat inverse sampled on the mesh (no NLP)
  *   track     tracking OCP on the index-1 model, with the physical limits
  *   servo     index-1 model + path constraints (index 5 transcribed)
  *   reduced   the index reduction completed (u1, u2 algebraic), projected
  *   mintime   minimum-time rest-to-rest move, free tf, stacks
  *   pathtime  minimum time along a line or curve, sigma'''' control
+ *   cycle     the work cycle: loaded and empty mintime phases (multiphase)
  * Files:
  *   model.c     the index-1 model: A, B, Om, G, their rows, outputs,
  *               reference by flatness, guess
@@ -23,6 +25,7 @@
  *   mintime.c   mintime: stacks, rest end, starting tf, Mayer phi = tf
  *   pathtime.c  pathtime: the flat inverse in sigma as jets, curves
  *   mesh.c      the default mesh of a waypoint path
+ *   cycle.c     cycle: the two phases (rc_model.create_phases)
  *   create.c    parameters, formulations, create (rc_model_crane)
  *   path.h      the load path and the flat inverse (path.c, path_spline.c,
  *               path_csv.c), also used by the tests
@@ -105,11 +108,23 @@ enum {
   P_UREG,
   /* reachability of a fixed end state (docs/crane-jobs.md) */
   P_REACHRMAX,
-  P_CURVE, /* pathtime along a CSV curve */
+  P_CURVE,    /* pathtime along a CSV curve */
+  P_SPREADER, /* cycle (cycle.c): the load mass per phase */
+  P_CONTAINER,
+  P_STACKEMPTY,
   NPARAM
 };
 
-enum { F_FLAT = 0, F_TRACK, F_SERVO, F_REDUCED, F_MINTIME, F_PATHTIME, NFORM };
+enum {
+  F_FLAT = 0,
+  F_TRACK,
+  F_SERVO,
+  F_REDUCED,
+  F_MINTIME,
+  F_PATHTIME,
+  F_CYCLE, /* multiphase: built by rc_crane_create_phases (cycle.c) */
+  NFORM
+};
 
 #define MAXSTACK 8 /* mintime: at most 8 stack rows */
 
@@ -307,6 +322,13 @@ void rc_crane_limits_as_bounds(const double *v, double *lo, double *hi);
 /* Sets pb->default_mesh_n, _frac (owned by cm) from the waypoints and the
  * flat inverse's interpolation error; RC_ERR_NOMEM or the check's error. */
 rc_err rc_crane_default_mesh(crane_model *cm, rc_error *err);
+
+/* rc_model.create_phases (cycle.c): formulation cycle as its two phases,
+ * NULL for the others. */
+struct rc_phases;
+rc_err rc_crane_create_phases(const rc_model *model, int formulation,
+                              const rc_param_values *pv, struct rc_phases **out,
+                              rc_error *err);
 
 /* ---- model.c: the index-1 model ------------------------------------------ */
 extern const char *const rc_crane_var_names[NWMAX]; /* d .. u2, mu_d .. */

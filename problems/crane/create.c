@@ -1,6 +1,7 @@
 /*
  * crane/create.c - the crane model (rc_model_crane, SPEC 4.3): its
- * parameter table, its six formulations and create.
+ * parameter table, its seven formulations (the seventh, cycle, multiphase:
+ * cycle.c) and create.
  *
  * create checks the parameters and parses the text choices (end, guess,
  * uref; eps defaults to 3e-11 with uref=zero, 1e-6 with uref=flat:
@@ -136,6 +137,16 @@ const rc_param_def rc_crane_param_defs[NPARAM] = {
      "follow from the first row to the last, interpolated by a C^8 "
      "degree-9 spline in the chord-length parameter sigma (default: the "
      "straight line x_start, z_start -> x_end, z_end) [m]"},
+    /* the work cycle (cycle.c, docs/phases.md section 6) */
+    {"spreader", RC_PARAM_REAL, 10.0, NULL,
+     "cycle: spreader mass, the load of the empty phase (M2 = m) [t]"},
+    {"container", RC_PARAM_REAL, 30.0, NULL,
+     "cycle: container mass; the loaded phase carries spreader + container "
+     "[t]"},
+    {"stack_empty", RC_PARAM_TEXT, 0.0, NULL,
+     "cycle: the stacks of the empty phase, as stack (the loaded phase's); "
+     "default 10:30:17.6 (stack's default 10:30:15 without the 2.6 m "
+     "container below the spreader) [m]"},
 };
 
 static const rc_formulation_def crane_formulations[NFORM] = {
@@ -148,6 +159,8 @@ static const rc_formulation_def crane_formulations[NFORM] = {
     {"pathtime", "minimum-time move along the straight line start-end or "
                  "a curve: sigma'''' control, crane state by the flat "
                  "inverse"},
+    {"cycle", "work cycle: loaded traverse pick -> release, empty return, "
+              "two mintime phases, minimum total time (multiphase)"},
 };
 
 static rc_err check_params(const double *v, rc_error *err) {
@@ -438,6 +451,11 @@ static rc_err crane_create(const rc_model *model, int formulation,
     return rc_error_set(err, RC_ERR_INPUT,
                         "crane: %d parameter values, expected %d",
                         pv ? pv->n : 0, NPARAM);
+  if (formulation == F_CYCLE)
+    return rc_error_set(err, RC_ERR_INPUT,
+                        "crane/cycle is a multiphase formulation: it is "
+                        "built by create_phases (radcol solve crane -f "
+                        "cycle)");
   const double *v = pv->real;
   crane_choices ch = {0};
   rc_err rc = check_params(v, err);
@@ -451,6 +469,15 @@ static rc_err crane_create(const rc_model *model, int formulation,
                       "no curve (only pathtime follows a curve; for a "
                       "waypoint path see path)",
                       curve, model->formulations[formulation].name);
+  /* the cycle's own parameters elsewhere would be silently ignored */
+  static const int cycle_only[] = {P_SPREADER, P_CONTAINER, P_STACKEMPTY};
+  for (size_t i = 0; rc == RC_OK && i < 3; ++i)
+    if (pv->is_set && pv->is_set[cycle_only[i]])
+      rc = rc_error_set(err, RC_ERR_INPUT,
+                        "crane: %s is set with formulation %s: expected it "
+                        "unset (only cycle reads it)",
+                        rc_crane_param_defs[cycle_only[i]].name,
+                        model->formulations[formulation].name);
   if (rc != RC_OK)
     return rc;
   /* the formulation's struct, its common model first (crane.h) */
@@ -487,5 +514,5 @@ const rc_model rc_model_crane = {
     NPARAM,
     rc_crane_param_defs,
     crane_create,
-    NULL, /* create_phases */
+    rc_crane_create_phases,
 };

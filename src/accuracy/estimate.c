@@ -37,7 +37,14 @@
  *    dual infeasibility stalls near 1e-11 at 900 000 variables, above
  *    1e-13, and the pushed multipliers of 110 000 inequalities keep
  *    complementarity above it too; the whole command took 290 s after a
- *    26 s solve;
+ *    26 s solve.  Ipopt's inertia check stays off here (its inertia-free
+ *    curvature test, neg_curv_test_tol): on that OCP (one more stage now)
+ *    the interpolated multipliers gave the KKT matrix a wrong inertia, the
+ *    first iteration was refactorised with a 1e-4 Hessian regularisation
+ *    that damped its step to 1.5e-6 in the directions the tracking
+ *    objective barely determines, and the third again: 3 iterations, about
+ *    5 factorisations, 17.6 s of Ipopt CPU; with the curvature test 2 full
+ *    Newton steps (3.7 each), 13.5 s;
  *  - otherwise (active bounds, bang-bang controls): Ipopt's warm start, at
  *    most 100 iterations (a minimum-time OCP on 40 x 5 needs about 35);
  *  - a square system: Newton element by element (rc_nlp_solve's automatic
@@ -118,6 +125,12 @@ _Static_assert(RC_RADAU_MAX_STAGES == RC_MAX_STAGES + 1,
 
 /* ... and when it touches none: a few Newton steps on the enriched KKT. */
 #define RC_ESTIMATE_NEWTON_MAX_ITER 10
+
+/* ... and the Ipopt option that makes those steps Newton steps: the
+ * inertia-free curvature test (Zavala and Chiang 2014) instead of the
+ * inertia check, so a step whose curvature is positive is taken without
+ * Hessian regularisation (see "Enriched solve" above). */
+#define RC_ESTIMATE_NEWTON_CURVATURE "neg_curv_test_tol=1e-12"
 
 /* The barrier parameter a warm start begins at, in units of the solver
  * tolerance, when no inequality is touched. */
@@ -778,9 +791,11 @@ static rc_err square_global_estimate(const rc_problem *pb,
 }
 
 /* The options of the enriched solve (see the file's header comment,
- * "Enriched solve"). */
+ * "Enriched solve").  kv has room for opt->nipopt + 1 raw Ipopt options: the
+ * Newton mode's curvature test first, the caller's after it (they win). */
 static rc_options enriched_options(const rc_problem *pb, const rc_solution *sol,
-                                   const rc_options *opt, int square) {
+                                   const rc_options *opt, int square,
+                                   const char **kv) {
   rc_options o = *opt;
   o.progress = NULL;
   o.progress_ctx = NULL;
@@ -793,6 +808,11 @@ static rc_options enriched_options(const rc_problem *pb, const rc_solution *sol,
     o.warm_start_mu = RC_ESTIMATE_ENRICHED_MU * opt->tol;
     if (o.max_iter > RC_ESTIMATE_NEWTON_MAX_ITER)
       o.max_iter = RC_ESTIMATE_NEWTON_MAX_ITER;
+    kv[0] = RC_ESTIMATE_NEWTON_CURVATURE;
+    for (int i = 0; i < opt->nipopt; ++i)
+      kv[i + 1] = opt->ipopt_kv[i];
+    o.ipopt_kv = kv;
+    o.nipopt = opt->nipopt + 1;
   } else if (o.max_iter > RC_ESTIMATE_ENRICHED_MAX_ITER) {
     o.max_iter = RC_ESTIMATE_ENRICHED_MAX_ITER;
   }
@@ -813,7 +833,13 @@ static rc_err global_estimate(const rc_problem *pb, const rc_solution *sol,
   rc_err rc = enriched_mesh(&sol->mesh, &fine_mesh, err);
   if (rc != RC_OK)
     return rc;
-  rc_options o = enriched_options(pb, sol, opt, square);
+  const char **kv = malloc(sizeof *kv * (size_t)(opt->nipopt + 1));
+  if (!kv) {
+    rc_mesh_free(&fine_mesh);
+    return rc_error_set(err, RC_ERR_NOMEM,
+                        "out of memory for the enriched solve's options");
+  }
+  rc_options o = enriched_options(pb, sol, opt, square, kv);
   rc_solution fine;
   rc_solve_stats fst;
   rc_error ferr = {RC_OK, ""};
@@ -827,6 +853,7 @@ static rc_err global_estimate(const rc_problem *pb, const rc_solution *sol,
     o.tol = fmin(opt->tol, RC_ESTIMATE_ENRICHED_TOL);
     rc = rc_nlp_solve(pb, &fine_mesh, &o, sol, &fine, &fst, &ferr);
   }
+  free(kv);
   rc_mesh_free(&fine_mesh);
   if (rc != RC_OK) {
     snprintf(est->note, sizeof est->note,

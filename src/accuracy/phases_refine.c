@@ -74,8 +74,33 @@ rc_err rc_phases_estimate(const rc_phases *ph, const rc_phases_solution *s,
     if (o.max_iter > RC_PHASES_ENRICHED_MAX_ITER)
       o.max_iter = RC_PHASES_ENRICHED_MAX_ITER;
     rc_error ferr = {RC_OK, ""};
-    rc = rc_phases_solve(ph, m, &o, s->sol, &fine, &fst, &ferr);
+    /* a solution of a path back-off (rc_phases.path_tol) solved tightened
+     * bounds: the enriched solve solves those, without a back-off of its
+     * own (the same problem on a finer mesh) */
+    rc_phases same = *ph;
+    rc_phase *phase = s->path_lo ? calloc((size_t)n, sizeof *phase) : NULL;
+    rc_problem *pb = s->path_lo ? calloc((size_t)n, sizeof *pb) : NULL;
+    if (s->path_lo && (!phase || !pb))
+      rc = rc_error_set(err, RC_ERR_NOMEM, "out of memory");
+    for (int k = 0; rc == RC_OK && phase && k < n; ++k) {
+      pb[k] = *ph->phase[k].pb;
+      pb[k].destroy = NULL;
+      pb[k].c_lo = s->path_lo[k];
+      pb[k].c_hi = s->path_hi[k];
+      phase[k] = ph->phase[k];
+      phase[k].pb = &pb[k];
+    }
+    if (phase) {
+      same.phase = phase;
+      same.path_tol = 0.0;
+    }
+    if (rc == RC_OK)
+      rc = rc_phases_solve(&same, m, &o, s->sol, &fine, &fst, &ferr);
+    free(phase);
+    free(pb);
     free_meshes(m, n);
+    if (rc == RC_ERR_NOMEM)
+      return rc;
     if (rc != RC_OK)
       snprintf(why, sizeof why,
                "local estimate only: the enriched solve (every element of "

@@ -42,7 +42,8 @@ typedef struct rc_cli_command {
   "             failed write of the result file leaves an existing file\n"     \
   "             untouched, while a failure writing stdout is found last,\n"    \
   "             after the result file was written; 4 out of memory\n"          \
-  "             (nothing written); 5 internal error (nothing written).\n"      \
+  "             (nothing written); 5 internal error, or Ipopt cannot be\n"     \
+  "             loaded for an NLP (nothing written).\n"                        \
   "Output: a random temporary file next to -o, renamed over it when\n"         \
   "complete; an existing -o that is not a regular file (device, FIFO,\n"       \
   "symlink, directory) is refused; no Ipopt option file is read.\n"

@@ -848,8 +848,8 @@ static int load_links(job *j, json_t *l) {
 }
 
 static int load_solver(job *j, json_t *s) {
-  static const char *const keys[] = {"tol", "max_iter", "ipopt", "dense_bounds",
-                                     NULL};
+  static const char *const keys[] = {"tol",          "max_iter", "ipopt",
+                                     "dense_bounds", "path_tol", NULL};
   int st;
   j->dense_bounds = -1;
   if (!s)
@@ -871,6 +871,14 @@ static int load_solver(job *j, json_t *s) {
                       &j->max_iter)))
       return st;
     j->have_max_iter = 1;
+  }
+  if ((v = json_object_get(s, "path_tol"))) { /* rc_phases.path_tol */
+    if ((st = get_number(j, -1, "solver.path_tol", v, &j->ph.path_tol)))
+      return st;
+    if (!(j->ph.path_tol >= 0 && isfinite(j->ph.path_tol)))
+      return job_fail(j, -1, "solver.path_tol",
+                      "%g: expected a finite number >= 0 (0: no back-off)",
+                      j->ph.path_tol);
   }
   if ((v = json_object_get(s, "dense_bounds"))) {
     if (!json_is_boolean(v))
@@ -1094,6 +1102,10 @@ static void print_json(const job *j, const phases_run *r) {
     rc_json_number(&js, "duration", r->res.duration[k]);
     rc_json_number(&js, "objective", r->res.objective[k]);
     rc_json_number(&js, "data_objective", r->res.data_objective[k]);
+    if (r->res.path_backoff) {
+      rc_json_number(&js, "path_backoff", r->res.path_backoff[k]);
+      rc_json_number(&js, "path_violation", r->res.path_violation[k]);
+    }
     const rc_cli_diag *d = &r->diag[k];
     rc_cli_json_diagnostics(&js, pb, d->have_diag ? &d->diag : NULL);
     rc_cli_json_dense(&js, d->have_dense ? &d->dense : NULL);
@@ -1131,6 +1143,16 @@ static void print_text(const job *j, const phases_run *r) {
            j->phase[k].name, r->res.pb[k].model, r->res.pb[k].formulation,
            r->res.start[k], r->res.duration[k], r->res.objective[k], m->n,
            rc_mesh_min_stages(m), rc_mesh_max_stages(m));
+  }
+  if (r->res.path_backoff) {
+    printf("  path back-off (every path constraint within %g on a dense grid "
+           "of %d points per element; %d re-solves):\n",
+           j->ph.path_tol, RC_PATH_BACKOFF_DENSE, r->res.backoff_solves);
+    for (int k = 0; k < j->n; ++k)
+      printf("    phase %-8s bounds tightened by %.4g, largest excess left "
+             "%.3g\n",
+             j->phase[k].name, r->res.path_backoff[k],
+             r->res.path_violation[k]);
   }
   printf("  NLP         %d variables, %d constraints (%d linkage rows), nnz "
          "jac %d, nnz hes %d\n",

@@ -278,6 +278,246 @@ static void replay_stats(const rc_replay *r, rc_solve_stats *st) {
              r->source, r->tol, r->steps);
 }
 
+/* ---- a multiphase plan (docs/phases.md): replayed phase by phase -------
+ *
+ * Phase k is replayed as a one-phase plan (its /phases/<k> group) on the
+ * problem replay_problem builds for it (the phase's recorded parameters,
+ * -f and --set for every phase), from the end of phase k-1's replay: every
+ * state of phase k that phase k-1 has (by name, as the continuity linkage
+ * joins them) starts at the replay's value at phase k-1's tf, the others at
+ * the plan's.  Only the last phase is continued after its tf (--settle,
+ * --after).  The result: a multiphase file whose phases are the replays
+ * (kind "replay"), with the plan's absolute starts. */
+
+typedef struct phase_replay {
+  rc_cli_plan p;
+  const rc_model *model;
+  rc_param_values pv;
+  rc_problem *pb;
+  rc_replay r;
+  rc_solution sol;
+  int have_sol, carried; /* states started from the previous replay */
+  rc_solve_stats st;
+  rc_diagnostics d;
+} phase_replay;
+
+/* Start phase q's plan at the end of the previous phase's replay. */
+static int carry_state(const phase_replay *prev, phase_replay *q) {
+  const rc_problem *a = prev->pb, *b = q->pb;
+  const int nwa = rc_problem_nw(a);
+  const double *wa = prev->r.w + (size_t)prev->r.itf * (size_t)nwa;
+  int n = 0;
+  for (int i = 0; i < b->nx; ++i)
+    for (int j = 0; j < a->nx; ++j)
+      if (strcmp(b->var_names[i], a->var_names[j]) == 0)
+        for (int v = 0; v < q->p.nw; ++v)
+          if (strcmp(q->p.var[v], b->var_names[i]) == 0) {
+            q->p.sol.w[v] = wa[j]; /* node 0 of the plan */
+            ++n;
+            break;
+          }
+  return n;
+}
+
+static void print_phases_text(const rc_phases_info *info, const phase_replay *q,
+                              int n, const char *output) {
+  printf("replay of %d phases, each from the end of the previous replay "
+         "(states of the same name)\n",
+         n);
+  for (int k = 0; k < n; ++k) {
+    const rc_problem *pb = q[k].pb;
+    const rc_replay *r = &q[k].r;
+    printf("  phase %-8s %s/%s: start %.10g, plan [%g, %g], %d states "
+           "carried over, rk8pd %ld steps\n",
+           info->names[k], pb->model, pb->formulation, info->start[k], r->t0,
+           r->tf, q[k].carried, r->steps);
+    printf("    %-11s %-18s %s\n", "variable", "max deviation", "at tf");
+    for (int i = 0; i < r->nvar; ++i) {
+      const int is_out = i >= pb->nx + pb->ny + pb->nu;
+      char name[80];
+      snprintf(name, sizeof name, "%s%s", rc_cli_diag_name(pb, i),
+               is_out ? " (out)" : "");
+      printf("    %-11s %-18.3e %.3e\n", name, r->max_dev[i], r->end_err[i]);
+    }
+  }
+  printf("  output      %s\n", output);
+}
+
+static void print_phases_json(const rc_phases_info *info, const phase_replay *q,
+                              int n, const char *path, const char *output) {
+  rc_json j;
+  rc_json_init(&j, stdout);
+  rc_json_begin_object(&j, NULL);
+  rc_json_string(&j, "kind", "replay");
+  rc_json_string(&j, "status", "completed");
+  rc_json_string(&j, "controls_file", path);
+  rc_json_int(&j, "phases", n);
+  rc_json_number(&j, "wall_s", rc_cli_elapsed());
+  rc_json_string(&j, "output", output);
+  rc_json_begin_array(&j, "phase_list");
+  for (int k = 0; k < n; ++k) {
+    const rc_replay *r = &q[k].r;
+    rc_json_begin_object(&j, NULL);
+    rc_json_string(&j, "name", info->names[k]);
+    rc_json_string(&j, "problem", q[k].pb->model);
+    rc_json_string(&j, "formulation", q[k].pb->formulation);
+    rc_json_string(&j, "plan_formulation", q[k].p.formulation);
+    rc_json_number(&j, "start", info->start[k]);
+    rc_json_number(&j, "t0", r->t0);
+    rc_json_number(&j, "tf", r->tf);
+    rc_json_number(&j, "tend", r->tend);
+    rc_json_int(&j, "carried_states", q[k].carried);
+    rc_json_int(&j, "steps", r->steps);
+    json_figures(&j, "max_deviation", q[k].pb, r, r->max_dev);
+    json_figures(&j, "end_error", q[k].pb, r, r->end_err);
+    rc_json_end_object(&j);
+  }
+  rc_json_end_array(&j);
+  rc_json_end_object(&j);
+  rc_json_finish(&j);
+}
+
+/* The replays of every phase as a multiphase file. */
+static int write_phases(const char *cmd, const char *path,
+                        const rc_phases_info *info, phase_replay *q, int n,
+                        const char *output) {
+  rc_phase *phase = calloc((size_t)n, sizeof *phase);
+  rc_result_record *rec = calloc((size_t)n, sizeof *rec);
+  rc_phases_solution res;
+  memset(&res, 0, sizeof res);
+  res.nphases = n;
+  res.pb = calloc((size_t)n, sizeof *res.pb);
+  res.sol = calloc((size_t)n, sizeof *res.sol);
+  res.start = info->start;
+  res.duration = calloc((size_t)n, sizeof(double));
+  res.objective = calloc((size_t)n, sizeof(double));
+  res.data_objective = calloc((size_t)n, sizeof(double));
+  int status = RC_CLI_OK;
+  if (!phase || !rec || !res.pb || !res.sol || !res.duration ||
+      !res.objective || !res.data_objective) {
+    rc_cli_error(cmd, "out of memory");
+    status = RC_CLI_NO_MEMORY;
+  }
+  for (int k = 0; !status && k < n; ++k) {
+    phase[k] = (rc_phase){.name = info->names[k], .pb = q[k].pb};
+    res.pb[k] = *q[k].pb;
+    res.sol[k] = q[k].sol;
+    res.duration[k] = q[k].r.tend - q[k].r.t0;
+    res.objective[k] = NAN;
+    replay_stats(&q[k].r, &q[k].st);
+    memset(&q[k].d, 0, sizeof q[k].d);
+    q[k].d.nnodes = q[k].r.nt;
+    q[k].d.out_nodes = q[k].r.nout > 0 ? q[k].r.out : NULL;
+    rec[k] = rc_cli_record("replay", q[k].model, &q[k].pv, q[k].pb, &q[k].sol,
+                           &q[k].st);
+    rec[k].diag = &q[k].d;
+    rec[k].replay = &q[k].r;
+  }
+  if (!status) {
+    const rc_phases ph = {.name = "replay", .nphases = n, .phase = phase};
+    char *cl = rc_cli_command_line();
+    const rc_phases_record prec = {.ph = &ph,
+                                   .res = &res,
+                                   .phase = rec,
+                                   .stats = &q[n - 1].st,
+                                   .command_line = cl ? cl : "radcol simulate"};
+    rc_error err = {RC_OK, ""};
+    if (rc_write_phases_result(output, &prec, &err) != RC_OK)
+      status = rc_cli_fail(cmd, &err);
+    free(cl);
+  }
+  (void)path;
+  free(phase);
+  free(rec);
+  free(res.pb);
+  free(res.sol);
+  free(res.duration);
+  free(res.objective);
+  free(res.data_objective);
+  return status;
+}
+
+static int replay_phases(const char *cmd, const rc_cli_replay_args *a,
+                         const rc_replay_options *opt0,
+                         const rc_phases_info *info) {
+  const int n = info->n;
+  phase_replay *q = calloc((size_t)n, sizeof *q);
+  char *output = NULL;
+  rc_error err = {RC_OK, ""};
+  int status = q ? RC_CLI_OK : RC_CLI_NO_MEMORY;
+  if (!q)
+    rc_cli_error(cmd, "out of memory");
+  for (int k = 0; !status && k < n; ++k) {
+    int same = 0;
+    if ((status = rc_cli_plan_read_phase(cmd, "--controls", a->controls, k,
+                                         &q[k].p)) ||
+        (status = replay_problem(cmd, a, &q[k].p, &q[k].model, &q[k].pv,
+                                 &q[k].pb, &same)))
+      break;
+    if (rc_replay_check(q[k].pb, &err) != RC_OK) {
+      status = rc_cli_fail(cmd, &err);
+      break;
+    }
+    if (!same) {
+      rc_cli_error(cmd,
+                   "--controls %s: phase %s is of model %s, the replay of "
+                   "%s: expected the plan's model for every phase",
+                   a->controls, info->names[k], q[k].p.problem,
+                   q[k].model->name);
+      status = RC_CLI_BAD_INPUT;
+    }
+  }
+  if (!status &&
+      !(status =
+            rc_cli_output_path(cmd, a->output, q[0].pb, "-replay", &output)) &&
+      same_file(output, a->controls)) {
+    rc_cli_error(cmd, "-o %s: is the --controls file: expected another file",
+                 output);
+    status = RC_CLI_BAD_INPUT;
+  }
+  for (int k = 0; !status && k < n; ++k) {
+    if (k > 0)
+      q[k].carried = carry_state(&q[k - 1], &q[k]);
+    rc_replay_options opt = *opt0;
+    if (k < n - 1)
+      opt.settle = 0.0, opt.after_rest = 0; /* the next phase follows */
+    if (rc_replay_run(q[k].pb, &q[k].p.sol, (const char *const *)q[k].p.var,
+                      q[k].p.nw, &opt, &q[k].r, &err) != RC_OK) {
+      char m[RC_MESSAGE_MAX];
+      snprintf(m, sizeof m, "%s", err.message);
+      rc_error_set(&err, err.code, "phase %s: %s", info->names[k], m);
+      status = rc_cli_fail(cmd, &err);
+      break;
+    }
+    snprintf(q[k].r.source, sizeof q[k].r.source, "%s phase %s (%s/%s)",
+             a->controls, info->names[k], q[k].p.problem, q[k].p.formulation);
+    if (rc_replay_solution(q[k].pb, &q[k].r, &q[k].sol, &err) != RC_OK) {
+      status = rc_cli_fail(cmd, &err);
+      break;
+    }
+    q[k].have_sol = 1;
+  }
+  if (!status)
+    status = write_phases(cmd, a->controls, info, q, n, output);
+  if (!status) {
+    if (a->json)
+      print_phases_json(info, q, n, a->controls, output);
+    else
+      print_phases_text(info, q, n, output);
+  }
+  for (int k = 0; q && k < n; ++k) {
+    if (q[k].have_sol)
+      rc_solution_free(&q[k].sol);
+    rc_replay_free(&q[k].r);
+    rc_problem_free(&q[k].pb);
+    rc_params_free(&q[k].pv);
+    rc_cli_plan_free(&q[k].p);
+  }
+  free(q);
+  free(output);
+  return status;
+}
+
 int rc_cli_replay(const char *cmd, const rc_cli_replay_args *a) {
   rc_cli_plan p;
   memset(&p, 0, sizeof p);
@@ -295,6 +535,17 @@ int rc_cli_replay(const char *cmd, const rc_cli_replay_args *a) {
   rc_replay_options opt;
 
   int status = replay_options(cmd, a, &opt);
+  if (!status &&
+      !(status = rc_cli_check_input(cmd, "--controls", a->controls))) {
+    rc_phases_info info;
+    memset(&info, 0, sizeof info);
+    if (rc_read_phases_info(a->controls, &info, &err) == RC_OK && info.n > 0) {
+      status = replay_phases(cmd, a, &opt, &info);
+      rc_phases_info_free(&info);
+      return status;
+    }
+    rc_phases_info_free(&info);
+  }
   if (status ||
       (status = rc_cli_plan_read(cmd, "--controls", a->controls, &p)) ||
       (status = replay_problem(cmd, a, &p, &model, &pv, &pb, &same_model)))

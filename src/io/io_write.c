@@ -1002,7 +1002,7 @@ static size_t image_estimate(const rc_result_record *rec) {
       files += (size_t)st.st_size < RC_FILE_PARAM_MAX ? (size_t)st.st_size
                                                       : RC_FILE_PARAM_MAX;
   }
-  return 8 * doubles + files + (1u << 20);
+  return 8 * doubles + files + (1u << 16);
 }
 
 /* libhdf5 builds the file in memory (the core driver without a backing
@@ -1182,6 +1182,10 @@ static void fill_phases(wctx *c, hid_t file, const void *ctx) {
   ds_real(c, g, "/phases", "objective", n, res->objective);
   ds_real(c, g, "/phases", "data_objective", n, res->data_objective);
   attr_int(c, g, "/phases", "count", n);
+  if (res->path_backoff) {
+    attr_real(c, g, "/phases", "path_tol", rec->ph->path_tol);
+    attr_int(c, g, "/phases", "backoff_solves", res->backoff_solves);
+  }
   for (int k = 0; k < n && c->rc == RC_OK; ++k) {
     char gname[32], gpath[48];
     snprintf(gname, sizeof gname, "%d", k);
@@ -1191,12 +1195,16 @@ static void fill_phases(wctx *c, hid_t file, const void *ctx) {
     attr_str(c, h, gpath, "name", rec->ph->phase[k].name);
     attr_str(c, h, gpath, "problem", pr->pb->model);
     attr_str(c, h, gpath, "formulation", pr->pb->formulation);
-    attr_str(c, h, gpath, "kind", "solve");
+    attr_str(c, h, gpath, "kind", pr->kind ? pr->kind : "solve");
     attr_str(c, h, gpath, "status", rc_status_name(st));
     attr_real(c, h, gpath, "start", res->start[k]);
     attr_real(c, h, gpath, "duration", res->duration[k]);
     attr_real(c, h, gpath, "objective", res->objective[k]);
     attr_real(c, h, gpath, "data_objective", res->data_objective[k]);
+    if (res->path_backoff) { /* rc_phases.path_tol: the back-off */
+      attr_real(c, h, gpath, "path_backoff", res->path_backoff[k]);
+      attr_real(c, h, gpath, "path_violation", res->path_violation[k]);
+    }
     write_record_groups(c, h, pr);
     gclose(h);
   }

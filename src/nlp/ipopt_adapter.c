@@ -37,7 +37,6 @@
  * failed status.  Where memfd or /proc is missing the check is skipped.
  */
 #define _GNU_SOURCE /* memfd_create */
-#include <coin/IpStdCInterface.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -51,7 +50,12 @@
 #include "core/numbers.h"
 #include "core/timing.h"
 #include "nlp/ipopt_adapter.h"
+#include "nlp/ipopt_load.h"
 #include "radcol/params.h"
+
+/* Ipopt's C interface, loaded by the first check or solve (ipopt_load.h);
+ * the same table for the rest of the process. */
+static const rc_ipopt_api *ipo;
 
 typedef struct adapter_ctx {
   const rc_ipopt_nlp *nlp;
@@ -271,7 +275,7 @@ static rc_err add_raw_option(IpoptProblem ip, const char *kv, rc_error *err) {
                           "Ipopt option '%s': %s is an integer option: "
                           "expected a decimal integer, got '%s'",
                           kv, key, val);
-    ok = AddIpoptIntOption(ip, key, (Int)iv);
+    ok = ipo->AddIpoptIntOption(ip, key, (Int)iv);
     break;
   case RC_IPOPT_OPT_N:
     if (!rc_parse_real(val, &dv))
@@ -279,10 +283,10 @@ static rc_err add_raw_option(IpoptProblem ip, const char *kv, rc_error *err) {
                           "Ipopt option '%s': %s is a real option: expected "
                           "a finite decimal number, got '%s'",
                           kv, key, val);
-    ok = AddIpoptNumOption(ip, key, dv);
+    ok = ipo->AddIpoptNumOption(ip, key, dv);
     break;
   case RC_IPOPT_OPT_S:
-    ok = AddIpoptStrOption(ip, key, val);
+    ok = ipo->AddIpoptStrOption(ip, key, val);
     break;
   default:
     return rc_error_set(err, RC_ERR_INPUT,
@@ -328,7 +332,7 @@ static int error_journal_open(IpoptProblem ip) {
   struct stat a, b;
   snprintf(name, sizeof name, "/proc/self/fd/%d", fd);
   if (fstat(fd, &a) != 0 || stat(name, &b) != 0 || a.st_ino != b.st_ino ||
-      !OpenIpoptOutputFile(ip, name, 1 /* J_ERROR */)) {
+      !ipo->OpenIpoptOutputFile(ip, name, 1 /* J_ERROR */)) {
     close(fd);
     return -1;
   }
@@ -361,11 +365,13 @@ static void error_journal_read(int fd, char *line, size_t size) {
 rc_err rc_ipopt_check_options(const rc_options *opt, rc_error *err) {
   if (opt->nipopt < 1)
     return RC_OK;
+  if (!(ipo = rc_ipopt_load(err)))
+    return RC_ERR_SOLVER;
   /* A one-variable problem only holds the options; it is never solved. */
   Number lo = -1.0, hi = 1.0;
   const int saved_stdout = stdout_to_stderr();
-  IpoptProblem ip = CreateIpoptProblem(1, &lo, &hi, 0, NULL, NULL, 0, 0, 0,
-                                       cb_f, cb_g, cb_grad, cb_jac, cb_hes);
+  IpoptProblem ip = ipo->CreateIpoptProblem(
+      1, &lo, &hi, 0, NULL, NULL, 0, 0, 0, cb_f, cb_g, cb_grad, cb_jac, cb_hes);
   rc_err rc = RC_OK;
   if (!ip)
     rc = rc_error_set(err, RC_ERR_SOLVER,
@@ -373,7 +379,7 @@ rc_err rc_ipopt_check_options(const rc_options *opt, rc_error *err) {
   for (int i = 0; ip && i < opt->nipopt && rc == RC_OK; ++i)
     rc = add_raw_option(ip, opt->ipopt_kv[i], err);
   if (ip)
-    FreeIpoptProblem(ip);
+    ipo->FreeIpoptProblem(ip);
   stdout_restore(saved_stdout);
   return rc;
 }
@@ -382,9 +388,11 @@ rc_err rc_ipopt_solve(const rc_ipopt_nlp *nlp, const rc_options *opt, double *x,
                       double *lambda, double *zl, double *zu,
                       rc_ipopt_outcome *out, rc_error *err) {
   memset(out, 0, sizeof *out);
+  if (!(ipo = rc_ipopt_load(err)))
+    return RC_ERR_SOLVER;
   /* Ipopt copies the bounds; its prototype is not const-correct. */
   const int saved_stdout = stdout_to_stderr();
-  IpoptProblem ip = CreateIpoptProblem(
+  IpoptProblem ip = ipo->CreateIpoptProblem(
       nlp->n, (Number *)nlp->x_lo, (Number *)nlp->x_hi, nlp->m,
       (Number *)nlp->g_lo, (Number *)nlp->g_hi, nlp->nnz_jac, nlp->nnz_hes, 0,
       cb_f, cb_g, cb_grad, cb_jac, cb_hes);
@@ -395,14 +403,14 @@ rc_err rc_ipopt_solve(const rc_ipopt_nlp *nlp, const rc_options *opt, double *x,
                         nlp->n, nlp->m);
   }
   rc_err rc = RC_OK;
-  AddIpoptStrOption(ip, "option_file_name", ""); /* no ./ipopt.opt */
-  AddIpoptStrOption(ip, "sb", "yes");
-  AddIpoptIntOption(ip, "print_level", opt->print_level);
-  AddIpoptNumOption(ip, "tol", opt->tol);
-  AddIpoptNumOption(ip, "acceptable_tol", opt->acceptable_tol);
-  AddIpoptIntOption(ip, "max_iter", opt->max_iter);
-  AddIpoptNumOption(ip, "max_cpu_time", opt->max_cpu_s);
-  AddIpoptStrOption(ip, "linear_solver", "mumps");
+  ipo->AddIpoptStrOption(ip, "option_file_name", ""); /* no ./ipopt.opt */
+  ipo->AddIpoptStrOption(ip, "sb", "yes");
+  ipo->AddIpoptIntOption(ip, "print_level", opt->print_level);
+  ipo->AddIpoptNumOption(ip, "tol", opt->tol);
+  ipo->AddIpoptNumOption(ip, "acceptable_tol", opt->acceptable_tol);
+  ipo->AddIpoptIntOption(ip, "max_iter", opt->max_iter);
+  ipo->AddIpoptNumOption(ip, "max_cpu_time", opt->max_cpu_s);
+  ipo->AddIpoptStrOption(ip, "linear_solver", "mumps");
   /* MUMPS defaults chosen by measurement (docs/performance.md): Ipopt 3.11's
    * mumps_permuting_scaling = 7 picks a weighted-matching permutation and
    * scaling (5 or 6) that makes factorizing these collocation KKT matrices
@@ -410,15 +418,15 @@ rc_err rc_ipopt_solve(const rc_ipopt_nlp *nlp, const rc_options *opt, double *x,
    * (minutes, growing memory); 0 keeps MUMPS's own automatic scaling.  AMF
    * ordering was the fastest on the banded time-ordered layout.  The user's
    * --ipopt KEY=VALUE pairs come later and override both. */
-  AddIpoptIntOption(ip, "mumps_permuting_scaling", 0);
-  AddIpoptIntOption(ip, "mumps_pivot_order", 2);
-  AddIpoptStrOption(ip, "hessian_approximation", "exact");
+  ipo->AddIpoptIntOption(ip, "mumps_permuting_scaling", 0);
+  ipo->AddIpoptIntOption(ip, "mumps_pivot_order", 2);
+  ipo->AddIpoptStrOption(ip, "hessian_approximation", "exact");
   if (opt->warm_start) {
     const double mu = opt->warm_start_mu > 0.0 ? opt->warm_start_mu : 1e-6;
-    AddIpoptStrOption(ip, "warm_start_init_point", "yes");
-    AddIpoptNumOption(ip, "warm_start_bound_push", fmin(1e-9, mu));
-    AddIpoptNumOption(ip, "warm_start_mult_bound_push", fmin(1e-9, mu));
-    AddIpoptNumOption(ip, "mu_init", mu);
+    ipo->AddIpoptStrOption(ip, "warm_start_init_point", "yes");
+    ipo->AddIpoptNumOption(ip, "warm_start_bound_push", fmin(1e-9, mu));
+    ipo->AddIpoptNumOption(ip, "warm_start_mult_bound_push", fmin(1e-9, mu));
+    ipo->AddIpoptNumOption(ip, "mu_init", mu);
   }
   for (int i = 0; i < opt->nipopt && rc == RC_OK; ++i)
     rc = add_raw_option(ip, opt->ipopt_kv[i], err);
@@ -429,19 +437,19 @@ rc_err rc_ipopt_solve(const rc_ipopt_nlp *nlp, const rc_options *opt, double *x,
                         "finite values",
                         i, x[i]);
   if (rc != RC_OK) {
-    FreeIpoptProblem(ip);
+    ipo->FreeIpoptProblem(ip);
     stdout_restore(saved_stdout);
     return rc;
   }
   adapter_ctx ctx = {.nlp = nlp, .opt = opt, .inf_du = NAN};
-  SetIntermediateCallback(ip, cb_iter);
+  ipo->SetIntermediateCallback(ip, cb_iter);
   const int journal = error_journal_open(ip);
   double obj = NAN;
   const double t0 = rc_now_s();
   const enum ApplicationReturnStatus s =
-      IpoptSolve(ip, x, NULL, &obj, lambda, zl, zu, &ctx);
+      ipo->IpoptSolve(ip, x, NULL, &obj, lambda, zl, zu, &ctx);
   out->solve_s = rc_now_s() - t0;
-  FreeIpoptProblem(ip);
+  ipo->FreeIpoptProblem(ip);
   stdout_restore(saved_stdout);
   char oom[256];
   error_journal_read(journal, oom, sizeof oom);

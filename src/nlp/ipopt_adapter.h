@@ -1,7 +1,9 @@
 /*
- * ipopt_adapter.h - hands an NLP to Ipopt (internal).  The only file that
- * includes IpStdCInterface.h is ipopt_adapter.c; the "values == NULL means
- * structure" convention of Ipopt's callbacks stays there too.
+ * ipopt_adapter.h - hands an NLP to Ipopt (internal).  The only files that
+ * include IpStdCInterface.h are ipopt_adapter.c and ipopt_load.[ch] (which
+ * loads Ipopt on the first check or solve: RC_ERR_SOLVER when it cannot);
+ * the "values == NULL means structure" convention of Ipopt's callbacks stays
+ * in ipopt_adapter.c.
  *
  * rc_ipopt_nlp is the solver-neutral view of an NLP: n variables with bounds,
  * m constraints g_lo <= g(x) <= g_hi, the Jacobian and the lower-triangular

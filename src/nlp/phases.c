@@ -254,11 +254,25 @@ rc_err rc_phases_validate(const rc_phases *ph, rc_error *err) {
                           "reference, not by an NLP: expected a formulation "
                           "that is transcribed",
                           P->name, P->pb->model, P->pb->formulation);
-    if (P->pb->maximize)
+    /* one sense for the whole problem: every phase maximises (the sum is
+     * maximised) or none does; data terms are least squares (minimised) */
+    if (P->pb->maximize != ph->phase[0].pb->maximize)
+      return rc_error_set(
+          err, RC_ERR_INPUT,
+          "phase %s: %s/%s %s its objective but phase %s %s its own: "
+          "phases %s the sum of the phase objectives, so expected every "
+          "phase to %s (maximize = %d)",
+          P->name, P->pb->model, P->pb->formulation,
+          P->pb->maximize ? "maximises" : "minimises", ph->phase[0].name,
+          ph->phase[0].pb->maximize ? "maximises" : "minimises",
+          ph->phase[0].pb->maximize ? "maximise" : "minimise",
+          ph->phase[0].pb->maximize ? "maximise" : "minimise",
+          ph->phase[0].pb->maximize);
+    if (P->pb->maximize && (P->data || P->pb->data))
       return rc_error_set(err, RC_ERR_INPUT,
-                          "phase %s: %s/%s maximises its objective: phases "
-                          "(and data at interior times) minimise the sum of "
-                          "the phase objectives; expected maximize = 0",
+                          "phase %s: %s/%s maximises its objective and has "
+                          "data at interior times (least-squares terms, "
+                          "minimised): expected maximize = 0 with data",
                           P->name, P->pb->model, P->pb->formulation);
     rc_problem local;
     if ((rc = rc_phases_local_problem(ph, k, &local, NULL, err)) != RC_OK)
@@ -290,5 +304,15 @@ void rc_phases_solution_free(rc_phases_solution *s) {
   free(s->link_lo);
   free(s->link_hi);
   free(s->link_dual);
+  free(s->path_backoff);
+  free(s->path_violation);
+  for (int k = 0; k < s->nphases; ++k) {
+    if (s->path_lo)
+      free(s->path_lo[k]);
+    if (s->path_hi)
+      free(s->path_hi[k]);
+  }
+  free(s->path_lo);
+  free(s->path_hi);
   memset(s, 0, sizeof *s);
 }
