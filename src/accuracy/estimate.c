@@ -64,6 +64,12 @@
  * its other side: E_ki is the error of the smooth piece, and the switch
  * times' error is reported separately, |a_q - a'_q| for q = 1..nseg-1.
  *
+ * Singular arcs (docs/switching.md, section 7).  On an element wholly inside
+ * a singular arc of a control that enters linearly, that control is compared
+ * through its primitive from the arc's entry divided by the arc's length
+ * (singular_means below), not pointwise: the NLP determines the primitive,
+ * not the node-to-node shape.  The note says so.
+ *
  * Local estimate (Patterson, Hager and Rao 2015).  Element k = [t_a, t_b],
  * h = t_b - t_a, s stages, state polynomial X~ of degree s through the
  * element start and its s stages, y~ and u~ of degree s - 1 (the dense output
@@ -103,6 +109,7 @@
 #include "radcol/diagnose.h"
 #include "radcol/estimate.h"
 #include "radcol/march.h"
+#include "radcol/structure.h"
 #include "radcol/switching.h"
 
 /* The estimate of an element with s <= RC_MAX_STAGES stages needs the
@@ -453,6 +460,139 @@ static rc_err global_from(const rc_problem *pb, const rc_solution *sol,
   return rc;
 }
 
+/* Singular arcs (docs/switching.md, section 7).  On an arc where control i
+ * enters linearly and sits inside its bounds, the second-order optimality
+ * condition is coercive in the primitive v(t) = int_{t_entry}^t u_i (Goh's
+ * transformation), not in u_i: the NLP fixes the states, and through them
+ * v, to the discretisation's accuracy, while u_i's shape from node to node
+ * is a flat direction (reduced Hessian eigenvalues that shrink with h),
+ * resolved only to about the KKT tolerance over that eigenvalue.  A
+ * pointwise comparison there measures the solver, not the mesh.  So on
+ * every element wholly inside a singular arc (t_a, t_b within [t_entry,
+ * t_exit]) E_ki of that control is max(|V(t_a) - V'(t_a)|, |V(t_b) -
+ * V'(t_b)|) / (t_exit - t_entry), V the primitive by the elements' Radau
+ * quadrature (exact for the stage polynomial), V' the enriched solve's on
+ * the same elements: in units of u, the error of u's running mean over the
+ * arc.  The pointwise difference it replaces is kept for the note
+ * (*ringing, the largest). */
+/* Control i's E_ki of element k from its points after the start node: the
+ * nodes j = 1..s and the dense grid without its left end (the other
+ * variables keep theirs).  The value it replaces goes into *ringing. */
+static rc_err fold_after(const rc_problem *pb, const rc_solution *sol,
+                         const rc_solution *fine, int k, int dpe, int i,
+                         rc_error_estimate *est, double *ringing,
+                         rc_error *err) {
+  const int nw = rc_problem_nw(pb), nv = est->nvar, ne = sol->mesh.n;
+  double *row = est->elem + (size_t)k * nv;
+  double *wc = malloc(sizeof *wc * (size_t)(2 * nw + nv));
+  if (!wc)
+    return rc_error_set(err, RC_ERR_NOMEM, "out of memory for the estimate");
+  double *wf = wc + nw, *keep = wc + 2 * nw;
+  memcpy(keep, row, sizeof *keep * (size_t)nv);
+  if (!isnan(row[i]))
+    *ringing = fmax(*ringing, row[i]);
+  row[i] = NAN;
+  const int off = rc_solution_element_offset(sol, k), s = sol->mesh.stages[k];
+  rc_err rc = RC_OK;
+  for (int j = 1; j <= s && rc == RC_OK; ++j)
+    rc = fold_point(sol, fine, sol->w + (size_t)(off + j) * nw, sol->t[off + j],
+                    k, wf, est, err);
+  const double a = sol->t[off], b = sol->t[off + s];
+  for (int q = 1; q <= dpe && rc == RC_OK; ++q) {
+    if (q == dpe && k + 1 < ne)
+      break;
+    const double t = q == dpe ? b : a + (b - a) * (double)q / dpe;
+    if ((rc = rc_solution_eval(sol, t, wc, err)) == RC_OK)
+      rc = fold_point(sol, fine, wc, t, k, wf, est, err);
+  }
+  for (int v = 0; v < nv; ++v)
+    if (v != i)
+      row[v] = keep[v];
+  free(wc);
+  return rc;
+}
+
+static rc_err singular_means(const rc_problem *pb, const rc_solution *sol,
+                             const rc_solution *fine, int dpe,
+                             rc_error_estimate *est, int *nelem,
+                             double *ringing, rc_error *err) {
+  *nelem = 0;
+  *ringing = 0.0;
+  if (pb->nu < 1 || fine->mesh.n != sol->mesh.n)
+    return RC_OK;
+  /* only a control without its (u_i, u_i) Hessian entry can be singular
+   * (radcol/structure.h): nothing to detect otherwise */
+  int linear = 0;
+  for (int j = 0, i0 = pb->nx + pb->ny; j < pb->nu && !linear; ++j) {
+    linear = 1;
+    for (int e = 0; e < pb->point.hes.nnz; ++e)
+      if (pb->point.hes.row[e] == i0 + j && pb->point.hes.col[e] == i0 + j)
+        linear = 0;
+  }
+  if (!linear)
+    return RC_OK;
+  rc_structure_options so;
+  rc_structure_options_default(&so);
+  rc_structure st;
+  rc_error derr = {RC_OK, ""};
+  rc_err rc = rc_structure_detect(pb, sol, &so, &st, &derr);
+  if (rc == RC_ERR_NOMEM)
+    return rc_error_set(err, rc, "%s", derr.message);
+  if (rc != RC_OK)
+    return RC_OK; /* no structure: the pointwise comparison stands */
+  const int nw = rc_problem_nw(pb);
+  for (int a = 0; a < st.narc && st.nsingular > 0; ++a) {
+    const rc_arc *arc = &st.arcs[a];
+    if (arc->kind != RC_ARC_SINGULAR || arc->touch || arc->index >= est->nvar)
+      continue;
+    const int i = arc->index;
+    const double slack = 1e-12 * (1.0 + fabs(sol->tf - sol->t0));
+    const double len = fmax(arc->t_exit - arc->t_entry, slack);
+    double U = 0.0, FU = 0.0; /* the primitives from the arc's entry */
+    for (int k = 0; k < sol->mesh.n; ++k) {
+      const int off = rc_solution_element_offset(sol, k);
+      const int s = sol->mesh.stages[k],
+                foff = rc_solution_element_offset(fine, k);
+      const int fs = fine->mesh.stages[k];
+      if (k > 0 && fabs(sol->t[off] - arc->t_exit) <= slack) {
+        /* the element after the arc: its start node (and the dense point
+         * there) holds the arc's last stage value, compared by the mean
+         * above; compare the rest of the element only */
+        if ((rc = fold_after(pb, sol, fine, k, dpe, i, est, ringing, err)) !=
+            RC_OK) {
+          rc_structure_free(&st);
+          return rc;
+        }
+        continue;
+      }
+      if (sol->t[off] < arc->t_entry - slack ||
+          sol->t[off + s] > arc->t_exit + slack)
+        continue;
+      rc_radau R, F;
+      if (rc_radau_init(s, &R) != 0 || rc_radau_init(fs, &F) != 0) {
+        rc_structure_free(&st);
+        return rc_error_set(err, RC_ERR_INTERNAL,
+                            "no Radau rule of %d or %d stages", s, fs);
+      }
+      double m = 0.0, fm = 0.0;
+      for (int j = 0; j < s; ++j)
+        m += R.b[j] * sol->w[(size_t)(off + 1 + j) * nw + i];
+      for (int j = 0; j < fs; ++j)
+        fm += F.b[j] * fine->w[(size_t)(foff + 1 + j) * nw + i];
+      const double d0 = fabs(U - FU);
+      U += (sol->t[off + s] - sol->t[off]) * m;
+      FU += (fine->t[foff + fs] - fine->t[foff]) * fm;
+      double *e = est->elem + (size_t)k * est->nvar + i;
+      if (!isnan(*e))
+        *ringing = fmax(*ringing, *e);
+      *e = fmax(d0, fabs(U - FU)) / len;
+      ++*nelem;
+    }
+  }
+  rc_structure_free(&st);
+  return RC_OK;
+}
+
 static void summarise(rc_error_estimate *est) {
   est->max = 0.0;
   for (int i = 0; i < est->nvar; ++i)
@@ -738,6 +878,11 @@ static rc_err global_estimate(const rc_problem *pb, const rc_solution *sol,
     return RC_OK;
   }
   rc = global_from(pb, sol, &fine, opt->dense_per_element, est, err);
+  int nsing = 0;
+  double ringing = 0.0;
+  if (rc == RC_OK)
+    rc = singular_means(pb, sol, &fine, opt->dense_per_element, est, &nsing,
+                        &ringing, err);
   if (rc == RC_OK && sol->mesh.nseg > 1 && fine.mesh.nseg == sol->mesh.nseg) {
     const int nsw = sol->mesh.nseg - 1;
     est->switch_t = malloc(sizeof *est->switch_t * (size_t)nsw);
@@ -764,6 +909,15 @@ static rc_err global_estimate(const rc_problem *pb, const rc_solution *sol,
            "enriched solve with one more stage per element (%d variables, "
            "solver %s, %d iterations)",
            fst.nvars, fst.solver, fst.iterations);
+  if (nsing > 0) {
+    const size_t l = strlen(est->note);
+    snprintf(est->note + l, sizeof est->note - l,
+             "; on %d element(s) of singular arcs the control is compared "
+             "through its primitive from the arc's entry, divided by the "
+             "arc's length (pointwise difference up to %.3g there: the NLP's "
+             "flat directions)",
+             nsing, ringing);
+  }
   return RC_OK;
 }
 
