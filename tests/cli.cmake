@@ -13,6 +13,7 @@ set(RADCOL_CLI_CASES
   info_not_hdf5
   hdf5_not_radcol output_dir_missing check_bad list_params_unknown
   guess_mismatch solve_json solve_default_output solve_not_converged ipopt_missing
+  multiphase_newton
 )
 foreach(case IN LISTS RADCOL_CLI_CASES)
   add_test(NAME cli.${case}

@@ -97,6 +97,10 @@ help)
   run 0 simulate --help
   ;;
 unknown_command) run 2 frobnicate; mentions frobnicate ;;
+multiphase_newton)
+  bad 2 "--solver newton" solve crane -f cycle --solver newton -o out.h5
+  mentions "multiphase"
+  ;;
 no_command) run 2 ;;
 unknown_problem) bad 2 "nosuchproblem" solve nosuchproblem -o out.h5 ;;
 unknown_formulation)

@@ -1193,12 +1193,14 @@ static int multiphase(solve_job *j, int *status) {
   }
   if (*status == 1) {
     if (a->mesh_path || a->guess_path || a->dense_bounds >= 0 ||
-        a->warm_start || a->have_max_elements || a->refine_no_duals) {
+        a->warm_start || a->have_max_elements || a->refine_no_duals ||
+        a->solver == RC_SOLVER_NEWTON) {
       rc_cli_error(j->cmd,
                    "%s/%s is a multiphase formulation: --mesh, --guess, "
-                   "--warm-start, --dense-bounds, --max-elements and "
-                   "--refine-no-duals do not apply (a job file sets them per "
-                   "phase, docs/phases.md)",
+                   "--warm-start, --dense-bounds, --max-elements, "
+                   "--refine-no-duals and --solver newton do not apply (a "
+                   "job file sets them per phase, docs/phases.md; phases are "
+                   "solved by Ipopt)",
                    model->name, model->formulations[f].name);
       rc_phases_free(&ph);
       rc_params_free(&pv);
