@@ -123,13 +123,13 @@ struct rc_phases {
   double objective_scale;
   void *user;
   void (*destroy)(rc_phases *ph); /* frees ph and what it owns, or NULL */
-  /* ABI 4.  > 0: every path constraint held on the dense grid to within path_tol
-   * (in its own units) by a back-off: after a converged solve each phase's
-   * path constraints are evaluated on its dense output (RC_PATH_BACKOFF_DENSE
-   * points per element, every sampled local maximum within
-   * RC_PATH_BACKOFF_BAND of the bound refined to its top by golden-section
-   * search); a bound c_hi (c_lo) that the dense output exceeds by v >
-   * path_tol is tightened (by v, by a secant step after the first, plus
+  /* ABI 4.  > 0: every path constraint held on the dense grid to within
+   * path_tol (in its own units) by a back-off: after a converged solve each
+   * phase's path constraints are evaluated on its dense output
+   * (RC_PATH_BACKOFF_DENSE points per element, every sampled local maximum
+   * within RC_PATH_BACKOFF_BAND of the bound refined to its top by
+   * golden-section search); a bound c_hi (c_lo) that the dense output exceeds
+   * by v > path_tol is tightened (by v, by a secant step after the first, plus
    * path_tol / 2) and all phases are solved again from the last solution,
    * up to RC_PATH_BACKOFF_MAX times.  The result
    * reports the problems' own bounds; rc_phases_solution.path_backoff and
