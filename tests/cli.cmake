@@ -13,7 +13,7 @@ set(RADCOL_CLI_CASES
   info_not_hdf5
   hdf5_not_radcol output_dir_missing check_bad list_params_unknown
   guess_mismatch solve_json solve_default_output solve_not_converged ipopt_missing
-  multiphase_newton
+  multiphase_newton multiphase_accuracy
 )
 foreach(case IN LISTS RADCOL_CLI_CASES)
   add_test(NAME cli.${case}
@@ -22,6 +22,8 @@ foreach(case IN LISTS RADCOL_CLI_CASES)
   set_tests_properties(cli.${case} PROPERTIES LABELS cli TIMEOUT 60
                        SKIP_RETURN_CODE 77)
 endforeach()
+# the crane cycle solved in full (20 s idle)
+set_tests_properties(cli.multiphase_accuracy PROPERTIES TIMEOUT 300)
 
 radcol_unit_test(test_params ${RADCOL_TEST_DIR}/test_params.c)
 set_tests_properties(test_params PROPERTIES LABELS "unit;cli")

@@ -28,6 +28,12 @@ typedef struct rc_cli_job_args {
   double refine_tol, error_tol;
   int have_error_tol, estimate; /* rc_estimate_kind */
   rc_cli_list ipopt;
+  /* > 0: the accuracy rule's binding verdict against this tolerance on
+   * every phase (a built-in multiphase formulation solved with no mesh
+   * option, as `radcol solve` without one: exit 0 only when every phase's
+   * global estimate and dense-grid check meet it; a local estimate verifies
+   * nothing).  0: the job file's rule (dense grid 1e-2, or --error-tol). */
+  double accuracy;
 } rc_cli_job_args;
 
 /* Formulation f of model as phases (rc_model.create_phases): 1 with *ph

@@ -1220,6 +1220,10 @@ static int multiphase(solve_job *j, int *status) {
     ja.error_tol = a->error_tol, ja.have_error_tol = a->have_error_tol;
     ja.estimate = a->estimate;
     ja.ipopt = a->ipopt;
+    /* no mesh option: the accuracy the user did not give up (as one phase) */
+    if (!a->have_n && !a->have_s && !a->have_error_tol && !a->have_refine &&
+        a->estimate != RC_ESTIMATE_NONE)
+      ja.accuracy = a->acc_tol;
     *status = rc_cli_model_phases_solve(
         j->cmd, model, ph, &ja, a->have_n ? a->n : 0, a->have_s ? a->s : 0);
   }
