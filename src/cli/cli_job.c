@@ -1309,7 +1309,7 @@ static int solve_phases(job *j, const solve_args *a) {
     if (r.have_est)
       est_max = fmax(est_max, r.est[k].max);
   }
-  const double acc = a->accuracy > 0.0     ? a->accuracy
+  const double acc = a->accuracy > 0.0   ? a->accuracy
                      : a->have_error_tol ? a->error_tol
                                          : RC_CLI_DENSE_INACCURATE;
   int unverified = -1; /* a phase whose accuracy is not verified */
@@ -1390,8 +1390,8 @@ static int solve_phases(job *j, const solve_args *a) {
             "violation %.3g in phase %s, estimate %.3g, tolerance %g); the "
             "result is in %s\n",
             cmd, j->name,
-            a->accuracy > 0.0 ? "the estimate or a dense-grid violation "
-                                "exceeds the accuracy"
+            a->accuracy > 0.0   ? "the estimate or a dense-grid violation "
+                                  "exceeds the accuracy"
             : a->have_error_tol ? "the estimate or a dense-grid violation "
                                   "exceeds --error-tol"
                                 : "a constraint is violated on the dense grid",
