@@ -11,7 +11,8 @@
 #   runs under memcheck in cli_march);
 #   test_mechanics and test_refine take 5 min each under valgrind; the
 #   optimal-control solves of test_crane, crane_jobs, test_dense_check,
-#   test_dense_crane, mintime.* and pathtime.* take 4-40 s natively, tens of minutes
+#   test_dense_crane, mintime.*, pathtime.*, switching.pt_refine,
+#   cli.multiphase_accuracy and phases.crane_cycle take 4-40 s natively, tens of minutes
 #   under valgrind: the same code paths run in the shorter crane and dense
 #   tests that stay in).
 # Each test's command is rewritten so that every radcol executable it runs
@@ -48,6 +49,6 @@ vg=(valgrind --tool=memcheck --error-exitcode=99 --leak-check=full
   printf ' %q "$@"\n' "$build/radcol"
 } > "$out/radcol"
 chmod +x "$out/radcol"
-exclude="${RADCOL_VALGRIND_EXCLUDE-^(test_radau|test_march|test_mechanics|test_refine|test_crane|crane_jobs|test_dense_check|test_dense_crane|mintime\..*|pathtime\..*)\$}"
+exclude="${RADCOL_VALGRIND_EXCLUDE-^(test_radau|test_march|test_mechanics|test_refine|test_crane|crane_jobs|test_dense_check|test_dense_crane|mintime\..*|pathtime\..*|switching\.pt_refine|cli\.multiphase_accuracy|phases\.crane_cycle)\$}"
 ctest --test-dir "$build" -N -L "$labels" -LE slow ${exclude:+-E "$exclude"} --show-only=json-v1 > "$out/tests.json"
 "$PY" scripts/valgrind_run.py "$out" "$build/radcol" "$jobs" "${vg[@]}"
