@@ -20,24 +20,17 @@ import tempfile
 import h5py
 import numpy as np
 
+# /mesh, /solution and /multipliers of a result file, by dataset name
+from test_fixed_mesh import datasets
+
 BASE = ["solve", "pendulum", "-f", "index3", "-n", "20", "-s", "3",
         "--tf", "1"]
-GROUPS = ("mesh", "solution", "multipliers")
 
 
 def run(radcol, args, out):
     p = subprocess.run([radcol] + BASE + args + ["-o", out],
                        capture_output=True, text=True, timeout=120)
     return p.returncode, p.stderr
-
-
-def datasets(path):
-    out = {}
-    with h5py.File(path, "r") as f:
-        for g in GROUPS:
-            f[g].visititems(lambda n, o: out.__setitem__(
-                g + "/" + n, o[()]) if isinstance(o, h5py.Dataset) else None)
-    return out
 
 
 def main():

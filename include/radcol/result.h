@@ -156,6 +156,11 @@ typedef struct rc_solve_stats {
                                   inside an estimate) */
 } rc_solve_stats;
 
+/* The stats of a solve that has not run yet: zeroed, status
+ * RC_STATUS_FAILED, no Newton fallback element (-1), objective scale 1;
+ * every solve starts from it. */
+void rc_solve_stats_begin(rc_solve_stats *stats);
+
 #ifdef __cplusplus
 }
 #endif

@@ -344,3 +344,10 @@ const char *rc_solve_mode_name(rc_solve_mode mode) {
   }
   return NULL;
 }
+
+void rc_solve_stats_begin(rc_solve_stats *stats) {
+  memset(stats, 0, sizeof *stats);
+  stats->status = RC_STATUS_FAILED;
+  stats->newton_fallback_element = -1;
+  stats->objective_scale = 1.0;
+}

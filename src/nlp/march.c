@@ -894,10 +894,7 @@ rc_err rc_march_solve(const rc_problem *pb, const rc_options *opt,
   }
   const double wall0 = rc_now_s();
   memset(sol, 0, sizeof *sol);
-  memset(stats, 0, sizeof *stats);
-  stats->status = RC_STATUS_FAILED;
-  stats->newton_fallback_element = -1;
-  stats->objective_scale = 1.0;
+  rc_solve_stats_begin(stats);
   if (info)
     memset(info, 0, sizeof *info);
   rc_err rc;
@@ -1236,10 +1233,7 @@ rc_err rc_march_mesh(const rc_problem *pb, const rc_mesh *mesh,
                      rc_solution *sol, rc_solve_stats *stats, rc_error *err) {
   const double wall0 = rc_now_s();
   memset(sol, 0, sizeof *sol);
-  memset(stats, 0, sizeof *stats);
-  stats->status = RC_STATUS_FAILED;
-  stats->newton_fallback_element = -1;
-  stats->objective_scale = 1.0;
+  rc_solve_stats_begin(stats);
   rc_err rc;
   if ((rc = rc_problem_validate(pb, err)) != RC_OK ||
       (rc = rc_options_validate(opt, err)) != RC_OK ||

@@ -484,10 +484,7 @@ static rc_err solve_dispatch(const rc_problem *pb, const rc_mesh *mesh,
                              rc_solution *sol, rc_solve_stats *stats,
                              rc_error *err) {
   memset(sol, 0, sizeof *sol);
-  memset(stats, 0, sizeof *stats);
-  stats->status = RC_STATUS_FAILED;
-  stats->newton_fallback_element = -1;
-  stats->objective_scale = 1.0;
+  rc_solve_stats_begin(stats);
   rc_err rc;
   if ((rc = rc_problem_validate(pb, err)) != RC_OK ||
       (rc = rc_options_validate(opt, err)) != RC_OK ||

@@ -211,10 +211,7 @@ static rc_err solve_once(const rc_phases *ph, const rc_mesh *meshes,
                          rc_error *err) {
   const double wall0 = rc_now_s();
   memset(out, 0, sizeof *out);
-  memset(stats, 0, sizeof *stats);
-  stats->status = RC_STATUS_FAILED;
-  stats->newton_fallback_element = -1;
-  stats->objective_scale = 1.0;
+  rc_solve_stats_begin(stats);
   rc_err rc;
   if ((rc = rc_phases_validate(ph, err)) != RC_OK ||
       (rc = rc_options_validate(opt, err)) != RC_OK ||
