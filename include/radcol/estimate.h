@@ -77,6 +77,12 @@ typedef struct rc_error_estimate {
   int nswitch;
   double *switch_t;   /* nswitch boundary times, ascending */
   double *switch_err; /* nswitch */
+  /* Singular arcs (GLOBAL, docs/switching.md section 7): the elements on
+   * which a singular control was compared through its running mean, and the
+   * largest pointwise difference that comparison replaced (the NLP's flat
+   * directions; the control's pointwise values are resolved only to it). */
+  int singular_elements;
+  double singular_pointwise;
 } rc_error_estimate;
 
 /* Estimate the error of sol (a solution of pb on its mesh).  opt: the solver

@@ -909,6 +909,8 @@ static rc_err global_estimate(const rc_problem *pb, const rc_solution *sol,
            "enriched solve with one more stage per element (%d variables, "
            "solver %s, %d iterations)",
            fst.nvars, fst.solver, fst.iterations);
+  est->singular_elements = nsing;
+  est->singular_pointwise = nsing > 0 ? ringing : 0.0;
   if (nsing > 0) {
     const size_t l = strlen(est->note);
     snprintf(est->note + l, sizeof est->note - l,

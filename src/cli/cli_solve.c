@@ -969,12 +969,14 @@ static int run_solver(solve_job *j) {
             pb->model, pb->formulation, j->est.note);
   /* a singular arc's control judged by its running mean: the pointwise
    * values the user reads are not within the estimate (docs/switching.md) */
-  const char *sing = j->have_est ? strstr(j->est.note, "; on ") : NULL;
-  if (sing && strstr(sing, "singular arcs"))
+  if (j->have_est && j->est.singular_elements > 0)
     fprintf(stderr,
-            "warning: %s/%s: %s; the control's pointwise values there are "
-            "resolved only to that difference\n",
-            pb->model, pb->formulation, sing + 2);
+            "warning: %s/%s: on %d element(s) of singular arcs the estimate "
+            "compares the control through its running mean; its pointwise "
+            "values there are resolved only to %.3g (the NLP's flat "
+            "directions)\n",
+            pb->model, pb->formulation, j->est.singular_elements,
+            j->est.singular_pointwise);
   if (j->st.newton_fallback_element >= 0 && j->opt.solver == RC_SOLVER_AUTO)
     fprintf(stderr,
             "note: %s/%s: Newton did not converge at element %d; solved by "
